@@ -1,0 +1,46 @@
+# Thin front door over CMake.  See README.md.
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+BUILD ?= build
+ASAN_BUILD ?= build-asan
+G16 = $(BUILD)/g16
+
+.PHONY: all deps build asan test test-release test-asan run vectors clean
+
+all: build
+
+# Installs whatever is missing (apt-get for system packages, npm ci for node tools).
+deps:
+	@bash scripts/install-deps.sh
+
+build:
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release >/dev/null
+	cmake --build $(BUILD) -j $(JOBS)
+
+asan:
+	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DG16_SANITIZE=ON -DG16_CUDA=OFF >/dev/null
+	cmake --build $(ASAN_BUILD) -j $(JOBS)
+
+test-release: build
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+test-asan: asan
+	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 ctest --output-on-failure -j $(JOBS) -L unit
+
+# The whole suite: Release build (unit + CLI tests), then the unit tests again
+# under AddressSanitizer + UndefinedBehaviorSanitizer.
+test: deps
+	$(MAKE) test-release
+	$(MAKE) test-asan
+	@echo "g16: all test stages passed"
+
+# The main job.
+run: deps build
+	$(G16) selftest
+
+# Regenerates tests/vectors from @noble/curves (pinned in package-lock.json).
+vectors:
+	npm ci --no-audit --no-fund
+	node scripts/gen-vectors.mjs tests/vectors
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD)

@@ -1,0 +1,114 @@
+/* g16 — Groth16 proving engine for BLS12-381.  Public API.
+ *
+ * Conventions (see docs/API.md):
+ *  - Every function that can fail returns a g16_status.  On failure a message
+ *    with context (file, offset, what was expected) is kept per thread and can
+ *    be read with g16_last_error() until the next failing call on that thread.
+ *  - Arguments are ordered: context, outputs, in/out, inputs; an array's length
+ *    follows the array.
+ */
+#ifndef G16_H
+#define G16_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define G16_VERSION_MAJOR 0
+#define G16_VERSION_MINOR 1
+#define G16_VERSION_PATCH 0
+#define G16_VERSION_STRING "0.1.0"
+
+typedef enum g16_status {
+    G16_OK = 0,
+    G16_ERR_ARG = 1,            /* a caller passed an invalid argument */
+    G16_ERR_NOMEM = 2,          /* an allocation failed */
+    G16_ERR_IO = 3,             /* a file could not be read or written */
+    G16_ERR_FORMAT = 4,         /* a file or string is malformed */
+    /* Point and field-element decoding: one code per reason a value is refused. */
+    G16_ERR_LENGTH = 10,        /* wrong number of bytes for this encoding */
+    G16_ERR_FLAGS = 11,         /* compression/infinity/sign flag bits inconsistent */
+    G16_ERR_NONCANONICAL = 12,  /* a coordinate or field element is >= the modulus */
+    G16_ERR_NOT_ON_CURVE = 13,  /* the coordinates do not satisfy the curve equation */
+    G16_ERR_NOT_IN_SUBGROUP = 14, /* on the curve but not in the prime-order subgroup */
+    G16_ERR_INFINITY = 15,      /* infinity flag set but other bits are not zero */
+    G16_ERR_BACKEND = 20,       /* a compute backend failed or is unavailable */
+    G16_ERR_INTERNAL = 30       /* an invariant did not hold: a bug in g16 */
+} g16_status;
+
+/* Returns: a static, human-readable name for a status code ("not on curve"). */
+const char *g16_status_str(g16_status s);
+
+/* Returns: the message of the last failure on the calling thread, or "" if none.
+ * The pointer is valid until the next g16 call on this thread. */
+const char *g16_last_error(void);
+
+/* Returns: the library version string (G16_VERSION_STRING of the built library). */
+const char *g16_version(void);
+
+/* Returns: a static, human-readable description of the field-arithmetic path in use
+ * ("x86-64 mulx/adx" or "portable C"). */
+const char *g16_arith_path(void);
+
+/* ---------------------------------------------------------------------------
+ * Curve checks for people verifying keys and proofs by hand (`g16 ec`).
+ * Groups are named by G16_G1 / G16_G2.  Points are exchanged as encodings in
+ * the ZCash/bellperson/blst format: compressed 48/96 bytes, uncompressed 96/192.
+ * ------------------------------------------------------------------------- */
+typedef enum g16_group { G16_G1 = 1, G16_G2 = 2 } g16_group;
+
+/* Parses a decimal or 0x-prefixed hexadecimal integer of any length and reduces it
+ * modulo r (the group order).
+ * Out: out32: 32 bytes, big-endian canonical value of the scalar mod r.
+ * Returns: G16_OK, or G16_ERR_FORMAT when text is not a number. */
+g16_status g16_scalar_parse(uint8_t out32[32], const char *text);
+
+/* Computes scalar·generator of the group and writes its compressed encoding.
+ * Out: out: 48 (G1) or 96 (G2) bytes.  In: scalar32: canonical big-endian scalar < r. */
+g16_status g16_ec_mul_generator(uint8_t *out, size_t out_len, g16_group group,
+                                const uint8_t scalar32[32]);
+
+/* Decodes and fully checks a point encoding (length tells group and form).
+ * Out: group (may be NULL): which group the encoding belongs to.
+ * Returns: G16_OK for a valid point, else the reason (G16_ERR_LENGTH, _FLAGS,
+ * _NONCANONICAL, _NOT_ON_CURVE, _NOT_IN_SUBGROUP, _INFINITY). */
+g16_status g16_ec_check(g16_group *group, const uint8_t *enc, size_t len);
+
+/* Computes the pairing e(P, Q) of a G1 and a G2 point given as encodings.
+ * Out: out576: the 12 Fp coefficients of the result, 48 bytes big-endian each, in the
+ * order c0.c0.c0, c0.c0.c1, c0.c1.c0, c0.c1.c1, c0.c2.c0, c0.c2.c1, c1.c0.c0, …, c1.c2.c1. */
+g16_status g16_ec_pairing(uint8_t out576[576], const uint8_t *g1, size_t g1_len,
+                          const uint8_t *g2, size_t g2_len);
+
+/* ---------------------------------------------------------------------------
+ * Self-test and micro-benchmarks (`g16 selftest`, `g16 bench field`).
+ * ------------------------------------------------------------------------- */
+typedef struct g16_check_result {
+    const char *name;   /* what was checked */
+    int passed;         /* 1 if the known answer matched */
+    char detail[96];    /* on failure: what differed */
+} g16_check_result;
+
+/* Runs the built-in known-answer checks.
+ * Out: results: up to cap entries; count: how many checks exist (may exceed cap).
+ * Returns: G16_OK when every check passed, G16_ERR_INTERNAL otherwise. */
+g16_status g16_selftest(g16_check_result *results, size_t cap, size_t *count);
+
+typedef struct g16_bench_result {
+    const char *op;     /* e.g. "fp_mul" */
+    double ns;          /* median nanoseconds per operation */
+    uint64_t iters;     /* operations per timed run */
+} g16_bench_result;
+
+/* Times the field, curve and pairing operations.
+ * In: quick: nonzero for fewer repetitions (used by selftest).
+ * Out: results: up to cap entries; count: number of entries produced. */
+g16_status g16_bench_field(g16_bench_result *results, size_t cap, size_t *count, int quick);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* G16_H */

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs what g16 needs on a Debian 12 machine, and only what is missing.
+# System packages come from apt-get; node tools from npm ci (package-lock.json).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need=()
+command -v cmake >/dev/null 2>&1 || need+=(cmake)
+command -v cc >/dev/null 2>&1 || need+=(gcc)
+command -v make >/dev/null 2>&1 || need+=(make)
+command -v node >/dev/null 2>&1 || need+=(nodejs)
+command -v npm >/dev/null 2>&1 || need+=(npm)
+
+if [ ${#need[@]} -gt 0 ]; then
+    if [ "$(id -u)" != 0 ]; then
+        echo "install-deps: missing ${need[*]}; run as root or install them" >&2
+        exit 1
+    fi
+    echo "install-deps: installing ${need[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+
+# Node packages are needed to regenerate vectors and for the circom/snarkjs
+# interop tests; install them from the lock file when they are absent or stale.
+if [ -f package-lock.json ]; then
+    if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+        echo "install-deps: npm ci"
+        npm ci --no-audit --no-fund --loglevel=error
+    fi
+fi
