@@ -108,6 +108,42 @@ typedef struct g16_bench_result {
  * Out: results: up to cap entries; count: number of entries produced. */
 g16_status g16_bench_field(g16_bench_result *results, size_t cap, size_t *count, int quick);
 
+/* ---------------------------------------------------------------------------
+ * Threads.  g16 runs its CPU kernels on one process-wide pool of worker threads,
+ * created on first use.  Its size is, in order: the last g16_set_threads(n > 0),
+ * else the environment variable G16_THREADS, else the number of online CPUs.
+ * ------------------------------------------------------------------------- */
+
+/* Sets the worker count for the pool; takes effect at the next parallel call
+ * (the pool is rebuilt).  n = 0 returns to the default.  Not to be called while a
+ * parallel call is running on another thread. */
+g16_status g16_set_threads(unsigned n);
+
+/* Returns: the number of threads parallel calls use now. */
+unsigned g16_threads(void);
+
+/* ---------------------------------------------------------------------------
+ * Kernel benchmarks (`g16 bench ntt`, `g16 bench msm`).
+ * ------------------------------------------------------------------------- */
+typedef struct g16_bench_kernel_args {
+    int log_n;          /* size: 2^log_n elements / points */
+    unsigned threads;   /* 0: the default thread count */
+    int reps;           /* timed repetitions, the median is reported; 0: automatic */
+    int coset;          /* NTT: time the coset transform */
+    g16_group group;    /* MSM: G16_G1 or G16_G2 */
+    double ones;        /* MSM: fraction of scalars equal to 1 */
+    double zeros;       /* MSM: fraction of scalars equal to 0 */
+    uint64_t seed;      /* input generation */
+} g16_bench_kernel_args;
+
+/* Times one forward NTT of 2^log_n random Fr elements (in place, natural order in,
+ * bit-reversed out, or coset when a->coset).  Out: seconds: median wall time. */
+g16_status g16_bench_ntt(double *seconds, const g16_bench_kernel_args *a);
+
+/* Times one MSM of 2^log_n random bases and scalars (full-width, with the requested
+ * fractions of 0 and 1).  Out: seconds: median wall time. */
+g16_status g16_bench_msm(double *seconds, const g16_bench_kernel_args *a);
+
 #ifdef __cplusplus
 }
 #endif
