@@ -53,6 +53,13 @@ const char *g16_version(void);
  * ("x86-64 mulx/adx" or "portable C"). */
 const char *g16_arith_path(void);
 
+/* Returns: 1 when this library was built with the CUDA backend. */
+int g16_cuda_built(void);
+
+/* Returns: the number of CUDA devices visible now (0 without a driver or GPU).
+ * Out: desc: a one-line description of the devices, or why there are none. */
+int g16_cuda_devices(char *desc, size_t cap);
+
 /* ---------------------------------------------------------------------------
  * Curve checks for people verifying keys and proofs by hand (`g16 ec`).
  * Groups are named by G16_G1 / G16_G2.  Points are exchanged as encodings in

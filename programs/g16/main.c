@@ -2,14 +2,47 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "g16.h"
+#include "cli.h"
+
+static const char usage[] =
+    "g16 " G16_VERSION_STRING " — Groth16 proving engine for BLS12-381\n"
+    "\n"
+    "usage: g16 COMMAND [ARGS]\n"
+    "\n"
+    "commands:\n"
+    "  selftest              known-answer checks and a short benchmark, as a table\n"
+    "  ec mul|check|pairing  curve arithmetic by hand (g16 ec --help)\n"
+    "  bench field|ntt|msm   micro-benchmarks (g16 bench --help)\n"
+    "  --version             version, arithmetic path and backends\n"
+    "  --help                this text\n"
+    "\n"
+    "exit status: 0 success, 1 invalid input (a check failed), 2 error\n";
+
+static void print_version(void)
+{
+    printf("g16 %s\n", g16_version());
+    printf("field arithmetic: %s\n", g16_arith_path());
+    printf("threads: %u\n", g16_threads());
+}
 
 int main(int argc, char **argv)
 {
-    if (argc >= 2 && (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version"))) {
-        printf("g16 %s (field arithmetic: %s)\n", g16_version(), g16_arith_path());
-        return 0;
+    if (argc < 2) {
+        fputs(usage, stderr);
+        return CLI_ERROR;
     }
-    fprintf(stderr, "usage: g16 --version\n");
-    return 2;
+    const char *cmd = argv[1];
+    if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
+        fputs(usage, stdout);
+        return CLI_OK;
+    }
+    if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
+        print_version();
+        return CLI_OK;
+    }
+    if (!strcmp(cmd, "ec")) return cli_ec(argc - 1, argv + 1);
+    if (!strcmp(cmd, "selftest")) return cli_selftest(argc - 1, argv + 1);
+    if (!strcmp(cmd, "bench")) return cli_bench(argc - 1, argv + 1);
+    fprintf(stderr, "g16: unknown command '%s' (g16 --help lists them)\n", cmd);
+    return CLI_ERROR;
 }

@@ -1,0 +1,28 @@
+/* Shared helpers of the g16 command-line tool. */
+#ifndef G16_CLI_H
+#define G16_CLI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "g16.h"
+
+/* Exit codes used by every subcommand. */
+enum { CLI_OK = 0, CLI_INVALID = 1, CLI_ERROR = 2 };
+
+int cli_ec(int argc, char **argv);
+int cli_selftest(int argc, char **argv);
+int cli_bench(int argc, char **argv);
+
+/* Prints "g16 <what>: <status>: <last error>" to stderr and returns CLI_ERROR. */
+int cli_fail(const char *what, g16_status s);
+
+/* Decodes hex (optional 0x prefix, whitespace not allowed).  Returns the byte count,
+ * or -1 with a message on stderr when the text is not hex or longer than cap. */
+long cli_hex_decode(uint8_t *out, size_t cap, const char *hex, const char *what);
+void cli_hex_print(const uint8_t *in, size_t len);
+
+/* Parses "A" or "A..B" into lo/hi.  Returns 0 on success. */
+int cli_parse_range(const char *s, int *lo, int *hi);
+
+#endif
