@@ -1,0 +1,281 @@
+/* Montgomery multiplication for 6-limb (Fp) and 4-limb (Fr) moduli with
+ * mulx/adcx/adox (BMI2 + ADX).  Contract as g16_mont_mul in field/mont.h and
+ * declared in field/mont_x86_64.h: inputs < p, output < p, r may alias a or b,
+ * p < 2^(64n-1).  Called only when cpu.c found BMI2 and ADX.
+ *
+ * Algorithm: CIOS, one multiply pass t += a·b[i] followed by one reduction pass
+ * t = (t + m·p) / 2^64 with m = t[0]·n0 mod 2^64, per limb of b.  Each pass
+ * runs two carry chains at once: low halves of the products go through CF
+ * (adcx), high halves through OF (adox), so a pass is one straight chain of
+ * single-cycle adds instead of the add/adc pairs a one-flag machine needs.
+ *
+ * Why n+1 words suffice: before each pass t < 2p; after the multiply pass
+ * t < 2p + (2^64-1)p, after the reduction pass (before the shift) it is below
+ * 2p·2^64 < 2^(64n+64), and after the shift below 2p < 2^(64n) again (p's top
+ * bit is clear).  So the word that falls off in the shift is always zero and
+ * is reused as the next top word, which rotates the register names by one per
+ * limb; the macros below take the accumulator registers as arguments for that.
+ * The final t < 2p needs one conditional subtraction of p.
+ *
+ * All state is in registers; only r (needed at the very end) is spilled in the
+ * 6-limb version. */
+
+        .text
+
+/* Shared register roles. */
+#define A       %rsi    /* a */
+#define B       %rbx    /* b (rdx is mulx's implicit operand, so b moves) */
+#define P       %rcx    /* p */
+#define N0      %r8     /* -p^-1 mod 2^64 */
+#define ZERO    %rax    /* 0 after each "xorl %eax, %eax", which also clears CF and OF */
+
+/* ------------------------------------------------------------------------ */
+/* 6 limbs: accumulator in r9..r15, product halves in LO/HI. */
+#define LO      %rbp
+#define HI      %rdi
+
+/* t = a·b[0]: t starts at zero, so a plain add/adc chain, no reduction input. */
+#define MUL384_FIRST(t0, t1, t2, t3, t4, t5, t6)                               \
+        movq    0(B), %rdx;                                                    \
+        mulxq   0(A), t0, t1;                                                  \
+        mulxq   8(A), LO, t2;   addq LO, t1;                                   \
+        mulxq   16(A), LO, t3;  adcq LO, t2;                                   \
+        mulxq   24(A), LO, t4;  adcq LO, t3;                                   \
+        mulxq   32(A), LO, t5;  adcq LO, t4;                                   \
+        mulxq   40(A), LO, t6;  adcq LO, t5;                                   \
+        adcq    $0, t6
+
+/* t += a·b[i]; on entry t6 = 0 (the word freed by the previous shift). */
+#define MUL384(i, t0, t1, t2, t3, t4, t5, t6)                                  \
+        movq    8*(i)(B), %rdx;                                                \
+        xorl    %eax, %eax;                                                    \
+        mulxq   0(A), LO, HI;   adcxq LO, t0;   adoxq HI, t1;                  \
+        mulxq   8(A), LO, HI;   adcxq LO, t1;   adoxq HI, t2;                  \
+        mulxq   16(A), LO, HI;  adcxq LO, t2;   adoxq HI, t3;                  \
+        mulxq   24(A), LO, HI;  adcxq LO, t3;   adoxq HI, t4;                  \
+        mulxq   32(A), LO, HI;  adcxq LO, t4;   adoxq HI, t5;                  \
+        mulxq   40(A), LO, HI;  adcxq LO, t5;   adoxq HI, t6;                  \
+        adcxq   ZERO, t6
+
+/* t = (t + m·p) / 2^64.  The sum of t0 and m·p[0]'s low half is 0 mod 2^64 by
+ * the choice of m, so t0 ends as 0 and only its carry matters; the result is
+ * in t1..t6 and t0 is the free zero word for the next pass. */
+#define REDC384(t0, t1, t2, t3, t4, t5, t6)                                    \
+        movq    t0, %rdx;                                                      \
+        imulq   N0, %rdx;                                                      \
+        xorl    %eax, %eax;                                                    \
+        mulxq   0(P), LO, HI;   adcxq LO, t0;   adoxq HI, t1;                  \
+        mulxq   8(P), LO, HI;   adcxq LO, t1;   adoxq HI, t2;                  \
+        mulxq   16(P), LO, HI;  adcxq LO, t2;   adoxq HI, t3;                  \
+        mulxq   24(P), LO, HI;  adcxq LO, t3;   adoxq HI, t4;                  \
+        mulxq   32(P), LO, HI;  adcxq LO, t4;   adoxq HI, t5;                  \
+        mulxq   40(P), LO, HI;  adcxq LO, t5;   adoxq HI, t6;                  \
+        adcxq   ZERO, t6
+
+/* r = t - p if t >= p else t (t < 2p), branch-free.  a, b, n0 and the
+ * product halves are dead by now, so their registers hold the difference. */
+#define FINAL384(t0, t1, t2, t3, t4, t5)                                       \
+        popq    %r8;                                                           \
+        movq    t0, %rax;       movq t1, %rdx;  movq t2, %rbp;                 \
+        movq    t3, %rdi;       movq t4, %rsi;  movq t5, %rbx;                 \
+        subq    0(P), %rax;     sbbq 8(P), %rdx;        sbbq 16(P), %rbp;      \
+        sbbq    24(P), %rdi;    sbbq 32(P), %rsi;       sbbq 40(P), %rbx;      \
+        cmovcq  t0, %rax;       cmovcq t1, %rdx;        cmovcq t2, %rbp;       \
+        cmovcq  t3, %rdi;       cmovcq t4, %rsi;        cmovcq t5, %rbx;       \
+        movq    %rax, 0(%r8);   movq %rdx, 8(%r8);      movq %rbp, 16(%r8);    \
+        movq    %rdi, 24(%r8);  movq %rsi, 32(%r8);     movq %rbx, 40(%r8)
+
+/* void g16_mulx_mont_384(uint64_t r[6], const uint64_t a[6], const uint64_t b[6],
+ *                        const uint64_t p[6], uint64_t n0)
+ * rdi = r, rsi = a, rdx = b, rcx = p, r8 = n0 */
+        .globl  g16_mulx_mont_384
+        .type   g16_mulx_mont_384, @function
+        .p2align 5
+g16_mulx_mont_384:
+        .cfi_startproc
+        pushq   %rbp
+        .cfi_adjust_cfa_offset 8
+        .cfi_offset %rbp, -16
+        pushq   %rbx
+        .cfi_adjust_cfa_offset 8
+        .cfi_offset %rbx, -24
+        pushq   %r12
+        .cfi_adjust_cfa_offset 8
+        .cfi_offset %r12, -32
+        pushq   %r13
+        .cfi_adjust_cfa_offset 8
+        .cfi_offset %r13, -40
+        pushq   %r14
+        .cfi_adjust_cfa_offset 8
+        .cfi_offset %r14, -48
+        pushq   %r15
+        .cfi_adjust_cfa_offset 8
+        .cfi_offset %r15, -56
+        pushq   %rdi                    /* r, reloaded by FINAL384 */
+        .cfi_adjust_cfa_offset 8
+        movq    %rdx, B
+
+        MUL384_FIRST(%r9, %r10, %r11, %r12, %r13, %r14, %r15)
+        REDC384(%r9, %r10, %r11, %r12, %r13, %r14, %r15)
+        MUL384(1, %r10, %r11, %r12, %r13, %r14, %r15, %r9)
+        REDC384(%r10, %r11, %r12, %r13, %r14, %r15, %r9)
+        MUL384(2, %r11, %r12, %r13, %r14, %r15, %r9, %r10)
+        REDC384(%r11, %r12, %r13, %r14, %r15, %r9, %r10)
+        MUL384(3, %r12, %r13, %r14, %r15, %r9, %r10, %r11)
+        REDC384(%r12, %r13, %r14, %r15, %r9, %r10, %r11)
+        MUL384(4, %r13, %r14, %r15, %r9, %r10, %r11, %r12)
+        REDC384(%r13, %r14, %r15, %r9, %r10, %r11, %r12)
+        MUL384(5, %r14, %r15, %r9, %r10, %r11, %r12, %r13)
+        REDC384(%r14, %r15, %r9, %r10, %r11, %r12, %r13)
+        FINAL384(%r15, %r9, %r10, %r11, %r12, %r13)
+        .cfi_adjust_cfa_offset -8
+
+        popq    %r15
+        .cfi_adjust_cfa_offset -8
+        .cfi_restore %r15
+        popq    %r14
+        .cfi_adjust_cfa_offset -8
+        .cfi_restore %r14
+        popq    %r13
+        .cfi_adjust_cfa_offset -8
+        .cfi_restore %r13
+        popq    %r12
+        .cfi_adjust_cfa_offset -8
+        .cfi_restore %r12
+        popq    %rbx
+        .cfi_adjust_cfa_offset -8
+        .cfi_restore %rbx
+        popq    %rbp
+        .cfi_adjust_cfa_offset -8
+        .cfi_restore %rbp
+        ret
+        .cfi_endproc
+        .size   g16_mulx_mont_384, .-g16_mulx_mont_384
+
+/* void g16_mulx_sqr_mont_384(uint64_t r[6], const uint64_t a[6],
+ *                            const uint64_t p[6], uint64_t n0)
+ * The multiplication with b = a: rdi = r, rsi = a, rdx = p, rcx = n0. */
+        .globl  g16_mulx_sqr_mont_384
+        .type   g16_mulx_sqr_mont_384, @function
+        .p2align 4
+g16_mulx_sqr_mont_384:
+        .cfi_startproc
+        movq    %rcx, %r8
+        movq    %rdx, %rcx
+        movq    %rsi, %rdx
+        jmp     g16_mulx_mont_384
+        .cfi_endproc
+        .size   g16_mulx_sqr_mont_384, .-g16_mulx_sqr_mont_384
+
+#undef LO
+#undef HI
+
+/* ------------------------------------------------------------------------ */
+/* 4 limbs: accumulator in r9..r13, product halves in LO/HI, r stays in rdi. */
+#define LO      %r14
+#define HI      %r15
+
+#define MUL256_FIRST(t0, t1, t2, t3, t4)                                       \
+        movq    0(B), %rdx;                                                    \
+        mulxq   0(A), t0, t1;                                                  \
+        mulxq   8(A), LO, t2;   addq LO, t1;                                   \
+        mulxq   16(A), LO, t3;  adcq LO, t2;                                   \
+        mulxq   24(A), LO, t4;  adcq LO, t3;                                   \
+        adcq    $0, t4
+
+#define MUL256(i, t0, t1, t2, t3, t4)                                          \
+        movq    8*(i)(B), %rdx;                                                \
+        xorl    %eax, %eax;                                                    \
+        mulxq   0(A), LO, HI;   adcxq LO, t0;   adoxq HI, t1;                  \
+        mulxq   8(A), LO, HI;   adcxq LO, t1;   adoxq HI, t2;                  \
+        mulxq   16(A), LO, HI;  adcxq LO, t2;   adoxq HI, t3;                  \
+        mulxq   24(A), LO, HI;  adcxq LO, t3;   adoxq HI, t4;                  \
+        adcxq   ZERO, t4
+
+#define REDC256(t0, t1, t2, t3, t4)                                            \
+        movq    t0, %rdx;                                                      \
+        imulq   N0, %rdx;                                                      \
+        xorl    %eax, %eax;                                                    \
+        mulxq   0(P), LO, HI;   adcxq LO, t0;   adoxq HI, t1;                  \
+        mulxq   8(P), LO, HI;   adcxq LO, t1;   adoxq HI, t2;                  \
+        mulxq   16(P), LO, HI;  adcxq LO, t2;   adoxq HI, t3;                  \
+        mulxq   24(P), LO, HI;  adcxq LO, t3;   adoxq HI, t4;                  \
+        adcxq   ZERO, t4
+
+#define FINAL256(t0, t1, t2, t3)                                               \
+        movq    t0, %rax;       movq t1, %rdx;  movq t2, LO;    movq t3, HI;   \
+        subq    0(P), %rax;     sbbq 8(P), %rdx;                               \
+        sbbq    16(P), LO;      sbbq 24(P), HI;                                \
+        cmovcq  t0, %rax;       cmovcq t1, %rdx;                               \
+        cmovcq  t2, LO;         cmovcq t3, HI;                                 \
+        movq    %rax, 0(%rdi);  movq %rdx, 8(%rdi);                            \
+        movq    LO, 16(%rdi);   movq HI, 24(%rdi)
+
+/* void g16_mulx_mont_256(uint64_t r[4], const uint64_t a[4], const uint64_t b[4],
+ *                        const uint64_t p[4], uint64_t n0) */
+        .globl  g16_mulx_mont_256
+        .type   g16_mulx_mont_256, @function
+        .p2align 5
+g16_mulx_mont_256:
+        .cfi_startproc
+        pushq   %rbx
+        .cfi_adjust_cfa_offset 8
+        .cfi_offset %rbx, -16
+        pushq   %r12
+        .cfi_adjust_cfa_offset 8
+        .cfi_offset %r12, -24
+        pushq   %r13
+        .cfi_adjust_cfa_offset 8
+        .cfi_offset %r13, -32
+        pushq   %r14
+        .cfi_adjust_cfa_offset 8
+        .cfi_offset %r14, -40
+        pushq   %r15
+        .cfi_adjust_cfa_offset 8
+        .cfi_offset %r15, -48
+        movq    %rdx, B
+
+        MUL256_FIRST(%r9, %r10, %r11, %r12, %r13)
+        REDC256(%r9, %r10, %r11, %r12, %r13)
+        MUL256(1, %r10, %r11, %r12, %r13, %r9)
+        REDC256(%r10, %r11, %r12, %r13, %r9)
+        MUL256(2, %r11, %r12, %r13, %r9, %r10)
+        REDC256(%r11, %r12, %r13, %r9, %r10)
+        MUL256(3, %r12, %r13, %r9, %r10, %r11)
+        REDC256(%r12, %r13, %r9, %r10, %r11)
+        FINAL256(%r13, %r9, %r10, %r11)
+
+        popq    %r15
+        .cfi_adjust_cfa_offset -8
+        .cfi_restore %r15
+        popq    %r14
+        .cfi_adjust_cfa_offset -8
+        .cfi_restore %r14
+        popq    %r13
+        .cfi_adjust_cfa_offset -8
+        .cfi_restore %r13
+        popq    %r12
+        .cfi_adjust_cfa_offset -8
+        .cfi_restore %r12
+        popq    %rbx
+        .cfi_adjust_cfa_offset -8
+        .cfi_restore %rbx
+        ret
+        .cfi_endproc
+        .size   g16_mulx_mont_256, .-g16_mulx_mont_256
+
+/* void g16_mulx_sqr_mont_256(uint64_t r[4], const uint64_t a[4],
+ *                            const uint64_t p[4], uint64_t n0) */
+        .globl  g16_mulx_sqr_mont_256
+        .type   g16_mulx_sqr_mont_256, @function
+        .p2align 4
+g16_mulx_sqr_mont_256:
+        .cfi_startproc
+        movq    %rcx, %r8
+        movq    %rdx, %rcx
+        movq    %rsi, %rdx
+        jmp     g16_mulx_mont_256
+        .cfi_endproc
+        .size   g16_mulx_sqr_mont_256, .-g16_mulx_sqr_mont_256
+
+        .section .note.GNU-stack,"",@progbits
