@@ -445,6 +445,14 @@ groupVectors('g2.txt', G2, 'G2 (96 bytes compressed, 192 uncompressed; x.c1 befo
     for (const h of [e.c0, e.c1]) for (const t of [h.c0, h.c1, h.c2]) out.push(fpHex(t.c0), fpHex(t.c1));
     return out.join('');
   };
+  // The tower the coefficient order refers to: u^2 = -1, v^3 = 1 + u, w^2 = v.
+  const { Fp6 } = bls.fields;
+  const v = { c0: Fp2.ZERO, c1: Fp2.ONE, c2: Fp2.ZERO };
+  const w2 = Fp12.mul({ c0: Fp6.ZERO, c1: Fp6.ONE }, { c0: Fp6.ZERO, c1: Fp6.ONE });
+  assert(Fp6.eql(w2.c0, v) && Fp6.is0(w2.c1), 'w^2 = v');
+  assert(Fp6.eql(Fp6.mul(Fp6.sqr(v), v), { c0: Fp2.fromBigTuple([1n, 1n]), c1: Fp2.ZERO, c2: Fp2.ZERO }),
+    'v^3 = 1 + u');
+  assert(Fp2.eql(Fp2.sqr(Fp2.fromBigTuple([0n, 1n])), Fp2.neg(Fp2.ONE)), 'u^2 = -1');
   const g1 = G1.BASE, g2 = G2.BASE;
   const base = bls.pairing(g1, g2);
   // Like blst (and arkworks, gnark), noble's final exponentiation raises to
