@@ -1,0 +1,292 @@
+/* Miller loop and final exponentiation; see pairing.h and docs/pairing.md. */
+#include "pairing/pairing.h"
+
+#include <string.h>
+
+/* |x| for x = −0xd201000000010000, the BLS12-381 seed */
+#define X_ABS 0xd201000000010000ULL
+#define X_TOP 63
+
+/* Unprepared pairs advanced side by side in one pass (their T points live on
+ * the stack); more pairs take further passes. */
+#define CHUNK 8
+
+/* Homogeneous projective point on the twist E': y² = x³ + 4ξ, (X/Z, Y/Z). */
+typedef struct proj { g16_fp2 x, y, z; } proj;
+
+/* r = 3a by additions */
+static void fp2_triple(g16_fp2 *r, const g16_fp2 *a)
+{
+    g16_fp2 t;
+    g16_fp2_dbl(&t, a);
+    g16_fp2_add(r, &t, a);
+}
+
+/* T ← 2T and the tangent line at T.  Costello–Lange–Naehrig, "Faster pairing
+ * computations on curves with high-degree twists" (PKC 2010), doubling in
+ * homogeneous coordinates for a = 0, with b' = 4ξ and every output coordinate
+ * scaled by 4 so that no halving is needed:
+ *   X3 = 2XY(Y² − 9b'Z²),  Y3 = (Y² + 9b'Z²)² − 108b'²Z⁴,  Z3 = 8Y³Z.
+ * The tangent at ψ(T), evaluated at P and multiplied by w³ (an element of a proper
+ * subfield, removed by the final exponentiation), is
+ *   (3b'Z² − Y²) + 3X²·xP·w² − 2YZ·yP·w³,
+ * i.e. coefficients 0, 1, 4 of Fp12; ell holds (3b'Z² − Y², 3X², 2YZ), to be
+ * multiplied by 1, xP and −yP. */
+static void dbl_step(g16_fp2 ell[3], proj *T)
+{
+    g16_fp2 a, b, c, e, f, h, t;
+    g16_fp2_mul(&a, &T->x, &T->y);
+    g16_fp2_sqr(&b, &T->y);
+    g16_fp2_sqr(&c, &T->z);
+    /* e = 3b'Z² = 12ξZ² */
+    g16_fp2_mul_by_xi(&e, &c);
+    g16_fp2_dbl(&e, &e);
+    g16_fp2_dbl(&e, &e);
+    fp2_triple(&e, &e);
+    fp2_triple(&f, &e);
+    /* h = 2YZ = (Y + Z)² − Y² − Z² */
+    g16_fp2_add(&h, &T->y, &T->z);
+    g16_fp2_sqr(&h, &h);
+    g16_fp2_sub(&h, &h, &b);
+    g16_fp2_sub(&h, &h, &c);
+
+    g16_fp2_sub(&ell[0], &e, &b);
+    g16_fp2_sqr(&t, &T->x);
+    fp2_triple(&ell[1], &t);
+    ell[2] = h;
+
+    /* X3 = 2a(b − f) */
+    g16_fp2_sub(&t, &b, &f);
+    g16_fp2_mul(&T->x, &a, &t);
+    g16_fp2_dbl(&T->x, &T->x);
+    /* Y3 = (b + f)² − 12e² */
+    g16_fp2_add(&t, &b, &f);
+    g16_fp2_sqr(&t, &t);
+    g16_fp2_sqr(&e, &e);
+    g16_fp2_dbl(&e, &e);
+    g16_fp2_dbl(&e, &e);
+    fp2_triple(&e, &e);
+    g16_fp2_sub(&T->y, &t, &e);
+    /* Z3 = 4bh */
+    g16_fp2_mul(&T->z, &b, &h);
+    g16_fp2_dbl(&T->z, &T->z);
+    g16_fp2_dbl(&T->z, &T->z);
+}
+
+/* T ← T + Q and the line through T and Q (same paper, mixed addition):
+ *   θ = Y − yQ·Z, λ = X − xQ·Z, C = θ², D = λ², E = λ³, F = Z·C, G = X·D,
+ *   H = E + F − 2G, X3 = λH, Y3 = θ(G − H) − Y·E, Z3 = Z·E.
+ * The line, scaled by −λ and w³, is (λ·yQ − θ·xQ) + θ·xP·w² − λ·yP·w³: ell holds
+ * (λyQ − θxQ, θ, λ), to be multiplied by 1, xP and −yP like the tangent's. */
+static void add_step(g16_fp2 ell[3], proj *T, const g16_g2_affine *Q)
+{
+    g16_fp2 th, la, c, d, e, f, g, h, t;
+    g16_fp2_mul(&t, &Q->y, &T->z);
+    g16_fp2_sub(&th, &T->y, &t);
+    g16_fp2_mul(&t, &Q->x, &T->z);
+    g16_fp2_sub(&la, &T->x, &t);
+    g16_fp2_sqr(&c, &th);
+    g16_fp2_sqr(&d, &la);
+    g16_fp2_mul(&e, &la, &d);
+    g16_fp2_mul(&f, &T->z, &c);
+    g16_fp2_mul(&g, &T->x, &d);
+    g16_fp2_add(&h, &e, &f);
+    g16_fp2_sub(&h, &h, &g);
+    g16_fp2_sub(&h, &h, &g);
+
+    g16_fp2_mul(&t, &la, &Q->y);
+    g16_fp2_mul(&ell[0], &th, &Q->x);
+    g16_fp2_sub(&ell[0], &t, &ell[0]);
+    ell[1] = th;
+    ell[2] = la;
+
+    g16_fp2_mul(&T->x, &la, &h);
+    g16_fp2_sub(&t, &g, &h);
+    g16_fp2_mul(&t, &th, &t);
+    g16_fp2_mul(&g, &T->y, &e);
+    g16_fp2_sub(&T->y, &t, &g);
+    g16_fp2_mul(&T->z, &T->z, &e);
+}
+
+/* f ← f · line(P), with xp = xP and nyp = −yP. */
+static void ell_apply(g16_fp12 *f, const g16_fp2 ell[3], const g16_fp *xp, const g16_fp *nyp)
+{
+    g16_fp2 c1, c4;
+    g16_fp2_mul_fp(&c1, &ell[1], xp);
+    g16_fp2_mul_fp(&c4, &ell[2], nyp);
+    g16_fp12_mul_by_014(f, &ell[0], &c1, &c4);
+}
+
+static int g1_is_inf(const g16_g1_affine *p) { return g16_fp_is_zero(&p->x) & g16_fp_is_zero(&p->y); }
+
+static int g2_is_inf(const g16_g2_affine *q) { return g16_fp2_is_zero(&q->x) & g16_fp2_is_zero(&q->y); }
+
+static void proj_from_affine(proj *t, const g16_g2_affine *q)
+{
+    t->x = q->x;
+    t->y = q->y;
+    g16_fp2_set_one(&t->z);
+}
+
+void g16_g2_prepare(g16_g2_prepared *out, const g16_g2_affine *q)
+{
+    memset(out, 0, sizeof *out);
+    if (g2_is_inf(q)) {
+        out->infinity = 1;
+        return;
+    }
+    proj T;
+    proj_from_affine(&T, q);
+    int k = 0;
+    for (int i = X_TOP - 1; i >= 0; i--) {
+        dbl_step(out->ell[k++], &T);
+        if ((X_ABS >> i) & 1) add_step(out->ell[k++], &T, q);
+    }
+}
+
+/* One pass: n (≤ CHUNK) unprepared pairs and np prepared pairs, none at infinity. */
+static void miller_pass(g16_fp12 *f, const g16_g1_affine *const *p, const g16_g2_affine *const *q,
+                        size_t n, const g16_g1_affine *const *pp, const g16_g2_prepared *const *qp,
+                        size_t np)
+{
+    proj T[CHUNK];
+    g16_fp ny[CHUNK], nyp[CHUNK];
+    g16_fp2 ell[3];
+    for (size_t j = 0; j < n; j++) {
+        proj_from_affine(&T[j], q[j]);
+        g16_fp_neg(&ny[j], &p[j]->y);
+    }
+    for (size_t j = 0; j < np; j++) g16_fp_neg(&nyp[j], &pp[j]->y);
+    g16_fp12_set_one(f);
+    int k = 0;
+    for (int i = X_TOP - 1; i >= 0; i--) {
+        if (i != X_TOP - 1) g16_fp12_sqr(f, f); /* f is still 1 on the first step */
+        for (size_t j = 0; j < n; j++) {
+            dbl_step(ell, &T[j]);
+            ell_apply(f, ell, &p[j]->x, &ny[j]);
+        }
+        for (size_t j = 0; j < np; j++) ell_apply(f, qp[j]->ell[k], &pp[j]->x, &nyp[j]);
+        k++;
+        if (!((X_ABS >> i) & 1)) continue;
+        for (size_t j = 0; j < n; j++) {
+            add_step(ell, &T[j], q[j]);
+            ell_apply(f, ell, &p[j]->x, &ny[j]);
+        }
+        for (size_t j = 0; j < np; j++) ell_apply(f, qp[j]->ell[k], &pp[j]->x, &nyp[j]);
+        k++;
+    }
+    /* x < 0: f_{x,Q} = 1/f_{|x|,Q} up to factors the final exponentiation removes,
+     * and after it the inverse is the conjugate */
+    g16_fp12_conj(f, f);
+}
+
+void g16_miller_loop_mixed(g16_fp12 *f, const g16_g1_affine *p, const g16_g2_affine *q, size_t n,
+                           const g16_g1_affine *pp, const g16_g2_prepared *const *qp, size_t np)
+{
+    const g16_g1_affine *cp[CHUNK], *cpp[CHUNK];
+    const g16_g2_affine *cq[CHUNK];
+    const g16_g2_prepared *cqp[CHUNK];
+    size_t i = 0, ip = 0;
+    int first = 1;
+    g16_fp12_set_one(f);
+    for (;;) {
+        size_t m = 0, mp = 0;
+        while (i < n && m < CHUNK) {
+            if (!g1_is_inf(&p[i]) && !g2_is_inf(&q[i])) {
+                cp[m] = &p[i];
+                cq[m] = &q[i];
+                m++;
+            }
+            i++;
+        }
+        while (ip < np && mp < CHUNK) {
+            if (!g1_is_inf(&pp[ip]) && !qp[ip]->infinity) {
+                cpp[mp] = &pp[ip];
+                cqp[mp] = qp[ip];
+                mp++;
+            }
+            ip++;
+        }
+        if (m == 0 && mp == 0) break;
+        g16_fp12 g;
+        miller_pass(first ? f : &g, cp, cq, m, cpp, cqp, mp);
+        if (!first) g16_fp12_mul(f, f, &g);
+        first = 0;
+    }
+}
+
+void g16_miller_loop(g16_fp12 *f, const g16_g1_affine *p, const g16_g2_affine *q, size_t n)
+{
+    g16_miller_loop_mixed(f, p, q, n, NULL, NULL, 0);
+}
+
+/* r = a^z for a in the cyclotomic subgroup, z = x < 0: a^|x| then the conjugate
+ * (the inverse there). */
+static void cyclo_exp_x(g16_fp12 *r, const g16_fp12 *a)
+{
+    g16_fp12 acc = *a;
+    for (int i = X_TOP - 1; i >= 0; i--) {
+        g16_fp12_cyclotomic_sqr(&acc, &acc);
+        if ((X_ABS >> i) & 1) g16_fp12_mul(&acc, &acc, a);
+    }
+    g16_fp12_conj(r, &acc);
+}
+
+void g16_final_exp(g16_fp12 *r, const g16_fp12 *f)
+{
+    g16_fp12 m, t0, t1, t2, t3;
+    /* easy part: m = f^((p⁶ − 1)(p² + 1)); afterwards m is in the cyclotomic
+     * subgroup, where conj = inverse and cyclotomic squaring applies */
+    g16_fp12_inv(&t0, f);
+    g16_fp12_conj(&m, f);
+    g16_fp12_mul(&m, &m, &t0);
+    g16_fp12_frob(&t0, &m, 2);
+    g16_fp12_mul(&m, &t0, &m);
+
+    /* hard part, Hayashida–Hayasaka–Teruya (eprint 2020/875):
+     * 3(p⁴ − p² + 1)/r = (x − 1)²·(x + p)·(x² + p² − 1) + 3 */
+    cyclo_exp_x(&t0, &m); /* m^(x−1) */
+    g16_fp12_conj(&t1, &m);
+    g16_fp12_mul(&t0, &t0, &t1);
+    cyclo_exp_x(&t1, &t0); /* m^((x−1)²) */
+    g16_fp12_conj(&t0, &t0);
+    g16_fp12_mul(&t0, &t1, &t0);
+    cyclo_exp_x(&t1, &t0); /* ·(x + p) */
+    g16_fp12_frob(&t2, &t0, 1);
+    g16_fp12_mul(&t0, &t1, &t2);
+    cyclo_exp_x(&t1, &t0); /* ·(x² + p² − 1) */
+    cyclo_exp_x(&t1, &t1);
+    g16_fp12_frob(&t2, &t0, 2);
+    g16_fp12_mul(&t1, &t1, &t2);
+    g16_fp12_conj(&t2, &t0);
+    g16_fp12_mul(&t1, &t1, &t2);
+    g16_fp12_cyclotomic_sqr(&t3, &m); /* · m³ */
+    g16_fp12_mul(&t3, &t3, &m);
+    g16_fp12_mul(r, &t1, &t3);
+}
+
+void g16_pairing(g16_fp12 *r, const g16_g1_affine *p, const g16_g2_affine *q)
+{
+    g16_pairing_multi(r, p, q, 1);
+}
+
+void g16_pairing_multi(g16_fp12 *r, const g16_g1_affine *p, const g16_g2_affine *q, size_t n)
+{
+    g16_fp12 f;
+    g16_miller_loop(&f, p, q, n);
+    g16_final_exp(r, &f);
+}
+
+int g16_pairing_check_mixed(const g16_g1_affine *p, const g16_g2_affine *q, size_t n,
+                            const g16_g1_affine *pp, const g16_g2_prepared *const *qp, size_t np)
+{
+    g16_fp12 f;
+    g16_miller_loop_mixed(&f, p, q, n, pp, qp, np);
+    g16_final_exp(&f, &f);
+    return g16_fp12_is_one(&f);
+}
+
+int g16_pairing_check(const g16_g1_affine *p, const g16_g2_affine *q, size_t n)
+{
+    return g16_pairing_check_mixed(p, q, n, NULL, NULL, 0);
+}
