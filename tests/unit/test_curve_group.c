@@ -1,0 +1,128 @@
+/* G1 and G2: group laws on random points (in and out of the subgroup) along
+ * every formula path, scalar multiplication (linearity, GLV against plain NAF,
+ * edge scalars), the fast subgroup tests against r·P = O, the endomorphisms
+ * against their defining scalars, and encodings with every rejection reason. */
+#include <string.h>
+
+#include "check.h"
+#include "curve/curve.h"
+#include "field/mont.h"
+
+static void rand_fp(g16_rng *rng, g16_fp *r)
+{
+    uint64_t l[G16_FP_LIMBS];
+    for (int i = 0; i < G16_FP_LIMBS; i++) l[i] = g16_rng_u64(rng);
+    l[G16_FP_LIMBS - 1] &= 0x0fffffffffffffffULL; /* < p */
+    g16_fp_from_canonical(r, l);
+}
+
+static void rand_fp2(g16_rng *rng, g16_fp2 *r)
+{
+    rand_fp(rng, &r->c0);
+    rand_fp(rng, &r->c1);
+}
+
+#define CV(name) g16_g1_##name
+#define FE(name) g16_fp_##name
+#define FE_T g16_fp
+#define AFF g16_g1_affine
+#define JAC g16_g1_jac
+#define XYZZ g16_g1_xyzz
+#define GNAME "G1"
+#define GROUP G16_G1
+#define ANYF g1
+#define ENC_C 48
+#define ENC_U 96
+#define rand_fe rand_fp
+#include "test_curve_body.h"
+#undef CV
+#undef FE
+#undef FE_T
+#undef AFF
+#undef JAC
+#undef XYZZ
+#undef GNAME
+#undef GROUP
+#undef ANYF
+#undef ENC_C
+#undef ENC_U
+#undef rand_fe
+
+#define CV(name) g16_g2_##name
+#define FE(name) g16_fp2_##name
+#define FE_T g16_fp2
+#define AFF g16_g2_affine
+#define JAC g16_g2_jac
+#define XYZZ g16_g2_xyzz
+#define GNAME "G2"
+#define GROUP G16_G2
+#define ANYF g2
+#define ENC_C 96
+#define ENC_U 192
+#define rand_fe rand_fp2
+#include "test_curve_body.h"
+
+/* Endomorphisms against their eigenvalues, computed by plain scalar multiplication:
+ * φ(P) = −x²·P = (r − x²)·P on G1 and ψ(P) = x·P = (r − |x|)·P on G2. */
+static void sub_from_r(uint64_t out[4], const uint64_t *v, int n)
+{
+    unsigned __int128 b = 0;
+    for (int i = 0; i < 4; i++) {
+        unsigned __int128 d = (unsigned __int128)g16_curve_order[i] - (i < n ? v[i] : 0) - b;
+        out[i] = (uint64_t)d;
+        b = (d >> 64) & 1;
+    }
+}
+
+static void endomorphisms(g16_rng *rng)
+{
+    unsigned __int128 ax = G16_BLS_X_ABS, x2 = ax * ax;
+    uint64_t x2l[2] = {(uint64_t)x2, (uint64_t)(x2 >> 64)}, xl[1] = {G16_BLS_X_ABS}, k[4];
+    for (int i = 0; i < 3; i++) {
+        g16_g1_jac p, a, b;
+        g16_g1_test_rand_subgroup_point(rng, &p);
+        g16_g1_jac_phi(&a, &p);
+        sub_from_r(k, x2l, 2);
+        g16_g1_mul_limbs(&b, &p, k, 4);
+        CHECK(g16_g1_jac_eq(&a, &b), "%s", "G1 phi(P) != -x^2 P");
+        CHECK(g16_g1_jac_on_curve(&a), "%s", "G1 phi(P) off curve");
+
+        g16_g2_jac q, c, d;
+        g16_g2_test_rand_subgroup_point(rng, &q);
+        g16_g2_jac_psi(&c, &q);
+        sub_from_r(k, xl, 1);
+        g16_g2_mul_limbs(&d, &q, k, 4);
+        CHECK(g16_g2_jac_eq(&c, &d), "%s", "G2 psi(P) != x P");
+        CHECK(g16_g2_jac_on_curve(&c), "%s", "G2 psi(P) off curve");
+    }
+}
+
+/* The published generator encodings (BLS12-381 spec / ZCash serialisation). */
+static void known_generators(void)
+{
+    static const char *g1c = "97f1d3a73197d7942695638c4fa9ac0fc3688c4f9774b905a14e3a3f171bac586c55e83ff97a1aeffb3af00adb22c6bb";
+    static const char *g2c = "93e02b6052719f607dacd3a088274f65596bd0d09920b61ab5da61bbdc7f5049334cf11213945d57e5ac7d055d042b7e"
+                             "024aa2b2f08f0a91260805272dc51051c6e47ad4fa403b02b4510b647ae3d1770bac0326a805bbefd48056c8c121bdb8";
+    uint8_t want[96], got[96];
+    g16_g1_affine g1;
+    g16_g2_affine g2;
+    g16_g1_affine_generator(&g1);
+    g16_g2_affine_generator(&g2);
+    CHECK(g16_hex_decode(want, sizeof want, g1c) == 48, "%s", "hex");
+    g16_g1_encode_compressed(got, &g1);
+    CHECK(memcmp(want, got, 48) == 0, "%s", "G1 generator encoding");
+    CHECK(g16_hex_decode(want, sizeof want, g2c) == 96, "%s", "hex");
+    g16_g2_encode_compressed(got, &g2);
+    CHECK(memcmp(want, got, 96) == 0, "%s", "G2 generator encoding");
+}
+
+int main(void)
+{
+    g16_rng rng;
+    g16_rng_seed(&rng, g16_test_seed(0x6375727665ULL));
+    known_generators();
+    g16_g1_test_all(&rng);
+    g16_g2_test_all(&rng);
+    endomorphisms(&rng);
+    return g16_test_finish("test_curve_group");
+}
