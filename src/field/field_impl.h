@@ -11,26 +11,58 @@
 #include "field/mont.h"
 #include "field/mont_x86_64.h"
 
-/* The portable bodies live in separate noinline functions so that g16_*_mul
- * stays a flag test and a tail jump on either path: inlined, their large stack
- * frame made every call save six registers before even testing the flag,
- * which cost the assembly path about 10% of a 6-limb multiplication. */
+/* The portable bodies of mul/sqr/add/sub live in separate noinline functions
+ * so that each exported function stays a flag test and a tail jump on either
+ * path: inlined, their stack frames made every call save up to six registers
+ * before even testing the flag, which cost the assembly path about 10% of a
+ * 6-limb multiplication. */
 #if defined(__x86_64__) && defined(G16_HAVE_MULX)
 #define G16_ASM_MUL(fn, r, a, b, p, n0) \
     if (g16_use_mulx) { fn(r, a, b, p, n0); return; }
 #define G16_ASM_SQR(fn, r, a, p, n0) \
     if (g16_use_mulx) { fn(r, a, p, n0); return; }
+/* x86_64/add_mod.S needs ADX too, so it shares the multiplication's flag. */
+#include "field/x86_64/add_mod.h"
+/* n is a constant at every use, so the width test folds away */
+#define G16_ASM_ADDSUB(op, r, a, b, p, n)                                     \
+    if (g16_use_mulx) {                                                       \
+        if ((n) == 6) g16_##op##_mod_384(r, a, b, p);                         \
+        else g16_##op##_mod_256(r, a, b, p);                                  \
+        return;                                                               \
+    }
 #else
 #define G16_ASM_MUL(fn, r, a, b, p, n0)
 #define G16_ASM_SQR(fn, r, a, p, n0)
+#define G16_ASM_ADDSUB(op, r, a, b, p, n)
 #endif
 
 #define G16_FIELD_IMPL(F, T, N, NB, MOD, N0, ONE, R2, ASM_MUL, ASM_SQR)                   \
     void g16_##F##_set_zero(T *r) { memset(r, 0, sizeof *r); }                        \
     void g16_##F##_set_one(T *r) { *r = ONE; }                                        \
-    void g16_##F##_add(T *r, const T *a, const T *b) { g16_mont_add(r->l, a->l, b->l, MOD, N); } \
-    void g16_##F##_sub(T *r, const T *a, const T *b) { g16_mont_sub(r->l, a->l, b->l, MOD, N); } \
-    void g16_##F##_dbl(T *r, const T *a) { g16_mont_add(r->l, a->l, a->l, MOD, N); }  \
+    _Static_assert((N) == 4 || (N) == 6, "the assembly path has 4- and 6-limb bodies only"); \
+    __attribute__((noinline)) static void F##_add_portable(T *r, const T *a, const T *b) \
+    {                                                                                 \
+        g16_mont_add(r->l, a->l, b->l, MOD, N);                                       \
+    }                                                                                 \
+    __attribute__((noinline)) static void F##_sub_portable(T *r, const T *a, const T *b) \
+    {                                                                                 \
+        g16_mont_sub(r->l, a->l, b->l, MOD, N);                                       \
+    }                                                                                 \
+    void g16_##F##_add(T *r, const T *a, const T *b)                                  \
+    {                                                                                 \
+        G16_ASM_ADDSUB(add, r->l, a->l, b->l, MOD, N)                                 \
+        F##_add_portable(r, a, b);                                                    \
+    }                                                                                 \
+    void g16_##F##_sub(T *r, const T *a, const T *b)                                  \
+    {                                                                                 \
+        G16_ASM_ADDSUB(sub, r->l, a->l, b->l, MOD, N)                                 \
+        F##_sub_portable(r, a, b);                                                    \
+    }                                                                                 \
+    void g16_##F##_dbl(T *r, const T *a)                                              \
+    {                                                                                 \
+        G16_ASM_ADDSUB(add, r->l, a->l, a->l, MOD, N)                                 \
+        F##_add_portable(r, a, a);                                                    \
+    }                                                                                 \
     void g16_##F##_neg(T *r, const T *a) { g16_mont_neg(r->l, a->l, MOD, N); }        \
     __attribute__((noinline)) static void F##_mul_portable(T *r, const T *a, const T *b) \
     {                                                                                 \

@@ -1,7 +1,7 @@
-/* The x86-64 mulx/adx Montgomery multiplication against the portable C core
- * (mont.h) and against a reference that shares no code with either: for
- * r = mont(a, b) it checks r < p and r·2^(64n) ≡ a·b (mod p) by binary long
- * division.  Inputs: edge values (0, 1, p-1, p-2, values of all-ones limbs
+/* The x86-64 mulx/adx Montgomery multiplication and modular add/sub against
+ * the portable C core (mont.h) and against a reference that shares no code
+ * with either: for r = mont(a, b) it checks r < p and r·2^(64n) ≡ a·b (mod p)
+ * by binary long division, for r = a ± b that r < p and r ≡ a ± b (mod p).  Inputs: edge values (0, 1, p-1, p-2, values of all-ones limbs
  * below p, ...), random values from a fixed seed, long chains x = x·y and
  * x = x², aliasing of r with a and b, and besides BLS12-381's p and r other
  * odd moduli up to the largest allowed, 2^(64n-1) - 1, whose all-ones limbs
@@ -14,6 +14,9 @@
 #include "field/fr.h"
 #include "field/mont.h"
 #include "field/mont_x86_64.h"
+#if defined(__x86_64__) && defined(G16_HAVE_MULX)
+#include "field/x86_64/add_mod.h"
+#endif
 
 static g16_rng rng;
 static int have_asm;
@@ -86,6 +89,9 @@ static uint64_t neg_inv64(uint64_t p0)
     return (uint64_t)0 - x;
 }
 
+/* Without the assembly in the build these are never called (have_asm is 0),
+ * but the test still links and checks the portable core. */
+#if defined(__x86_64__) && defined(G16_HAVE_MULX)
 static void asm_mul(const modulus *m, uint64_t *r, const uint64_t *a, const uint64_t *b)
 {
     if (m->n == 6) g16_mulx_mont_384(r, a, b, m->p, m->n0);
@@ -97,6 +103,25 @@ static void asm_sqr(const modulus *m, uint64_t *r, const uint64_t *a)
     if (m->n == 6) g16_mulx_sqr_mont_384(r, a, m->p, m->n0);
     else g16_mulx_sqr_mont_256(r, a, m->p, m->n0);
 }
+
+static void asm_add(const modulus *m, uint64_t *r, const uint64_t *a, const uint64_t *b)
+{
+    if (m->n == 6) g16_add_mod_384(r, a, b, m->p);
+    else g16_add_mod_256(r, a, b, m->p);
+}
+
+static void asm_sub(const modulus *m, uint64_t *r, const uint64_t *a, const uint64_t *b)
+{
+    if (m->n == 6) g16_sub_mod_384(r, a, b, m->p);
+    else g16_sub_mod_256(r, a, b, m->p);
+}
+
+#else
+static void asm_mul(const modulus *m, uint64_t *r, const uint64_t *a, const uint64_t *b) {}
+static void asm_sqr(const modulus *m, uint64_t *r, const uint64_t *a) {}
+static void asm_add(const modulus *m, uint64_t *r, const uint64_t *a, const uint64_t *b) {}
+static void asm_sub(const modulus *m, uint64_t *r, const uint64_t *a, const uint64_t *b) {}
+#endif
 
 static int limbs_eq(const uint64_t *a, const uint64_t *b, size_t n)
 {
@@ -201,6 +226,98 @@ static void test_pairs(const modulus *m)
     }
 }
 
+/* 1 when r < p and r ≡ a + b (mod p); a subtraction r = a - b is checked as
+ * a ≡ r + b. */
+static int ref_check_add(const uint64_t *r, const uint64_t *a, const uint64_t *b,
+                         const uint64_t *p, size_t n)
+{
+    uint64_t sum[G16_MAX_LIMBS + 1], lhs[G16_MAX_LIMBS], rhs[G16_MAX_LIMBS];
+    uint64_t carry = 0;
+    if (g16_mont_geq(r, p, n)) return 0;
+    for (size_t i = 0; i < n; i++) {
+        g16_u128 v = (g16_u128)a[i] + b[i] + carry;
+        sum[i] = (uint64_t)v;
+        carry = (uint64_t)(v >> 64);
+    }
+    sum[n] = carry;
+    ref_mod(lhs, r, n, p, n);
+    ref_mod(rhs, sum, n + 1, p, n);
+    return memcmp(lhs, rhs, n * sizeof *lhs) == 0;
+}
+
+/* Every pair of edge values and random pairs, with aliasing; then a chain
+ * x = x + y, x = x - z of CHAIN_LEN steps on both paths in lockstep. */
+static void test_addsub(const modulus *m)
+{
+    uint64_t e[16][G16_MAX_LIMBS];
+    int ne = edge_values(e, m);
+    size_t n = m->n;
+    for (int it = 0; it < ne * ne + 2000; it++) {
+        uint64_t a[G16_MAX_LIMBS], b[G16_MAX_LIMBS], x[G16_MAX_LIMBS], y[G16_MAX_LIMBS];
+        if (it < ne * ne) {
+            memcpy(a, e[it / ne], sizeof a);
+            memcpy(b, e[it % ne], sizeof b);
+        } else {
+            rand_below(a, m);
+            if (it % 3 == 0) memcpy(b, e[it % ne], sizeof b);
+            else rand_below(b, m);
+        }
+        g16_mont_add(x, a, b, m->p, n);
+        CHECK(ref_check_add(x, a, b, m->p, n), "%s portable add vs reference, pair %d", m->name, it);
+        g16_mont_sub(x, a, b, m->p, n);
+        CHECK(ref_check_add(a, x, b, m->p, n), "%s portable sub vs reference, pair %d", m->name, it);
+        if (!have_asm) continue;
+        asm_add(m, y, a, b);
+        CHECK(ref_check_add(y, a, b, m->p, n), "%s add asm vs reference, pair %d", m->name, it);
+        g16_mont_add(x, a, b, m->p, n);
+        CHECK(limbs_eq(x, y, n), "%s add asm vs portable, pair %d", m->name, it);
+        memcpy(y, a, sizeof y);
+        asm_add(m, y, y, b);
+        CHECK(limbs_eq(x, y, n), "%s add r=a, pair %d", m->name, it);
+        memcpy(y, b, sizeof y);
+        asm_add(m, y, a, y);
+        CHECK(limbs_eq(x, y, n), "%s add r=b, pair %d", m->name, it);
+        memcpy(y, a, sizeof y);
+        asm_add(m, y, y, y);
+        g16_mont_add(x, a, a, m->p, n);
+        CHECK(limbs_eq(x, y, n), "%s add r=a=b, pair %d", m->name, it);
+
+        asm_sub(m, y, a, b);
+        CHECK(ref_check_add(a, y, b, m->p, n), "%s sub asm vs reference, pair %d", m->name, it);
+        g16_mont_sub(x, a, b, m->p, n);
+        CHECK(limbs_eq(x, y, n), "%s sub asm vs portable, pair %d", m->name, it);
+        memcpy(y, a, sizeof y);
+        asm_sub(m, y, y, b);
+        CHECK(limbs_eq(x, y, n), "%s sub r=a, pair %d", m->name, it);
+        memcpy(y, b, sizeof y);
+        asm_sub(m, y, a, y);
+        CHECK(limbs_eq(x, y, n), "%s sub r=b, pair %d", m->name, it);
+        memcpy(y, a, sizeof y);
+        asm_sub(m, y, y, y);
+        CHECK(g16_limbs_is_zero(y, n), "%s sub r=a=b is zero, pair %d", m->name, it);
+    }
+    if (!have_asm) return;
+    uint64_t xa[G16_MAX_LIMBS], xp[G16_MAX_LIMBS], y[G16_MAX_LIMBS], z[G16_MAX_LIMBS];
+    rand_below(xa, m);
+    memcpy(xp, xa, sizeof xp);
+    long bad = 0;
+    for (long it = 0; it < CHAIN_LEN; it++) {
+        if ((it & 1023) == 0) {
+            rand_below(y, m);
+            rand_below(z, m);
+        }
+        asm_add(m, xa, xa, y);
+        g16_mont_add(xp, xp, y, m->p, n);
+        asm_sub(m, xa, xa, z);
+        g16_mont_sub(xp, xp, z, m->p, n);
+        if (!limbs_eq(xa, xp, n)) {
+            if (bad++ == 0) CHECK(0, "%s add/sub chain diverges at step %ld", m->name, it);
+            memcpy(xa, xp, sizeof xa);
+        }
+    }
+    CHECK(bad == 0, "%s add/sub chain: %ld of %ld steps differ", m->name, bad, CHAIN_LEN);
+}
+
 /* x = x·y and x = x² for CHAIN_LEN steps on both paths in lockstep; y is
  * replaced by a fresh random value every 4096 steps, and the chains start
  * from p-1.  Every 65536th step is also checked against the reference. */
@@ -236,7 +353,7 @@ static void test_chains(const modulus *m)
     CHECK(sqr_bad == 0, "%s sqr chain: %ld of %ld steps differ", m->name, sqr_bad, CHAIN_LEN);
 }
 
-/* The exported g16_fp_mul/g16_fr_mul and _sqr on both paths, through the
+/* The exported g16_fp_* / g16_fr_* mul, sqr, add, dbl and sub on both paths, through the
  * run-time switch, so the dispatch itself is covered. */
 static void test_dispatch(void)
 {
@@ -254,16 +371,28 @@ static void test_dispatch(void)
         g16_field_force_portable(1);
         g16_fp_mul(&x, &x, &b);
         g16_fp_sqr(&x, &x);
+        g16_fp_add(&x, &x, &a);
+        g16_fp_dbl(&x, &x);
+        g16_fp_sub(&x, &x, &b);
         g16_fr_mul(&u, &u, &d);
         g16_fr_sqr(&u, &u);
+        g16_fr_add(&u, &u, &c);
+        g16_fr_dbl(&u, &u);
+        g16_fr_sub(&u, &u, &d);
         g16_field_force_portable(0);
         g16_fp_mul(&y, &y, &b);
         g16_fp_sqr(&y, &y);
+        g16_fp_add(&y, &y, &a);
+        g16_fp_dbl(&y, &y);
+        g16_fp_sub(&y, &y, &b);
         g16_fr_mul(&v, &v, &d);
         g16_fr_sqr(&v, &v);
+        g16_fr_add(&v, &v, &c);
+        g16_fr_dbl(&v, &v);
+        g16_fr_sub(&v, &v, &d);
     }
-    CHECK(g16_fp_eq(&x, &y), "g16_fp_mul/sqr chain: paths differ");
-    CHECK(g16_fr_eq(&u, &v), "g16_fr_mul/sqr chain: paths differ");
+    CHECK(g16_fp_eq(&x, &y), "g16_fp_mul/sqr/add/dbl/sub chain: paths differ");
+    CHECK(g16_fr_eq(&u, &v), "g16_fr_mul/sqr/add/dbl/sub chain: paths differ");
     CHECK(g16_use_mulx == have_asm, "g16_use_mulx after force_portable(0) is %d, expected %d",
           g16_use_mulx, have_asm);
 }
@@ -305,6 +434,7 @@ int main(void)
     for (int i = 0; i < nm; i++) {
         CHECK(mods[i].p[0] * mods[i].n0 == ~(uint64_t)0, "%s: n0 is -p^-1 mod 2^64", mods[i].name);
         test_pairs(&mods[i]);
+        test_addsub(&mods[i]);
     }
     /* long chains on the two curve moduli and the all-ones ones */
     if (have_asm) {
