@@ -48,7 +48,8 @@ static int ec_check(int argc, char **argv)
         fputs(ec_usage, stderr);
         return CLI_ERROR;
     }
-    uint8_t buf[192];
+    /* Any length decodes: a wrong length is a verdict (exit 1), not an error. */
+    static uint8_t buf[4096];
     long n = cli_hex_decode(buf, sizeof buf, argv[2], "ec check");
     if (n < 0) return CLI_ERROR;
     g16_group g = 0;
@@ -57,8 +58,12 @@ static int ec_check(int argc, char **argv)
         printf("%s ok\n", g == G16_G1 ? "g1" : "g2");
         return CLI_OK;
     }
+    /* One line: the defect's category first (stable, for scripts), then the detail. */
     const char *msg = g16_last_error();
-    printf("%s\n", msg && *msg ? msg : g16_status_str(s));
+    if (msg && *msg)
+        printf("%s: %s\n", g16_status_str(s), msg);
+    else
+        printf("%s\n", g16_status_str(s));
     return CLI_INVALID;
 }
 
