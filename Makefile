@@ -37,10 +37,12 @@ test: deps
 run: deps build
 	$(G16) selftest
 
-# Regenerates tests/vectors from @noble/curves (pinned in package-lock.json).
+# Regenerates tests/vectors from @noble/curves (pinned in package-lock.json) and the
+# self-test's known answers picked from them.
 vectors:
 	npm ci --no-audit --no-fund
 	node scripts/gen-vectors.mjs tests/vectors
+	python3 scripts/gen-selftest-kat.py tests/vectors src/diag/selftest_kat.h
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD)
