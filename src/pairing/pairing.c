@@ -144,19 +144,25 @@ void g16_g2_prepare(g16_g2_prepared *out, const g16_g2_affine *q)
     }
 }
 
-/* One pass: n (≤ CHUNK) unprepared pairs and np prepared pairs, none at infinity. */
+/* Prepared pair j of a pass takes part unless a point is at infinity. */
+static int prepared_live(const g16_g1_affine *pp, const g16_g2_prepared *const *qp, size_t j)
+{
+    return !qp[j]->infinity && !g1_is_inf(&pp[j]);
+}
+
+/* One pass: n (≤ CHUNK) unprepared pairs, none at infinity, and np prepared pairs
+ * (those at infinity skipped here: they need no per-pair state, so any number fits). */
 static void miller_pass(g16_fp12 *f, const g16_g1_affine *const *p, const g16_g2_affine *const *q,
-                        size_t n, const g16_g1_affine *const *pp, const g16_g2_prepared *const *qp,
+                        size_t n, const g16_g1_affine *pp, const g16_g2_prepared *const *qp,
                         size_t np)
 {
     proj T[CHUNK];
-    g16_fp ny[CHUNK], nyp[CHUNK];
+    g16_fp ny[CHUNK], nyp;
     g16_fp2 ell[3];
     for (size_t j = 0; j < n; j++) {
         proj_from_affine(&T[j], q[j]);
         g16_fp_neg(&ny[j], &p[j]->y);
     }
-    for (size_t j = 0; j < np; j++) g16_fp_neg(&nyp[j], &pp[j]->y);
     g16_fp12_set_one(f);
     int k = 0;
     for (int i = X_TOP - 1; i >= 0; i--) {
@@ -165,14 +171,22 @@ static void miller_pass(g16_fp12 *f, const g16_g1_affine *const *p, const g16_g2
             dbl_step(ell, &T[j]);
             ell_apply(f, ell, &p[j]->x, &ny[j]);
         }
-        for (size_t j = 0; j < np; j++) ell_apply(f, qp[j]->ell[k], &pp[j]->x, &nyp[j]);
+        for (size_t j = 0; j < np; j++) {
+            if (!prepared_live(pp, qp, j)) continue;
+            g16_fp_neg(&nyp, &pp[j].y);
+            ell_apply(f, qp[j]->ell[k], &pp[j].x, &nyp);
+        }
         k++;
         if (!((X_ABS >> i) & 1)) continue;
         for (size_t j = 0; j < n; j++) {
             add_step(ell, &T[j], q[j]);
             ell_apply(f, ell, &p[j]->x, &ny[j]);
         }
-        for (size_t j = 0; j < np; j++) ell_apply(f, qp[j]->ell[k], &pp[j]->x, &nyp[j]);
+        for (size_t j = 0; j < np; j++) {
+            if (!prepared_live(pp, qp, j)) continue;
+            g16_fp_neg(&nyp, &pp[j].y);
+            ell_apply(f, qp[j]->ell[k], &pp[j].x, &nyp);
+        }
         k++;
     }
     /* x < 0: f_{x,Q} = 1/f_{|x|,Q} up to factors the final exponentiation removes,
@@ -183,14 +197,14 @@ static void miller_pass(g16_fp12 *f, const g16_g1_affine *const *p, const g16_g2
 void g16_miller_loop_mixed(g16_fp12 *f, const g16_g1_affine *p, const g16_g2_affine *q, size_t n,
                            const g16_g1_affine *pp, const g16_g2_prepared *const *qp, size_t np)
 {
-    const g16_g1_affine *cp[CHUNK], *cpp[CHUNK];
+    const g16_g1_affine *cp[CHUNK];
     const g16_g2_affine *cq[CHUNK];
-    const g16_g2_prepared *cqp[CHUNK];
-    size_t i = 0, ip = 0;
+    size_t i = 0, live_np = 0;
     int first = 1;
+    for (size_t j = 0; j < np; j++) live_np += (size_t)prepared_live(pp, qp, j);
     g16_fp12_set_one(f);
     for (;;) {
-        size_t m = 0, mp = 0;
+        size_t m = 0;
         while (i < n && m < CHUNK) {
             if (!g1_is_inf(&p[i]) && !g2_is_inf(&q[i])) {
                 cp[m] = &p[i];
@@ -199,17 +213,11 @@ void g16_miller_loop_mixed(g16_fp12 *f, const g16_g1_affine *p, const g16_g2_aff
             }
             i++;
         }
-        while (ip < np && mp < CHUNK) {
-            if (!g1_is_inf(&pp[ip]) && !qp[ip]->infinity) {
-                cpp[mp] = &pp[ip];
-                cqp[mp] = qp[ip];
-                mp++;
-            }
-            ip++;
-        }
-        if (m == 0 && mp == 0) break;
+        /* the prepared pairs ride along with the first pass */
+        size_t mp = first ? np : 0;
+        if (m == 0 && (mp == 0 || live_np == 0)) break;
         g16_fp12 g;
-        miller_pass(first ? f : &g, cp, cq, m, cpp, cqp, mp);
+        miller_pass(first ? f : &g, cp, cq, m, pp, qp, mp);
         if (!first) g16_fp12_mul(f, f, &g);
         first = 0;
     }
