@@ -35,6 +35,7 @@ typedef enum g16_status {
     G16_ERR_NOT_ON_CURVE = 13,  /* the coordinates do not satisfy the curve equation */
     G16_ERR_NOT_IN_SUBGROUP = 14, /* on the curve but not in the prime-order subgroup */
     G16_ERR_INFINITY = 15,      /* infinity flag set but other bits are not zero */
+    G16_ERR_UNSATISFIED = 16,   /* a witness does not satisfy its circuit */
     G16_ERR_BACKEND = 20,       /* a compute backend failed or is unavailable */
     G16_ERR_INTERNAL = 30       /* an invariant did not hold: a bug in g16 */
 } g16_status;

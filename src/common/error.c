@@ -56,6 +56,7 @@ const char *g16_status_str(g16_status s)
     case G16_ERR_NOT_ON_CURVE: return "not on curve";
     case G16_ERR_NOT_IN_SUBGROUP: return "not in subgroup";
     case G16_ERR_INFINITY: return "non-canonical infinity";
+    case G16_ERR_UNSATISFIED: return "constraint not satisfied";
     case G16_ERR_BACKEND: return "backend failure";
     case G16_ERR_INTERNAL: return "internal error";
     }
