@@ -524,18 +524,23 @@ static inline void add_digit(JAC *acc, const JAC tab[WNAF_TABLE], int digit)
     }
 }
 
-/* acc = Σ k_j·P_j for up to two (table, digits) pairs, interleaved (Straus). */
-static void wnaf_eval(JAC *r, const JAC *tab0, const int8_t *d0, size_t l0,
-                      const JAC *tab1, const int8_t *d1, size_t l1)
+/* acc = Σ k_j·P_j over m (table, digits) pairs, interleaved (Straus): the
+ * doublings are shared, so their number is the longest digit string. */
+static void wnaf_eval(JAC *r, JAC tabs[][WNAF_TABLE], int8_t digits[][130], const size_t *lens, int m)
 {
     JAC acc;
     CV(jac_set_infinity)(&acc);
-    size_t len = l0 > l1 ? l0 : l1;
+    size_t len = 0;
+    for (int j = 0; j < m; j++) len = lens[j] > len ? lens[j] : len;
     int started = 0;
     for (size_t i = len; i-- > 0;) {
         if (started) CV(jac_dbl)(&acc, &acc);
-        if (i < l0 && d0[i]) { add_digit(&acc, tab0, d0[i]); started = 1; }
-        if (tab1 && i < l1 && d1[i]) { add_digit(&acc, tab1, d1[i]); started = 1; }
+        for (int j = 0; j < m; j++) {
+            if (i < lens[j] && digits[j][i]) {
+                add_digit(&acc, tabs[j], digits[j][i]);
+                started = 1;
+            }
+        }
     }
     *r = acc;
 }
@@ -543,12 +548,17 @@ static void wnaf_eval(JAC *r, const JAC *tab0, const int8_t *d0, size_t l0,
 void CV(mul_limbs)(JAC *r, const JAC *p, const uint64_t *k, size_t n)
 {
     int8_t d[64 * G16_CURVE_MAX_SCALAR_LIMBS + 1];
-    JAC tab[WNAF_TABLE];
+    JAC tab[WNAF_TABLE], acc;
     if (n > G16_CURVE_MAX_SCALAR_LIMBS) n = G16_CURVE_MAX_SCALAR_LIMBS;
     size_t len = wnaf(d, k, n);
     if (len == 0 || CV(jac_is_infinity)(p)) { CV(jac_set_infinity)(r); return; }
     odd_multiples(tab, p);
-    wnaf_eval(r, tab, d, len, NULL, NULL, 0);
+    acc = tab[(d[len - 1] > 0 ? d[len - 1] : -d[len - 1]) >> 1]; /* top digit is positive */
+    for (size_t i = len - 1; i-- > 0;) {
+        CV(jac_dbl)(&acc, &acc);
+        if (d[i]) add_digit(&acc, tab, d[i]);
+    }
+    *r = acc;
 }
 
 static const uint64_t mu_z2[2] = {0x0000000100000000ULL, 0xac45a4010001a402ULL}; /* x² */
@@ -603,23 +613,52 @@ static void split_mu(uint64_t q[2], uint64_t k1[2], const uint64_t k[4])
 }
 
 /* Group-specific: r = μ·p = x²·p for p in the subgroup, by an endomorphism
- * (G1: −φ, G2: ψ²), a few field multiplications.  Defined by the includer. */
+ * (G1: −φ, G2: ψ²), a few field multiplications.  Defined by the includer.
+ * With ENDO_ABS_X defined (G2) the includer also defines endo_abs_x: r = |x|·p
+ * (−ψ), and the scalar is split four ways instead of two. */
 static void endo_mu(JAC *r, const JAC *p);
+#ifdef ENDO_ABS_X
+static void endo_abs_x(JAC *r, const JAC *p);
+#define ENDO_DIMS 4
+#else
+#define ENDO_DIMS 2
+#endif
 
-/* GLV: k·P = k1·P + q·(μP) with both halves of 128 bits: half the doublings. */
+/* GLV / GLS: k·P = Σ k_j·(B^j·P) with 128-bit (2 dims, B = x²) or 64-bit (4 dims,
+ * B = |x|) pieces, so the doublings drop from 255 to 128 or 64. */
 void CV(mul)(JAC *r, const JAC *p, const uint64_t k[4])
 {
-    uint64_t kr[4], q[2], k1[2];
-    int8_t d0[130], d1[130];
-    JAC tab0[WNAF_TABLE], tab1[WNAF_TABLE];
+    uint64_t kr[4], q[2], k1[2], pieces[ENDO_DIMS][2];
+    int8_t d[ENDO_DIMS][130];
+    size_t lens[ENDO_DIMS];
+    JAC tabs[ENDO_DIMS][WNAF_TABLE];
     if (CV(jac_is_infinity)(p)) { CV(jac_set_infinity)(r); return; }
     reduce_mod_r(kr, k);
     split_mu(q, k1, kr);
-    size_t l0 = wnaf(d0, k1, 2), l1 = wnaf(d1, q, 2);
-    odd_multiples(tab0, p);
-    for (int i = 0; i < WNAF_TABLE; i++) endo_mu(&tab1[i], &tab0[i]);
-    wnaf_eval(r, tab0, d0, l0, tab1, d1, l1);
+    odd_multiples(tabs[0], p);
+#ifdef ENDO_ABS_X
+    /* k1 = a1·|x| + a0, q = b1·|x| + b0: k = a0 + a1|x| + b0|x|² + b1|x|³ */
+    const uint64_t *halves[2] = {k1, q};
+    for (int h = 0; h < 2; h++) {
+        g16_u128 v = ((g16_u128)halves[h][1] << 64) | halves[h][0];
+        pieces[2 * h][0] = (uint64_t)(v % G16_BLS_X_ABS);
+        pieces[2 * h + 1][0] = (uint64_t)(v / G16_BLS_X_ABS); /* v < x²: fits */
+        pieces[2 * h][1] = pieces[2 * h + 1][1] = 0;
+    }
+    for (int i = 0; i < WNAF_TABLE; i++) {
+        endo_abs_x(&tabs[1][i], &tabs[0][i]);
+        endo_mu(&tabs[2][i], &tabs[0][i]);
+        endo_abs_x(&tabs[3][i], &tabs[2][i]);
+    }
+#else
+    memcpy(pieces[0], k1, sizeof k1);
+    memcpy(pieces[1], q, sizeof q);
+    for (int i = 0; i < WNAF_TABLE; i++) endo_mu(&tabs[1][i], &tabs[0][i]);
+#endif
+    for (int j = 0; j < ENDO_DIMS; j++) lens[j] = wnaf(d[j], pieces[j], 2);
+    wnaf_eval(r, tabs, d, lens, ENDO_DIMS);
 }
+#undef ENDO_DIMS
 
 void CV(clear_cofactor)(JAC *r, const JAC *p)
 {

@@ -12,6 +12,7 @@
 #define XYZZ g16_g2_xyzz
 #define FE_BYTES (2 * G16_FP_BYTES)
 #define G_NAME "G2"
+#define ENDO_ABS_X 1 /* 4-way GLS split with ψ (see curve_impl.h) */
 
 #define FP(a, b, c, d, e, f) {{a##ULL, b##ULL, c##ULL, d##ULL, e##ULL, f##ULL}}
 #define FP_ZERO FP(0, 0, 0, 0, 0, 0)
@@ -80,6 +81,13 @@ static void endo_mu(g16_g2_jac *r, const g16_g2_jac *p)
     g16_fp2_mul_fp(&r->x, &p->x, &psi2_cx);
     g16_fp2_neg(&r->y, &p->y);
     r->z = p->z;
+}
+
+/* −ψ(P) = |x|·P on G2 */
+static void endo_abs_x(g16_g2_jac *r, const g16_g2_jac *p)
+{
+    g16_g2_jac_psi(r, p);
+    g16_fp2_neg(&r->y, &r->y);
 }
 
 /* Scott, ePrint 2021/1130: Q ∈ G2 iff ψ(Q) = x·Q (x < 0: compare with −|x|·Q). */
