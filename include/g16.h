@@ -155,4 +155,7 @@ g16_status g16_bench_msm(double *seconds, const g16_bench_kernel_args *a);
 #ifdef __cplusplus
 }
 #endif
+#include "g16_circuit.h"
+#include "g16_groth16.h"
+
 #endif /* G16_H */
