@@ -44,8 +44,9 @@
  *  G_affine_in_subgroup, G_jac_in_subgroup: 1 iff p (on the curve) is in the order-r
  *      subgroup; fast endomorphism test (G1: φ(P) = −x²P, G2: ψ(P) = xP, Scott 2021).
  *  G_mul(r, p, k): r = k·p for a 256-bit k given as 4 little-endian u64 limbs (any
- *      value, k ≥ r included).  p must be in the subgroup (the GLV split relies on
- *      the endomorphism acting as a scalar there); use G_mul_limbs otherwise.
+ *      value, k ≥ r included).  p must be in the subgroup (the GLV/GLS split relies
+ *      on the endomorphism acting as a scalar there); use G_mul_limbs otherwise.
+ *      G1: 2-way split with φ (128 doublings); G2: 4-way split with ψ (64).
  *  G_mul_limbs(r, p, k, n): r = k·p for any point on the curve and any k of n
  *      little-endian limbs, n ≤ G16_CURVE_MAX_SCALAR_LIMBS (larger n: the extra
  *      limbs must be zero).  Signed width-5 NAF, no endomorphism.
