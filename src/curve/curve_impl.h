@@ -5,9 +5,10 @@
  *   FE_T, AFF, JAC, XYZZ     the field and point types
  *   FE_BYTES    bytes of one serialised field element; G_NAME "G1" / "G2"
  *   curve_b, gen_x, gen_y    static const FE_T: b and the generator (Montgomery form)
- *   cofactor[], cofactor_limbs   static const: the full cofactor h
- * and after including defines the group-specific statics declared at the end
- * (field (de)serialisation, the GLV endomorphism, the subgroup test).
+ *   cofactor[]  static const uint64_t: the full cofactor h, little-endian limbs
+ *   ENDO_ABS_X  (optional, G2) split scalars four ways with endo_abs_x
+ * and after including defines the group-specific statics declared below
+ * (fe_to_bytes/fe_from_bytes, endo_mu [and endo_abs_x], subgroup_check).
  * Contracts are in curve.h; formulas and sources in docs/curve.md. */
 #include <string.h>
 
