@@ -157,5 +157,6 @@ g16_status g16_bench_msm(double *seconds, const g16_bench_kernel_args *a);
 #endif
 #include "g16_circuit.h"
 #include "g16_groth16.h"
+#include "g16_engine.h"
 
 #endif /* G16_H */
