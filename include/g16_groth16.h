@@ -1,4 +1,12 @@
-/* Public API, part of g16.h: Groth16 keys, proving (split API), verification. */
+/* Public API, part of g16.h: Groth16 keys, proving (split API), verification.
+ *
+ * Conventions follow bellperson / Filecoin exactly: keys in bellperson's .params
+ * layout (docs/groth16.md), 192-byte proofs A (G1 compressed) ‖ B (G2 compressed)
+ * ‖ C (G1 compressed), public inputs without the implicit leading one.
+ *
+ * Types are opaque.  struct g16_circuit, g16_density and g16_fr are the circuit
+ * layer's types (src/r1cs/r1cs.h, src/field/fr.h); the engine passes them through.
+ */
 #ifndef G16_GROTH16_PUBLIC_H
 #define G16_GROTH16_PUBLIC_H
 
@@ -7,6 +15,121 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+struct g16_circuit;
+struct g16_density;
+struct g16_fr;
+
+typedef struct g16_key g16_key;         /* proving key (with its vk), reference counted */
+typedef struct g16_vk g16_vk;           /* verifying key */
+typedef struct g16_pending g16_pending; /* a proof whose last steps run in the background */
+
+#define G16_PROOF_BYTES 192
+
+/* Counts of a key's sections (bellperson's Parameters). */
+typedef struct g16_key_info {
+    uint64_t n_ic, n_h, n_l, n_a, n_b_g1, n_b_g2;
+} g16_key_info;
+
+/* ---------------------------------------------------------------- setup
+ * TEST-ONLY.  Generates a proving key for circ whose secrets τ, α, β, γ, δ are
+ * derived from seed (SHA-256, see docs/groth16.md): anyone who knows the seed
+ * knows the toxic waste and can forge proofs.  Never use such a key for anything
+ * but tests and benchmarks.
+ * Out: out: the key (one reference; g16_key_release).
+ * Returns: G16_OK; G16_ERR_ARG for an unconstrained aux variable (its l point
+ * would be the identity, which bellperson refuses too) or a degenerate seed;
+ * G16_ERR_NOMEM. */
+g16_status g16_setup(g16_key **out, const struct g16_circuit *circ, const uint8_t *seed,
+                     size_t seed_len);
+
+void g16_key_retain(g16_key *key);
+/* Drops one reference; the last one frees the key.  NULL is ignored. */
+void g16_key_release(g16_key *key);
+void g16_key_get_info(g16_key_info *out, const g16_key *key);
+/* Returns: the key's verifying key (owned by the key). */
+const g16_vk *g16_key_vk(const g16_key *key);
+
+/* Returns: a standalone copy of a vk (g16_vk_free), or NULL when out of memory. */
+g16_vk *g16_vk_copy(const g16_vk *vk);
+void g16_vk_free(g16_vk *vk);
+/* Returns: the number of public inputs the vk expects (IC points − 1). */
+uint64_t g16_vk_inputs(const g16_vk *vk);
+
+/* ---------------------------------------------------------------- files
+ * .params: bellperson's Parameters::write layout; .vk: its VerifyingKey::write.
+ * Readers map the file, check every count against its size, decode on all threads
+ * and validate each point: on the curve always, in the subgroup when flags has
+ * G16_PARAMS_CHECK_SUBGROUP, not the identity in h, l, a, b_g1, b_g2 (allowed in
+ * the vk, as in bellperson).  Errors (G16_ERR_IO, _FORMAT, or the point's reason)
+ * name the file, section, point index and byte offset. */
+#define G16_PARAMS_CHECK_SUBGROUP 1u
+
+g16_status g16_params_write(const char *path, const g16_key *key);
+g16_status g16_params_read(g16_key **out, const char *path, unsigned flags);
+g16_status g16_vk_write(const char *path, const g16_vk *vk);
+/* Reads a .vk file, or the vk part of a .params file (the layouts start alike;
+ * trailing bytes are allowed only when allow_trailing is nonzero). */
+g16_status g16_vk_read(g16_vk **out, const char *path, unsigned flags, int allow_trailing);
+
+/* Proof files are the raw 192·k bytes of k proofs. */
+
+/* ---------------------------------------------------------------- proving
+ * Split API: g16_prove_start runs the H step and the G1 MSMs and returns a pending
+ * proof whose G2 MSM and assembly run on a background thread; g16_prove_finish
+ * waits for it.  The pending proof owns copies of everything the background work
+ * reads and holds a reference to the key. */
+
+/* Releases a buffer of evaluations handed to prove_start (e.g. back to a pinned pool). */
+typedef void (*g16_release_fn)(void *user, struct g16_fr *buf);
+
+typedef struct g16_prove_input {
+    const struct g16_density *density; /* the circuit's density bitmaps */
+    /* Synthesis output: n_rows evaluations each (rows = n_constraints + 1 + n_pub).
+     * OWNERSHIP PASSES to g16_prove_start on every path, success or error: each is
+     * released through release(release_user, buf) as soon as the H step is done
+     * with it (release NULL: free()).  NULL buffers are not released. */
+    struct g16_fr *a, *b, *c;
+    uint64_t n_rows;
+    g16_release_fn release;
+    void *release_user;
+    /* The full assignment, z[0] = 1, then inputs, then aux; only read during the call. */
+    const struct g16_fr *z;
+    uint64_t n_z;
+    /* NULL: r, s fresh from getrandom().  Otherwise 64 bytes r ‖ s, big-endian,
+     * reduced mod the group order: deterministic proofs for tests. */
+    const uint8_t *rs;
+} g16_prove_input;
+
+/* Out: out: the pending proof (g16_prove_finish or g16_pending_free).
+ * Returns: G16_OK; G16_ERR_ARG when counts disagree with the key (n_z, n_rows vs
+ * the h query, density popcounts vs the a/b queries); G16_ERR_NOMEM; G16_ERR_IO
+ * when getrandom fails. */
+g16_status g16_prove_start(g16_pending **out, g16_key *key, const g16_prove_input *in);
+
+/* Waits for the background work and writes the proof; frees the pending proof in
+ * every case.  Returns G16_OK or the background work's error. */
+g16_status g16_prove_finish(uint8_t proof[G16_PROOF_BYTES], g16_pending *p);
+
+/* Abandons a pending proof: joins its thread and frees everything.  NULL ok. */
+void g16_pending_free(g16_pending *p);
+
+/* ---------------------------------------------------------------- verifying
+ * inputs: n_inputs public inputs as 32-byte big-endian integers < r (the implicit
+ * leading one excluded).  Proof points are fully validated (subgroup included).
+ * Returns: G16_OK for a valid proof; G16_ERR_UNSATISFIED when the pairing
+ * equation fails; a decoding reason (G16_ERR_FLAGS, _NOT_ON_CURVE,
+ * _NOT_IN_SUBGROUP, ...) for malformed proof bytes; G16_ERR_ARG for a wrong input
+ * count or an input >= r. */
+g16_status g16_verify(const g16_vk *vk, const uint8_t proof[G16_PROOF_BYTES],
+                      const uint8_t *inputs, size_t n_inputs);
+
+/* Verifies k proofs at once with a random 128-bit linear combination and one
+ * multi-pairing.  proofs: 192·k bytes; inputs: k·n_inputs big-endian values.
+ * Returns as g16_verify (G16_ERR_UNSATISFIED when the batch does not verify: some
+ * proof is invalid, with probability 1 − 2^−128). */
+g16_status g16_verify_batch(const g16_vk *vk, const uint8_t *proofs, size_t k,
+                            const uint8_t *inputs, size_t n_inputs);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,29 @@
+/* Fixed-base scalar multiplication for the test setup (see fixed_base_impl.h). */
+#include <stdlib.h>
+
+#include "common/error.h"
+#include "common/pool.h"
+#include "curve/curve.h"
+#include "groth16/groth16.h"
+
+/* Points per parallel chunk: one inversion per chunk in the normalisation. */
+#define FB_CHUNK 1024
+
+#define CV(name) g16_g1_##name
+#define AFF g16_g1_affine
+#define JAC g16_g1_jac
+#define FB_(name) fb_g1_##name
+#define FB_NAME g16_fixed_base_g1
+#include "groth16/fixed_base_impl.h"
+#undef CV
+#undef AFF
+#undef JAC
+#undef FB_
+#undef FB_NAME
+
+#define CV(name) g16_g2_##name
+#define AFF g16_g2_affine
+#define JAC g16_g2_jac
+#define FB_(name) fb_g2_##name
+#define FB_NAME g16_fixed_base_g2
+#include "groth16/fixed_base_impl.h"

@@ -1,0 +1,325 @@
+/* Proving through the split API: prove_start (H step, G1 MSMs) and a pending
+ * proof whose G2 MSM and assembly run on a background pthread. */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
+
+#include "common/error.h"
+#include "curve/curve.h"
+#include "groth16/groth16.h"
+#include "msm/msm.h"
+
+_Thread_local g16_prove_times g16_last_prove_times;
+
+struct g16_pending {
+    g16_key *key;          /* one reference held */
+    g16_fr r, s;
+    g16_g1_jac a_msm, b1_msm, h, l;
+    g16_fr *zb;            /* the z entries of the B-dense variables, compacted */
+    size_t n_zb;
+    pthread_t thread;
+    int started;
+    g16_status st;
+    char err[512];
+    uint8_t proof[G16_PROOF_BYTES];
+    double t_b2, t_asm;
+    g16_prove_times times;
+};
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void g1_smul(g16_g1_jac *r, const g16_g1_jac *p, const g16_fr *k)
+{
+    uint64_t l[4];
+    g16_fr_to_canonical(l, k);
+    g16_g1_mul(r, p, l);
+}
+
+static void g2_smul(g16_g2_jac *r, const g16_g2_jac *p, const g16_fr *k)
+{
+    uint64_t l[4];
+    g16_fr_to_canonical(l, k);
+    g16_g2_mul(r, p, l);
+}
+
+/* B2 MSM and assembly (see docs/groth16.md for the derivation of C):
+ *   A = α₁ + A_msm + r·δ₁
+ *   B = β₂ + B2_msm + s·δ₂
+ *   C = s·A_msm + r·B1_msm + r·s·δ₁ + s·α₁ + r·β₁ + H + L */
+static void finish_work(g16_pending *p)
+{
+    const g16_key *k = p->key;
+    double t0 = now();
+    g16_g2_jac b2;
+    g16_status st = g16_msm_g2(&b2, k->b_g2, k->n_b_g2, p->zb, p->n_zb, NULL);
+    free(p->zb);
+    p->zb = NULL;
+    if (st) {
+        p->st = st;
+        snprintf(p->err, sizeof p->err, "b_g2 msm: %s", g16_last_error());
+        return;
+    }
+    double t1 = now();
+    g16_g1_jac A, C, t, d1, a1, b1;
+    g16_g2_jac B, t2, d2;
+    g16_g1_jac_from_affine(&d1, &k->vk.delta_g1);
+    g16_g1_jac_from_affine(&a1, &k->vk.alpha_g1);
+    g16_g1_jac_from_affine(&b1, &k->vk.beta_g1);
+    g16_g2_jac_from_affine(&d2, &k->vk.delta_g2);
+
+    g1_smul(&A, &d1, &p->r);
+    g16_g1_jac_add(&A, &A, &p->a_msm);
+    g16_g1_jac_add(&A, &A, &a1);
+
+    g2_smul(&B, &d2, &p->s);
+    g16_g2_jac_add(&B, &B, &b2);
+    g16_g2_jac_from_affine(&t2, &k->vk.beta_g2);
+    g16_g2_jac_add(&B, &B, &t2);
+
+    g16_fr rs;
+    g16_fr_mul(&rs, &p->r, &p->s);
+    g1_smul(&C, &d1, &rs);
+    g1_smul(&t, &p->a_msm, &p->s);
+    g16_g1_jac_add(&C, &C, &t);
+    g1_smul(&t, &p->b1_msm, &p->r);
+    g16_g1_jac_add(&C, &C, &t);
+    g1_smul(&t, &a1, &p->s);
+    g16_g1_jac_add(&C, &C, &t);
+    g1_smul(&t, &b1, &p->r);
+    g16_g1_jac_add(&C, &C, &t);
+    g16_g1_jac_add(&C, &C, &p->h);
+    g16_g1_jac_add(&C, &C, &p->l);
+
+    g16_g1_affine Aa, Ca;
+    g16_g2_affine Ba;
+    g16_g1_jac_to_affine(&Aa, &A);
+    g16_g2_jac_to_affine(&Ba, &B);
+    g16_g1_jac_to_affine(&Ca, &C);
+    g16_g1_encode_compressed(p->proof, &Aa);
+    g16_g2_encode_compressed(p->proof + 48, &Ba);
+    g16_g1_encode_compressed(p->proof + 144, &Ca);
+    p->t_b2 = t1 - t0;
+    p->t_asm = now() - t1;
+    p->st = G16_OK;
+}
+
+static void *finish_thread(void *arg)
+{
+    finish_work(arg);
+    return NULL;
+}
+
+static void release_buf(const g16_prove_input *in, g16_fr **buf)
+{
+    if (!*buf) return;
+    if (in->release)
+        in->release(in->release_user, *buf);
+    else
+        free(*buf);
+    *buf = NULL;
+}
+
+/* Copies n_rows entries of src into a fresh N-entry buffer (zero padded) and
+ * releases src: the caller's buffer is free as soon as it is copied. */
+static g16_status load_padded(g16_fr **out, const g16_prove_input *in, g16_fr **src, size_t rows,
+                              size_t N, const char *what)
+{
+    g16_fr *w = malloc(N * sizeof *w);
+    if (!w) return g16_fail(G16_ERR_NOMEM, "prove: cannot allocate %zu entries for %s", N, what);
+    memcpy(w, *src, rows * sizeof *w);
+    memset(w + rows, 0, (N - rows) * sizeof *w);
+    release_buf(in, src);
+    *out = w;
+    return G16_OK;
+}
+
+static g16_status read_random(g16_fr *r)
+{
+    uint8_t buf[64];
+    size_t got = 0;
+    while (got < sizeof buf) {
+        ssize_t n = getrandom(buf + got, sizeof buf - got, 0);
+        if (n < 0) return g16_fail(G16_ERR_IO, "prove: getrandom failed");
+        got += (size_t)n;
+    }
+    g16_fr_from_be_reduce(r, buf, sizeof buf);
+    return G16_OK;
+}
+
+static uint64_t *merge_bits(uint64_t n_in, const uint64_t *in_bits, uint64_t n_aux,
+                            const uint64_t *aux_bits)
+{
+    uint64_t n = n_in + n_aux;
+    uint64_t *bits = calloc(n / 64 + 1, 8);
+    if (!bits) return NULL;
+    for (uint64_t i = 0; i < n_in; i++)
+        if (!in_bits || g16_bit(in_bits, i)) bits[i >> 6] |= 1ull << (i & 63);
+    for (uint64_t i = 0; i < n_aux; i++)
+        if (g16_bit(aux_bits, i)) bits[(n_in + i) >> 6] |= 1ull << ((n_in + i) & 63);
+    return bits;
+}
+
+g16_status g16_prove_start(g16_pending **out, g16_key *key, const g16_prove_input *in_)
+{
+    g16_prove_input in = *in_;
+    g16_fr *a = in.a, *b = in.b, *c = in.c, *wa = NULL, *wb = NULL;
+    uint64_t *abits = NULL, *bbits = NULL;
+    g16_pending *p = NULL;
+    g16_status st = G16_OK;
+    g16_prove_times tm = {0};
+    double t0 = now(), t;
+    *out = NULL;
+
+    if (!key || !in.density || !in.z || !a || !b || !c) {
+        st = g16_fail(G16_ERR_ARG, "prove: missing key, density, assignment or a/b/c");
+        goto done;
+    }
+    const g16_density *d = in.density;
+    uint64_t n_in = key->vk.n_ic, n_aux = key->n_l, N = key->n_h + 1;
+    if (n_in == 0 || in.n_z != n_in + n_aux) {
+        st = g16_fail(G16_ERR_ARG, "prove: assignment has %llu entries, key expects %llu",
+                      (unsigned long long)in.n_z, (unsigned long long)(n_in + n_aux));
+        goto done;
+    }
+    if (!g16_fr_is_one(&in.z[0])) {
+        st = g16_fail(G16_ERR_ARG, "prove: z[0] is not one");
+        goto done;
+    }
+    if (in.n_rows == 0 || in.n_rows > N || ((uint64_t)1 << g16_domain_log(in.n_rows)) != N) {
+        st = g16_fail(G16_ERR_ARG, "prove: %llu rows do not match the key's domain of %llu",
+                      (unsigned long long)in.n_rows, (unsigned long long)N);
+        goto done;
+    }
+    if (key->n_a != n_in + d->n_aux_in_a || key->n_b_g1 != d->n_inputs_in_b + d->n_aux_in_b ||
+        key->n_b_g2 != key->n_b_g1) {
+        st = g16_fail(G16_ERR_ARG,
+                      "prove: density (%llu aux in A, %llu inputs + %llu aux in B) does not match "
+                      "the key (a %zu, b_g1 %zu, b_g2 %zu points)",
+                      (unsigned long long)d->n_aux_in_a, (unsigned long long)d->n_inputs_in_b,
+                      (unsigned long long)d->n_aux_in_b, key->n_a, key->n_b_g1, key->n_b_g2);
+        goto done;
+    }
+    p = calloc(1, sizeof *p);
+    if (!p) {
+        st = g16_fail(G16_ERR_NOMEM, "prove: out of memory");
+        goto done;
+    }
+    if (in.rs) {
+        g16_fr_from_be_reduce(&p->r, in.rs, 32);
+        g16_fr_from_be_reduce(&p->s, in.rs + 32, 32);
+    } else if ((st = read_random(&p->r)) || (st = read_random(&p->s))) {
+        goto done;
+    }
+
+    /* H: a and b to the coset, multiply, drop b's buffer for c, combine. */
+    unsigned log_n = g16_domain_log(N);
+    size_t rows = in.n_rows;
+    t = now();
+    if ((st = load_padded(&wa, &in, &a, rows, N, "a"))) goto done;
+    g16_h_to_coset(wa, log_n);
+    if ((st = load_padded(&wb, &in, &b, rows, N, "b"))) goto done;
+    g16_h_to_coset(wb, log_n);
+    g16_h_mul(wa, wb, log_n);
+    memcpy(wb, c, rows * sizeof *wb);
+    memset(wb + rows, 0, (N - rows) * sizeof *wb);
+    release_buf(&in, &c);
+    g16_h_to_coset(wb, log_n);
+    g16_h_combine(wa, NULL, wb, log_n);
+    free(wb);
+    wb = NULL;
+    tm.h_ntt = now() - t;
+
+    t = now();
+    if ((st = g16_msm_g1(&p->h, key->h, key->n_h, wa, N - 1, NULL))) goto done;
+    free(wa);
+    wa = NULL;
+    tm.msm_h = now() - t;
+    t = now();
+    if ((st = g16_msm_g1(&p->l, key->l, key->n_l, in.z + n_in, n_aux, NULL))) goto done;
+    tm.msm_l = now() - t;
+
+    abits = merge_bits(n_in, NULL, n_aux, d->aux_in_a);
+    bbits = merge_bits(n_in, d->inputs_in_b, n_aux, d->aux_in_b);
+    if (!abits || !bbits) {
+        st = g16_fail(G16_ERR_NOMEM, "prove: out of memory for density bitmaps");
+        goto done;
+    }
+    t = now();
+    if ((st = g16_msm_g1(&p->a_msm, key->a, key->n_a, in.z, in.n_z, abits))) goto done;
+    tm.msm_a = now() - t;
+    t = now();
+    if ((st = g16_msm_g1(&p->b1_msm, key->b_g1, key->n_b_g1, in.z, in.n_z, bbits))) goto done;
+    tm.msm_b1 = now() - t;
+
+    p->zb = malloc((key->n_b_g2 ? key->n_b_g2 : 1) * sizeof *p->zb);
+    if (!p->zb) {
+        st = g16_fail(G16_ERR_NOMEM, "prove: out of memory");
+        goto done;
+    }
+    for (uint64_t j = 0; j < in.n_z; j++)
+        if (g16_bit(bbits, j)) p->zb[p->n_zb++] = in.z[j];
+
+    g16_key_retain(key);
+    p->key = key;
+    tm.start_total = now() - t0;
+    p->times = tm;
+    g16_last_prove_times = tm;
+    if (pthread_create(&p->thread, NULL, finish_thread, p) == 0)
+        p->started = 1;
+    else
+        finish_work(p); /* no thread to be had: finish here rather than fail */
+    *out = p;
+    p = NULL;
+done:
+    release_buf(&in, &a);
+    release_buf(&in, &b);
+    release_buf(&in, &c);
+    free(wa);
+    free(wb);
+    free(abits);
+    free(bbits);
+    if (p) g16_pending_free(p);
+    return st;
+}
+
+static void join(g16_pending *p)
+{
+    if (p->started) {
+        pthread_join(p->thread, NULL);
+        p->started = 0;
+    }
+}
+
+void g16_pending_free(g16_pending *p)
+{
+    if (!p) return;
+    join(p);
+    free(p->zb);
+    g16_key_release(p->key);
+    free(p);
+}
+
+g16_status g16_prove_finish(uint8_t proof[G16_PROOF_BYTES], g16_pending *p)
+{
+    if (!p) return g16_fail(G16_ERR_ARG, "prove_finish: no pending proof");
+    join(p);
+    g16_status st = p->st;
+    if (st == G16_OK) {
+        memcpy(proof, p->proof, G16_PROOF_BYTES);
+        g16_last_prove_times = p->times;
+        g16_last_prove_times.msm_b2 = p->t_b2;
+        g16_last_prove_times.assembly = p->t_asm;
+    } else {
+        g16_fail(st, "%s", p->err);
+    }
+    g16_pending_free(p);
+    return st;
+}

@@ -1,0 +1,214 @@
+/* TEST-ONLY key generation (bellperson's generate_parameters with secrets
+ * derived from a seed).  Whoever knows the seed can forge proofs for the key. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/error.h"
+#include "common/pool.h"
+#include "curve/curve.h"
+#include "groth16/groth16.h"
+
+typedef struct {
+    const g16_circuit *circ;
+    const g16_fr *lag; /* L_i(τ), i < rows */
+    g16_fr *uvw[3];    /* per matrix, n_vars entries */
+} qap_ctx;
+
+/* u/v/w_j(τ) = Σ_i M[i][j]·L_i(τ): one task per matrix, so each task owns its
+ * output array and the scattered updates need no synchronisation. */
+static void qap_task(void *vctx, size_t m, unsigned worker)
+{
+    qap_ctx *c = vctx;
+    const g16_csr *M = m == 0 ? &c->circ->a : m == 1 ? &c->circ->b : &c->circ->c;
+    g16_fr *out = c->uvw[m];
+    for (uint64_t i = 0; i < c->circ->n_constraints; i++) {
+        for (uint64_t k = M->row_start[i]; k < M->row_start[i + 1]; k++) {
+            g16_fr t;
+            g16_fr_mul(&t, &c->circ->coefs[M->coef[k]], &c->lag[i]);
+            g16_fr_add(&out[M->col[k]], &out[M->col[k]], &t);
+        }
+    }
+    if (m == 0) /* bellperson's input rows input_i · 0 = 0 put L_{n+i} into u_i */
+        for (uint64_t j = 0; j <= c->circ->n_pub; j++)
+            g16_fr_add(&out[j], &out[j], &c->lag[c->circ->n_constraints + j]);
+}
+
+/* L_i(τ) = ω^i·(τ^N − 1) / (N·(τ − ω^i)), i < rows, with one inversion. */
+static g16_status lagrange(g16_fr *lag, uint64_t rows, const g16_fr *tau, unsigned log_n)
+{
+    uint64_t N = (uint64_t)1 << log_n;
+    g16_fr omega, wi, zt, ninv;
+    g16_domain_root(&omega, log_n);
+    uint64_t e[1] = {N};
+    g16_fr_pow(&zt, tau, e, 1);
+    g16_fr_sub(&zt, &zt, &g16_fr_one_mont);
+    if (g16_fr_is_zero(&zt)) return g16_fail(G16_ERR_ARG, "setup: degenerate seed (tau in the domain)");
+    g16_fr_from_u64(&ninv, N);
+    g16_fr_inv(&ninv, &ninv);
+    g16_fr_mul(&zt, &zt, &ninv);
+    /* lag[i] = prefix products of (τ − ω^i), then one inversion walked back */
+    g16_fr acc = g16_fr_one_mont;
+    g16_fr *den = malloc(rows * sizeof *den);
+    if (!den) return g16_fail(G16_ERR_NOMEM, "setup: out of memory");
+    wi = g16_fr_one_mont;
+    for (uint64_t i = 0; i < rows; i++) {
+        g16_fr_sub(&den[i], tau, &wi);
+        lag[i] = acc;
+        g16_fr_mul(&acc, &acc, &den[i]);
+        g16_fr_mul(&wi, &wi, &omega);
+    }
+    g16_fr_inv(&acc, &acc);
+    for (uint64_t i = rows; i-- > 0;) {
+        g16_fr inv;
+        g16_fr_mul(&inv, &acc, &lag[i]);
+        g16_fr_mul(&acc, &acc, &den[i]);
+        lag[i] = inv;
+    }
+    free(den);
+    wi = g16_fr_one_mont;
+    for (uint64_t i = 0; i < rows; i++) {
+        g16_fr t;
+        g16_fr_mul(&t, &wi, &zt);
+        g16_fr_mul(&lag[i], &lag[i], &t);
+        g16_fr_mul(&wi, &wi, &omega);
+    }
+    return G16_OK;
+}
+
+static void g1_mul_gen(g16_g1_affine *out, const g16_fr *k)
+{
+    uint64_t l[4];
+    g16_g1_jac g, r;
+    g16_fr_to_canonical(l, k);
+    g16_g1_jac_generator(&g);
+    g16_g1_mul(&r, &g, l);
+    g16_g1_jac_to_affine(out, &r);
+}
+
+static void g2_mul_gen(g16_g2_affine *out, const g16_fr *k)
+{
+    uint64_t l[4];
+    g16_g2_jac g, r;
+    g16_fr_to_canonical(l, k);
+    g16_g2_jac_generator(&g);
+    g16_g2_mul(&r, &g, l);
+    g16_g2_jac_to_affine(out, &r);
+}
+
+g16_status g16_setup(g16_key **out, const g16_circuit *circ, const uint8_t *seed, size_t seed_len)
+{
+    *out = NULL;
+    uint64_t rows = g16_circuit_rows(circ), n_vars = g16_circuit_vars(circ);
+    unsigned log_n = g16_domain_log(rows);
+    if (log_n > 32) return g16_fail(G16_ERR_ARG, "setup: %llu rows exceed the 2^32 domain",
+                                    (unsigned long long)rows);
+    uint64_t N = (uint64_t)1 << log_n;
+    g16_fr tau, alpha, beta, gamma, delta, ginv, dinv;
+    g16_derive_scalar(&tau, "tau", seed, seed_len);
+    g16_derive_scalar(&alpha, "alpha", seed, seed_len);
+    g16_derive_scalar(&beta, "beta", seed, seed_len);
+    g16_derive_scalar(&gamma, "gamma", seed, seed_len);
+    g16_derive_scalar(&delta, "delta", seed, seed_len);
+    if (g16_fr_is_zero(&tau) || g16_fr_is_zero(&alpha) || g16_fr_is_zero(&beta) ||
+        g16_fr_is_zero(&gamma) || g16_fr_is_zero(&delta))
+        return g16_fail(G16_ERR_ARG, "setup: degenerate seed (a zero secret)");
+    g16_fr_inv(&ginv, &gamma);
+    g16_fr_inv(&dinv, &delta);
+
+    g16_status st = G16_OK;
+    g16_key *k = NULL;
+    g16_fr *lag = malloc(rows * sizeof *lag);
+    g16_fr *uvw = calloc(3 * n_vars, sizeof *uvw);
+    /* scalars of every query, in the order ic, h, l, a, b (b_g1 and b_g2 share) */
+    g16_fr *sc = malloc((n_vars + N + n_vars + n_vars + n_vars) * sizeof *sc);
+    if (!lag || !uvw || !sc) {
+        st = g16_fail(G16_ERR_NOMEM, "setup: out of memory for %llu variables",
+                      (unsigned long long)n_vars);
+        goto done;
+    }
+    st = lagrange(lag, rows, &tau, log_n);
+    if (st) goto done;
+    qap_ctx qc = {circ, lag, {uvw, uvw + n_vars, uvw + 2 * n_vars}};
+    g16_pool_tasks(NULL, 3, qap_task, &qc);
+    free(lag);
+    lag = NULL;
+
+    const g16_fr *u = qc.uvw[0], *v = qc.uvw[1], *w = qc.uvw[2];
+    uint64_t n_in = 1ull + circ->n_pub;
+    g16_fr *s_ic = sc, *s_h = s_ic + n_in, *s_l = s_h + (N - 1), *s_a = s_l + circ->n_aux,
+           *s_b = s_a + n_vars;
+    size_t n_a = 0, n_b = 0;
+    for (uint64_t j = 0; j < n_vars; j++) {
+        g16_fr t, x;
+        g16_fr_mul(&t, &beta, &u[j]);
+        g16_fr_mul(&x, &alpha, &v[j]);
+        g16_fr_add(&t, &t, &x);
+        g16_fr_add(&t, &t, &w[j]);
+        if (j < n_in) {
+            g16_fr_mul(&s_ic[j], &t, &ginv);
+        } else {
+            g16_fr_mul(&s_l[j - n_in], &t, &dinv);
+            if (g16_fr_is_zero(&s_l[j - n_in])) {
+                st = g16_fail(G16_ERR_ARG, "setup: aux variable %llu is unconstrained",
+                              (unsigned long long)(j - n_in));
+                goto done;
+            }
+        }
+        /* bellperson drops the identity points of a, b_g1, b_g2 */
+        if (!g16_fr_is_zero(&u[j])) s_a[n_a++] = u[j];
+        if (!g16_fr_is_zero(&v[j])) s_b[n_b++] = v[j];
+    }
+    {
+        g16_fr zt, p;
+        uint64_t e[1] = {N};
+        g16_fr_pow(&zt, &tau, e, 1);
+        g16_fr_sub(&zt, &zt, &g16_fr_one_mont);
+        g16_fr_mul(&p, &zt, &dinv);
+        for (uint64_t i = 0; i + 1 < N; i++) {
+            s_h[i] = p;
+            g16_fr_mul(&p, &p, &tau);
+        }
+    }
+    free(uvw);
+    uvw = NULL;
+
+    k = g16_key_alloc();
+    if (!k) {
+        st = G16_ERR_NOMEM;
+        goto done;
+    }
+    st = g16_key_alloc_arrays(k, n_in, N - 1, circ->n_aux, n_a, n_b, n_b);
+    if (st) goto done;
+    g1_mul_gen(&k->vk.alpha_g1, &alpha);
+    g1_mul_gen(&k->vk.beta_g1, &beta);
+    g1_mul_gen(&k->vk.delta_g1, &delta);
+    g2_mul_gen(&k->vk.beta_g2, &beta);
+    g2_mul_gen(&k->vk.gamma_g2, &gamma);
+    g2_mul_gen(&k->vk.delta_g2, &delta);
+    g16_g1_affine g1;
+    g16_g2_affine g2;
+    g16_g1_affine_generator(&g1);
+    g16_g2_affine_generator(&g2);
+    {
+        g16_g1_affine *outs[5] = {k->vk.ic, k->h, k->l, k->a, k->b_g1};
+        const g16_fr *scs[5] = {s_ic, s_h, s_l, s_a, s_b};
+        size_t ns[5] = {n_in, N - 1, circ->n_aux, n_a, n_b};
+        st = g16_fixed_base_g1(&g1, 5, outs, scs, ns);
+        if (st) goto done;
+        g16_g2_affine *o2[1] = {k->b_g2};
+        const g16_fr *s2[1] = {s_b};
+        size_t n2[1] = {n_b};
+        st = g16_fixed_base_g2(&g2, 1, o2, s2, n2);
+        if (st) goto done;
+    }
+done:
+    free(lag);
+    free(uvw);
+    free(sc);
+    if (st) {
+        g16_key_release(k);
+        return st;
+    }
+    *out = k;
+    return G16_OK;
+}

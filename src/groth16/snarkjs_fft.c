@@ -1,0 +1,160 @@
+/* snarkjs's evaluation domain: radix-2 NTT with roots from 5, and the odd-point
+ * quotient evaluation of its prover.  Separate from the NTT layer because that
+ * layer's domain takes its roots from the 2-adic generator 7: both give n-th roots
+ * of unity, but different ones, and snarkjs's H points only fit its own. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/error.h"
+#include "common/pool.h"
+#include "groth16/snarkjs_prove.h"
+
+void g16_sj_root(g16_fr *out, unsigned log_n)
+{
+    /* (r − 1) >> log_n: r − 1 = 2^32·t, so the shift never drops a set bit for log_n <= 32. */
+    uint64_t e[4];
+    memcpy(e, g16_fr_modulus, sizeof e);
+    e[0] -= 1;
+    for (unsigned k = 0; k < log_n; k++) {
+        for (int i = 0; i < 3; i++) e[i] = (e[i] >> 1) | (e[i + 1] << 63);
+        e[3] >>= 1;
+    }
+    g16_fr five;
+    g16_fr_from_u64(&five, 5);
+    g16_fr_pow(out, &five, e, 4);
+}
+
+typedef struct stage_ctx {
+    g16_fr *x;
+    const g16_fr *tw;   /* tw[i] = ω^i, i < n/2 */
+    size_t half;        /* butterfly span m */
+    unsigned tw_shift;  /* stage root = ω^(n/2m): index stride */
+} stage_ctx;
+
+static void stage_fn(void *vctx, size_t begin, size_t end, unsigned worker)
+{
+    (void)worker;
+    const stage_ctx *c = vctx;
+    size_t m = c->half;
+    for (size_t t = begin; t < end; t++) {
+        size_t blk = t / m, i = t % m;
+        g16_fr *u = &c->x[blk * 2 * m + i], *v = u + m, tv;
+        g16_fr_mul(&tv, v, &c->tw[i << c->tw_shift]);
+        g16_fr_sub(v, u, &tv);
+        g16_fr_add(u, u, &tv);
+    }
+}
+
+static void bitrev(g16_fr *x, size_t n, unsigned log_n)
+{
+    for (size_t i = 0; i < n; i++) {
+        size_t j = 0;
+        for (unsigned b = 0; b < log_n; b++) j |= ((i >> b) & 1) << (log_n - 1 - b);
+        if (i < j) {
+            g16_fr t = x[i];
+            x[i] = x[j];
+            x[j] = t;
+        }
+    }
+}
+
+typedef struct scale_ctx {
+    g16_fr *x;
+    const g16_fr *f;  /* per element, or NULL with k */
+    g16_fr k;
+} scale_ctx;
+
+static void scale_fn(void *vctx, size_t begin, size_t end, unsigned worker)
+{
+    (void)worker;
+    const scale_ctx *c = vctx;
+    for (size_t i = begin; i < end; i++) g16_fr_mul(&c->x[i], &c->x[i], c->f ? &c->f[i] : &c->k);
+}
+
+/* Decimation in time over a bit-reversed copy, with one shared twiddle table. */
+static void ntt_core(g16_fr *x, unsigned log_n, const g16_fr *tw)
+{
+    size_t n = (size_t)1 << log_n;
+    bitrev(x, n, log_n);
+    for (unsigned s = 1; s <= log_n; s++) {
+        stage_ctx c = {x, tw, (size_t)1 << (s - 1), log_n - s};
+        g16_parallel_for(n / 2, n >= 8192 ? 1024 : n / 2, stage_fn, &c);
+    }
+}
+
+static g16_status make_twiddles(g16_fr **out, unsigned log_n, int inverse)
+{
+    size_t half = log_n ? (size_t)1 << (log_n - 1) : 1;
+    g16_fr *tw = malloc(half * sizeof *tw), w;
+    if (!tw) return g16_fail(G16_ERR_NOMEM, "NTT twiddles for 2^%u", log_n);
+    g16_sj_root(&w, log_n);
+    if (inverse) g16_fr_inv(&w, &w);
+    g16_fr_set_one(&tw[0]);
+    for (size_t i = 1; i < half; i++) g16_fr_mul(&tw[i], &tw[i - 1], &w);
+    *out = tw;
+    return G16_OK;
+}
+
+g16_status g16_sj_ntt(g16_fr *x, unsigned log_n, int inverse)
+{
+    if (log_n > 32) return g16_fail(G16_ERR_ARG, "NTT of 2^%u: at most 2^32", log_n);
+    g16_fr *tw;
+    G16_TRY(make_twiddles(&tw, log_n, inverse));
+    ntt_core(x, log_n, tw);
+    if (inverse) {
+        scale_ctx c = {x, NULL, {{0}}};
+        g16_fr_from_u64(&c.k, (uint64_t)1 << log_n);
+        g16_fr_inv(&c.k, &c.k);
+        g16_parallel_for((size_t)1 << log_n, 0, scale_fn, &c);
+    }
+    free(tw);
+    return G16_OK;
+}
+
+typedef struct join_ctx {
+    g16_fr *out;
+    const g16_fr *a, *b, *c;
+} join_ctx;
+
+static void join_fn(void *vctx, size_t begin, size_t end, unsigned worker)
+{
+    (void)worker;
+    const join_ctx *j = vctx;
+    for (size_t i = begin; i < end; i++) {
+        g16_fr t;
+        g16_fr_mul(&t, &j->a[i], &j->b[i]);
+        g16_fr_sub(&j->out[i], &t, &j->c[i]);
+    }
+}
+
+g16_status g16_sj_odd_quotient(g16_fr *out, g16_fr *a, g16_fr *b, g16_fr *c, unsigned log_n)
+{
+    if (log_n >= 32) return g16_fail(G16_ERR_ARG, "domain 2^%u: the odd points need 2^%u-th roots", log_n, log_n + 1);
+    size_t n = (size_t)1 << log_n;
+    g16_fr *fwd = NULL, *inv = NULL, *shift = malloc(n * sizeof *shift);
+    g16_status s = shift ? G16_OK : g16_fail(G16_ERR_NOMEM, "odd-point factors for 2^%u", log_n);
+    if (s == G16_OK) s = make_twiddles(&fwd, log_n, 0);
+    if (s == G16_OK) s = make_twiddles(&inv, log_n, 1);
+    if (s == G16_OK) {
+        /* shift[i] = ω_2n^i / n folds the inverse transform's 1/n into the coset move. */
+        g16_fr w2, ninv;
+        g16_sj_root(&w2, log_n + 1);
+        g16_fr_from_u64(&ninv, n);
+        g16_fr_inv(&ninv, &ninv);
+        shift[0] = ninv;
+        for (size_t i = 1; i < n; i++) g16_fr_mul(&shift[i], &shift[i - 1], &w2);
+        g16_fr *v[3] = {a, b, c};
+        for (int k = 0; k < 3; k++) {
+            ntt_core(v[k], log_n, inv);
+            scale_ctx sc = {v[k], shift, {{0}}};
+            g16_parallel_for(n, 0, scale_fn, &sc);
+            ntt_core(v[k], log_n, fwd);
+        }
+        join_ctx j = {out, a, b, c};
+        g16_parallel_for(n, 0, join_fn, &j);
+    }
+    free(shift);
+    free(fwd);
+    free(inv);
+    return s;
+}

@@ -1,0 +1,168 @@
+/* Groth16 prover and verifier in snarkjs's convention (see snarkjs_prove.h). */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "common/error.h"
+#include "curve/curve.h"
+#include "groth16/snarkjs_prove.h"
+#include "msm/msm.h"
+#include "pairing/pairing.h"
+
+static _Thread_local g16_sj_timing last_timing;
+
+const g16_sj_timing *g16_sj_last_timing(void) { return &last_timing; }
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+void g16_sj_pk_free(g16_sj_pk *pk)
+{
+    if (!pk) return;
+    free(pk->ic);
+    free(pk->coefs);
+    free(pk->a);
+    free(pk->b1);
+    free(pk->b2);
+    free(pk->c);
+    free(pk->h);
+    memset(pk, 0, sizeof *pk);
+}
+
+void g16_sj_vk_free(g16_sj_vk *vk)
+{
+    if (!vk) return;
+    free(vk->ic);
+    memset(vk, 0, sizeof *vk);
+}
+
+static void g1_mul_fr(g16_g1_jac *r, const g16_g1_jac *p, const g16_fr *k)
+{
+    uint64_t e[4];
+    g16_fr_to_canonical(e, k);
+    g16_g1_mul(r, p, e);
+}
+
+static void g2_mul_fr(g16_g2_jac *r, const g16_g2_jac *p, const g16_fr *k)
+{
+    uint64_t e[4];
+    g16_fr_to_canonical(e, k);
+    g16_g2_mul(r, p, e);
+}
+
+/* a[row] += coef·w[signal] over the list; c = a∘b comes later (after the key's rows). */
+static void build_ab(g16_fr *a, g16_fr *b, const g16_sj_pk *pk, const g16_fr *w)
+{
+    g16_fr *out[2] = {a, b};
+    for (uint64_t i = 0; i < pk->n_coefs; i++) {
+        const g16_sj_coef *e = &pk->coefs[i];
+        g16_fr t;
+        g16_fr_mul(&t, &e->value, &w[e->signal]);
+        g16_fr_add(&out[e->m][e->row], &out[e->m][e->row], &t);
+    }
+}
+
+g16_status g16_sj_prove(g16_sj_proof *proof, const g16_sj_pk *pk, const g16_fr *w, size_t n_w,
+                        const g16_fr *r, const g16_fr *s)
+{
+    memset(&last_timing, 0, sizeof last_timing);
+    if (n_w != pk->n_vars)
+        return g16_fail(G16_ERR_ARG, "the witness has %zu values, the key expects %u", n_w, pk->n_vars);
+    if (!g16_fr_is_one(&w[0])) return g16_fail(G16_ERR_ARG, "witness value 0 is not 1");
+    double t0 = now(), t;
+    size_t n = pk->domain_size;
+    g16_fr *abc = calloc(3 * n, sizeof *abc), *p = malloc(n * sizeof *p);
+    if (!abc || !p) {
+        free(abc);
+        free(p);
+        return g16_fail(G16_ERR_NOMEM, "prover vectors for a domain of %zu", n);
+    }
+    g16_fr *a = abc, *b = abc + n, *c = abc + 2 * n;
+    build_ab(a, b, pk, w);
+    for (size_t i = 0; i < n; i++) g16_fr_mul(&c[i], &a[i], &b[i]);
+    last_timing.abc = (t = now()) - t0;
+    g16_status st = g16_sj_odd_quotient(p, a, b, c, pk->log_n);
+    free(abc);
+    last_timing.fft = now() - t;
+    if (st != G16_OK) {
+        free(p);
+        return st;
+    }
+
+    g16_g1_jac A, B1, C, H;
+    g16_g2_jac B2;
+    uint32_t n_priv = pk->n_vars - pk->n_public - 1;
+    t = now();
+    st = g16_msm_g1(&A, pk->a, pk->n_vars, w, pk->n_vars, NULL);
+    last_timing.msm_a = now() - t, t = now();
+    if (st == G16_OK) st = g16_msm_g1(&B1, pk->b1, pk->n_vars, w, pk->n_vars, NULL);
+    last_timing.msm_b1 = now() - t, t = now();
+    if (st == G16_OK) st = g16_msm_g2(&B2, pk->b2, pk->n_vars, w, pk->n_vars, NULL);
+    last_timing.msm_b2 = now() - t, t = now();
+    if (st == G16_OK) st = g16_msm_g1(&C, pk->c, n_priv, w + pk->n_public + 1, n_priv, NULL);
+    last_timing.msm_c = now() - t, t = now();
+    if (st == G16_OK) st = g16_msm_g1(&H, pk->h, n, p, n, NULL);
+    last_timing.msm_h = now() - t;
+    free(p);
+    if (st != G16_OK) return g16_fail_ctx(st, "snarkjs prover MSM");
+
+    /* π_A = α + A + r·δ₁;  π_B = β₂ + B₂ + s·δ₂;  B₁ = β₁ + B₁ + s·δ₁;
+     * π_C = C + H + s·π_A + r·B₁ − r·s·δ₁. */
+    g16_g1_jac d1, tmp, piA, piC;
+    g16_g2_jac d2, tmp2, piB;
+    g16_g1_jac_from_affine(&d1, &pk->delta1);
+    g16_g2_jac_from_affine(&d2, &pk->delta2);
+    g16_g1_jac_add_affine(&piA, &A, &pk->alpha1);
+    g1_mul_fr(&tmp, &d1, r);
+    g16_g1_jac_add(&piA, &piA, &tmp);
+    g16_g2_jac_add_affine(&piB, &B2, &pk->beta2);
+    g2_mul_fr(&tmp2, &d2, s);
+    g16_g2_jac_add(&piB, &piB, &tmp2);
+    g16_g1_jac_add_affine(&B1, &B1, &pk->beta1);
+    g1_mul_fr(&tmp, &d1, s);
+    g16_g1_jac_add(&B1, &B1, &tmp);
+    g16_g1_jac_add(&piC, &C, &H);
+    g1_mul_fr(&tmp, &piA, s);
+    g16_g1_jac_add(&piC, &piC, &tmp);
+    g1_mul_fr(&tmp, &B1, r);
+    g16_g1_jac_add(&piC, &piC, &tmp);
+    g16_fr rs;
+    g16_fr_mul(&rs, r, s);
+    g16_fr_neg(&rs, &rs);
+    g1_mul_fr(&tmp, &d1, &rs);
+    g16_g1_jac_add(&piC, &piC, &tmp);
+    g16_g1_jac_to_affine(&proof->a, &piA);
+    g16_g2_jac_to_affine(&proof->b, &piB);
+    g16_g1_jac_to_affine(&proof->c, &piC);
+    last_timing.total = now() - t0;
+    return G16_OK;
+}
+
+g16_status g16_sj_verify(const g16_sj_vk *vk, const g16_sj_proof *proof, const g16_fr *pub, size_t n_pub)
+{
+    if (n_pub != vk->n_public)
+        return g16_fail(G16_ERR_ARG, "%zu public signals, the verifying key expects %u", n_pub, vk->n_public);
+    g16_g1_jac acc, t, base;
+    g16_g1_jac_from_affine(&acc, &vk->ic[0]);
+    for (size_t i = 0; i < n_pub; i++) {
+        g16_g1_jac_from_affine(&base, &vk->ic[i + 1]);
+        g1_mul_fr(&t, &base, &pub[i]);
+        g16_g1_jac_add(&acc, &acc, &t);
+    }
+    g16_g1_affine p[4];
+    g16_g2_affine q[4];
+    g16_g1_affine_neg(&p[0], &proof->a);
+    q[0] = proof->b;
+    p[1] = vk->alpha1;
+    q[1] = vk->beta2;
+    g16_g1_jac_to_affine(&p[2], &acc);
+    q[2] = vk->gamma2;
+    p[3] = proof->c;
+    q[3] = vk->delta2;
+    if (!g16_pairing_check(p, q, 4)) return g16_fail(G16_ERR_UNSATISFIED, "proof rejected: the pairing check fails");
+    return G16_OK;
+}
