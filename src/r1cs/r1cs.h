@@ -70,4 +70,87 @@ g16_status g16_synthesize(g16_fr *a, g16_fr *b, g16_fr *c, const g16_circuit *ci
  * message naming the first failing constraint (its index and the three values). */
 g16_status g16_circuit_is_satisfied(const g16_circuit *circ, const g16_fr *z, size_t n_z);
 
+/* ---------------------------------------------------------------------------
+ * Witnesses.  The public header declares g16_witness as an opaque handle; code
+ * inside the library reads it directly. */
+struct g16_witness {
+    uint64_t n;     /* values: n_vars of the circuit it belongs to */
+    uint32_t n_pub; /* z[1 .. n_pub] are the public inputs */
+    g16_fr *z;      /* Montgomery form, z[0] = 1; heap */
+};
+
+/* Heap-allocates an empty circuit / a witness of n values (zeroed, z[0] = 1). */
+g16_status g16_circuit_alloc_(g16_circuit **out);
+g16_status g16_witness_alloc_(g16_witness **out, uint64_t n, uint32_t n_pub);
+
+/* Allocates the CSR arrays of one matrix with n_rows rows and nnz terms on the heap
+ * (row_start[n_rows] = nnz is set; the rest is left to the caller). */
+g16_status g16_csr_alloc_(g16_csr *m, uint64_t n_rows, uint64_t nnz);
+
+/* ---------------------------------------------------------------------------
+ * Builder: constraints one at a time, the way circuit code emits them.
+ *
+ * Variables are named by g16_var handles: G16_VAR_ONE for the constant, and the
+ * handles returned by alloc_input / alloc_aux.  Inputs and aux variables may be
+ * allocated in any order; finish numbers them as the CSR layout requires (one,
+ * inputs in allocation order, aux in allocation order). */
+typedef uint32_t g16_var;
+#define G16_VAR_ONE ((g16_var)0)
+
+/* A term of a linear combination: coef · var. */
+typedef struct g16_term {
+    g16_var var;
+    g16_fr coef; /* Montgomery form */
+} g16_term;
+
+typedef struct g16_builder g16_builder;
+
+/* Out: out: an empty builder (release with g16_builder_free). */
+g16_status g16_builder_new(g16_builder **out);
+void g16_builder_free(g16_builder *b);
+
+/* Allocates a public input / a private variable holding `value` (Montgomery).
+ * Out: var: its handle.  Returns G16_ERR_ARG past 2^31 - 1 of either kind. */
+g16_status g16_builder_alloc_input(g16_builder *b, g16_var *var, const g16_fr *value);
+g16_status g16_builder_alloc_aux(g16_builder *b, g16_var *var, const g16_fr *value);
+
+/* Adds the constraint (Σ a)·(Σ b) = (Σ c).  In each combination, terms naming the
+ * same variable are merged (coefficients added) and terms whose coefficient is or
+ * becomes zero are dropped; coefficients are interned in the circuit's table.
+ * The values are not checked here (see g16_circuit_is_satisfied).
+ * Returns G16_ERR_ARG for a handle this builder did not hand out. */
+g16_status g16_builder_enforce(g16_builder *b, const g16_term *a, size_t na,
+                               const g16_term *bt, size_t nb, const g16_term *c, size_t nc);
+
+/* Number of variables / constraints so far (the constant one counted in vars). */
+uint64_t g16_builder_vars(const g16_builder *b);
+uint64_t g16_builder_constraints(const g16_builder *b);
+
+/* Out: circ, wit: the circuit in CSR form and its assignment (z[0] = 1, inputs,
+ * then aux), both heap handles (g16_circuit_destroy / g16_witness_destroy).
+ * The builder is left empty and may be freed or reused. */
+g16_status g16_builder_finish(g16_builder *b, g16_circuit **circ, g16_witness **wit);
+
+/* Maps a builder handle to its final variable index (valid for the numbering
+ * finish produces, given the counts at finish time). */
+uint64_t g16_builder_var_index(const g16_builder *b, g16_var v);
+
+/* ---------------------------------------------------------------------------
+ * Files (layouts in docs/r1cs.md).  Both readers reject every malformed file
+ * with G16_ERR_FORMAT and a message "PATH: offset N: what was expected", or
+ * G16_ERR_IO when the file cannot be opened or read. */
+
+/* Reads a compiled circuit: the file is mapped and row_start/col/coef point into
+ * the mapping (read-only: do not write through them); the coefficient table is
+ * copied to the heap in Montgomery form.  Every count, index and coefficient is
+ * validated before return. */
+g16_status g16_circuit_read(g16_circuit *out, const char *path);
+g16_status g16_circuit_write(const g16_circuit *c, const char *path);
+
+/* Total terms of one matrix. */
+static inline uint64_t g16_csr_nnz(const g16_csr *m, uint64_t n_constraints)
+{
+    return m->row_start ? m->row_start[n_constraints] : 0;
+}
+
 #endif
