@@ -11,7 +11,7 @@
 #include "groth16/groth16.h"
 #include "r1cs/r1cs.h"
 
-static void tg_rand_fr(g16_fr *r, g16_rng *rng)
+static inline void tg_rand_fr(g16_fr *r, g16_rng *rng)
 {
     uint8_t b[64];
     for (int i = 0; i < 64; i += 8) {
@@ -22,7 +22,7 @@ static void tg_rand_fr(g16_fr *r, g16_rng *rng)
 }
 
 /* Values are 0/1 about a third of the time, like real witnesses. */
-static void tg_rand_val(g16_fr *r, g16_rng *rng)
+static inline void tg_rand_val(g16_fr *r, g16_rng *rng)
 {
     uint64_t k = g16_rng_u64(rng) % 6;
     if (k == 0)
@@ -43,7 +43,7 @@ typedef struct tg_circ {
  * and its C side is a new aux variable (so every aux variable is constrained);
  * when extra_aux > 0 the first constraints are instead bit checks x·x = x of
  * preassigned boolean aux variables.  Coefficients come from a small table. */
-static void tg_make(tg_circ *t, g16_rng *rng, uint32_t n_pub, uint64_t n_constraints)
+static inline void tg_make(tg_circ *t, g16_rng *rng, uint32_t n_pub, uint64_t n_constraints)
 {
     memset(t, 0, sizeof *t);
     g16_circuit *c = &t->c;
@@ -102,7 +102,7 @@ static void tg_make(tg_circ *t, g16_rng *rng, uint32_t n_pub, uint64_t n_constra
     }
 }
 
-static void tg_free(tg_circ *t)
+static inline void tg_free(tg_circ *t)
 {
     g16_csr *m[3] = {&t->c.a, &t->c.b, &t->c.c};
     for (int k = 0; k < 3; k++) {
@@ -115,7 +115,7 @@ static void tg_free(tg_circ *t)
 }
 
 /* Naive synthesis over all rows (the input rows included). */
-static void tg_synth(g16_fr *a, g16_fr *b, g16_fr *c, const tg_circ *t)
+static inline void tg_synth(g16_fr *a, g16_fr *b, g16_fr *c, const tg_circ *t)
 {
     const g16_circuit *ci = &t->c;
     const g16_csr *m[3] = {&ci->a, &ci->b, &ci->c};
@@ -139,7 +139,7 @@ static void tg_synth(g16_fr *a, g16_fr *b, g16_fr *c, const tg_circ *t)
     }
 }
 
-static void tg_density(g16_density *d, const tg_circ *t)
+static inline void tg_density(g16_density *d, const tg_circ *t)
 {
     const g16_circuit *c = &t->c;
     uint64_t n_in = 1ull + c->n_pub;
@@ -165,7 +165,7 @@ static void tg_density(g16_density *d, const tg_circ *t)
     for (uint64_t i = 0; i < n_in; i++) d->n_inputs_in_b += g16_bit(d->inputs_in_b, i);
 }
 
-static void tg_density_free(g16_density *d)
+static inline void tg_density_free(g16_density *d)
 {
     free(d->aux_in_a);
     free(d->aux_in_b);
@@ -173,7 +173,7 @@ static void tg_density_free(g16_density *d)
 }
 
 /* Synthesises, then proves through the split API with r, s from rs (NULL: random). */
-static g16_status tg_prove(uint8_t proof[G16_PROOF_BYTES], g16_key *key, const tg_circ *t,
+static inline g16_status tg_prove(uint8_t proof[G16_PROOF_BYTES], g16_key *key, const tg_circ *t,
                            const g16_density *d, const uint8_t *rs)
 {
     uint64_t rows = g16_circuit_rows(&t->c);
