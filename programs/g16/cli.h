@@ -11,6 +11,7 @@
 enum { CLI_OK = 0, CLI_INVALID = 1, CLI_ERROR = 2 };
 
 int cli_ec(int argc, char **argv);
+int cli_circuit(int argc, char **argv);
 int cli_selftest(int argc, char **argv);
 int cli_bench(int argc, char **argv);
 

@@ -11,6 +11,7 @@ static const char usage[] =
     "\n"
     "commands:\n"
     "  selftest              known-answer checks and a short benchmark, as a table\n"
+    "  circuit gen|check     synthetic circuits and witnesses (g16 circuit --help)\n"
     "  ec mul|check|pairing  curve arithmetic by hand (g16 ec --help)\n"
     "  bench field|ntt|msm   micro-benchmarks (g16 bench --help)\n"
     "  --version             version, arithmetic path and backends\n"
@@ -41,6 +42,7 @@ int main(int argc, char **argv)
         return CLI_OK;
     }
     if (!strcmp(cmd, "ec")) return cli_ec(argc - 1, argv + 1);
+    if (!strcmp(cmd, "circuit")) return cli_circuit(argc - 1, argv + 1);
     if (!strcmp(cmd, "selftest")) return cli_selftest(argc - 1, argv + 1);
     if (!strcmp(cmd, "bench")) return cli_bench(argc - 1, argv + 1);
     fprintf(stderr, "g16: unknown command '%s' (g16 --help lists them)\n", cmd);
