@@ -14,6 +14,11 @@ int cli_ec(int argc, char **argv);
 int cli_circuit(int argc, char **argv);
 int cli_selftest(int argc, char **argv);
 int cli_bench(int argc, char **argv);
+/* circom/snarkjs interop (cmd_snarkjs.c): `g16 snarkjs ...`, and the entry points the
+ * prove / verify commands call for --zkey and for a snarkjs verification_key.json. */
+int cli_snarkjs(int argc, char **argv);
+int cli_prove_zkey(int argc, char **argv);
+int cli_verify_snarkjs(int argc, char **argv);
 
 /* Prints "g16 <what>: <status>: <last error>" to stderr and returns CLI_ERROR. */
 int cli_fail(const char *what, g16_status s);

@@ -14,6 +14,8 @@ static const char usage[] =
     "  circuit gen|check     synthetic circuits and witnesses (g16 circuit --help)\n"
     "  ec mul|check|pairing  curve arithmetic by hand (g16 ec --help)\n"
     "  bench field|ntt|msm   micro-benchmarks (g16 bench --help)\n"
+    "  snarkjs prove|verify  circom/snarkjs interop: prove from .zkey + .wtns, verify\n"
+    "                        snarkjs proofs (g16 snarkjs --help)\n"
     "  --version             version, arithmetic path and backends\n"
     "  --help                this text\n"
     "\n"
@@ -45,6 +47,7 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "circuit")) return cli_circuit(argc - 1, argv + 1);
     if (!strcmp(cmd, "selftest")) return cli_selftest(argc - 1, argv + 1);
     if (!strcmp(cmd, "bench")) return cli_bench(argc - 1, argv + 1);
+    if (!strcmp(cmd, "snarkjs")) return cli_snarkjs(argc - 1, argv + 1);
     fprintf(stderr, "g16: unknown command '%s' (g16 --help lists them)\n", cmd);
     return CLI_ERROR;
 }
