@@ -1,0 +1,244 @@
+// CUDA context: stream, events, memory pool, pinned staging, error conversion.
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "curve.cuh"
+#include "internal.cuh"
+
+extern "C" {
+#include "field/fp.h"
+#include "field/fr.h"
+}
+
+static_assert(sizeof(g16_dfr) == sizeof(g16_fr), "Fr layouts differ");
+static_assert(sizeof(g16_dfp) == sizeof(g16_fp), "Fp layouts differ");
+static_assert(sizeof(g16_dfp2) == sizeof(g16_fp2), "Fp2 layouts differ");
+static_assert(sizeof(g16_dg1_aff) == sizeof(g16_g1_affine), "G1 layouts differ");
+static_assert(sizeof(g16_dg2_aff) == sizeof(g16_g2_affine), "G2 layouts differ");
+
+g16_status g16_cuda_fail(cudaError_t e, const char *what, const char *file, int line)
+{
+    g16_status s = (e == cudaErrorMemoryAllocation) ? G16_ERR_NOMEM : G16_ERR_BACKEND;
+    return g16_fail(s, "CUDA: %s failed at %s:%d: %s (%s)", what, file, line,
+                    cudaGetErrorName(e), cudaGetErrorString(e));
+}
+
+g16_status g16_cuda_enter(g16_cuda_ctx *ctx)
+{
+    CK(cudaSetDevice(ctx->device));
+    return G16_OK;
+}
+
+extern "C" g16_status g16_cuda_ctx_create(g16_cuda_ctx **out, int device)
+{
+    *out = NULL;
+    int count = 0;
+    cudaError_t e = cudaGetDeviceCount(&count);
+    if (e != cudaSuccess)
+        return g16_fail(G16_ERR_BACKEND, "CUDA: no usable device: %s", cudaGetErrorString(e));
+    if (device < 0 || device >= count)
+        return g16_fail(G16_ERR_BACKEND, "CUDA: device %d requested, %d present", device, count);
+    g16_cuda_ctx *c = (g16_cuda_ctx *)calloc(1, sizeof *c);
+    if (!c) return g16_fail(G16_ERR_NOMEM, "CUDA: context allocation");
+    c->device = device;
+    g16_status s = G16_OK;
+    if ((e = cudaSetDevice(device)) != cudaSuccess ||
+        (e = cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking)) != cudaSuccess ||
+        (e = cudaEventCreate(&c->ev_start)) != cudaSuccess ||
+        (e = cudaEventCreate(&c->ev_kernels)) != cudaSuccess ||
+        (e = cudaEventCreate(&c->ev_end)) != cudaSuccess)
+        s = g16_cuda_fail(e, "context setup", __FILE__, __LINE__);
+    if (s != G16_OK) {
+        g16_cuda_ctx_destroy(c);
+        return s;
+    }
+    *out = c;
+    return G16_OK;
+}
+
+extern "C" void g16_cuda_ctx_destroy(g16_cuda_ctx *c)
+{
+    if (!c) return;
+    cudaSetDevice(c->device);
+    if (c->stream) cudaStreamSynchronize(c->stream);
+    for (int i = 0; i < SLOT_COUNT; i++)
+        if (c->slot[i]) cudaFree(c->slot[i]);
+    for (int d = 0; d < 2; d++)
+        for (int i = 0; i < G16_CUDA_TW_MAX; i++)
+            if (c->tw[d][i]) cudaFree(c->tw[d][i]);
+    if (c->pinned) cudaFreeHost(c->pinned);
+    if (c->ev_start) cudaEventDestroy(c->ev_start);
+    if (c->ev_kernels) cudaEventDestroy(c->ev_kernels);
+    if (c->ev_end) cudaEventDestroy(c->ev_end);
+    if (c->stream) cudaStreamDestroy(c->stream);
+    free(c);
+}
+
+extern "C" void g16_cuda_last_times(const g16_cuda_ctx *ctx, float *total_ms, float *kernel_ms)
+{
+    if (total_ms) *total_ms = ctx->total_ms;
+    if (kernel_ms) *kernel_ms = ctx->kernel_ms;
+}
+
+g16_status g16_cuda_scratch(g16_cuda_ctx *ctx, void **p, int slot, size_t bytes)
+{
+    if (bytes == 0) bytes = 1;
+    if (ctx->slot_bytes[slot] < bytes) {
+        if (ctx->slot[slot]) {
+            // The old buffer may still be read by queued work.
+            CK(cudaStreamSynchronize(ctx->stream));
+            CK(cudaFree(ctx->slot[slot]));
+            ctx->slot[slot] = NULL;
+            ctx->slot_bytes[slot] = 0;
+        }
+        CK(cudaMalloc(&ctx->slot[slot], bytes));
+        ctx->slot_bytes[slot] = bytes;
+    }
+    *p = ctx->slot[slot];
+    return G16_OK;
+}
+
+g16_status g16_cuda_pinned(g16_cuda_ctx *ctx, void **p, size_t bytes)
+{
+    if (ctx->pinned_bytes < bytes) {
+        CK(cudaStreamSynchronize(ctx->stream));
+        if (ctx->pinned) CK(cudaFreeHost(ctx->pinned));
+        ctx->pinned = NULL;
+        ctx->pinned_bytes = 0;
+        CK(cudaHostAlloc(&ctx->pinned, bytes, cudaHostAllocDefault));
+        ctx->pinned_bytes = bytes;
+    }
+    *p = ctx->pinned;
+    return G16_OK;
+}
+
+// Chunks of the staging buffer: two halves, so the CPU fills one while the copy
+// engine drains the other.
+#define STAGE_CHUNK ((size_t)64 << 20)
+
+g16_status g16_cuda_upload(g16_cuda_ctx *ctx, void *dev, const void *host, size_t bytes)
+{
+    if (bytes == 0) return G16_OK;
+    void *pin;
+    G16_TRY(g16_cuda_pinned(ctx, &pin, 2 * STAGE_CHUNK));
+    cudaEvent_t done[2];
+    CK(cudaEventCreateWithFlags(&done[0], cudaEventDisableTiming));
+    cudaError_t e = cudaEventCreateWithFlags(&done[1], cudaEventDisableTiming);
+    if (e != cudaSuccess) {
+        cudaEventDestroy(done[0]);
+        return g16_cuda_fail(e, "cudaEventCreate", __FILE__, __LINE__);
+    }
+    bool used[2] = {false, false};
+    size_t off = 0;
+    int k = 0;
+    while (off < bytes && e == cudaSuccess) {
+        size_t len = bytes - off < STAGE_CHUNK ? bytes - off : STAGE_CHUNK;
+        char *buf = (char *)pin + (size_t)k * STAGE_CHUNK;
+        if (used[k] && (e = cudaEventSynchronize(done[k])) != cudaSuccess) break;
+        memcpy(buf, (const char *)host + off, len);
+        if ((e = cudaMemcpyAsync((char *)dev + off, buf, len, cudaMemcpyHostToDevice,
+                                 ctx->stream)) != cudaSuccess)
+            break;
+        if ((e = cudaEventRecord(done[k], ctx->stream)) != cudaSuccess) break;
+        used[k] = true;
+        off += len;
+        k ^= 1;
+    }
+    // The staging buffer must not be rewritten before the last copies finish.
+    cudaError_t e2 = cudaStreamSynchronize(ctx->stream);
+    cudaEventDestroy(done[0]);
+    cudaEventDestroy(done[1]);
+    if (e == cudaSuccess) e = e2;
+    if (e != cudaSuccess) return g16_cuda_fail(e, "host-to-device copy", __FILE__, __LINE__);
+    return G16_OK;
+}
+
+g16_status g16_cuda_download(g16_cuda_ctx *ctx, void *host, const void *dev, size_t bytes)
+{
+    if (bytes == 0) return G16_OK;
+    void *pin;
+    G16_TRY(g16_cuda_pinned(ctx, &pin, 2 * STAGE_CHUNK));
+    for (size_t off = 0; off < bytes; off += STAGE_CHUNK) {
+        size_t len = bytes - off < STAGE_CHUNK ? bytes - off : STAGE_CHUNK;
+        CK(cudaMemcpyAsync(pin, (const char *)dev + off, len, cudaMemcpyDeviceToHost,
+                           ctx->stream));
+        CK(cudaStreamSynchronize(ctx->stream));
+        memcpy((char *)host + off, pin, len);
+    }
+    return G16_OK;
+}
+
+g16_status g16_cuda_sync(g16_cuda_ctx *ctx)
+{
+    CK(cudaStreamSynchronize(ctx->stream));
+    CK(cudaGetLastError());
+    return G16_OK;
+}
+
+void g16_cuda_pow_table_host(g16_dfr *t, const g16_dfr *base, const g16_dfr *f)
+{
+    g16_fr b, step, acc;
+    memcpy(&b, base, sizeof b);
+    // T[i] = f·b^i
+    memcpy(&acc, f, sizeof acc);
+    for (int i = 0; i < 1024; i++) {
+        memcpy(&t[i], &acc, sizeof acc);
+        g16_fr_mul(&acc, &acc, &b);
+    }
+    // step = b^1024, then b^(2^20)
+    for (int level = 1; level < 3; level++) {
+        step = b;
+        for (int i = 0; i < 10 * level; i++) g16_fr_sqr(&step, &step);
+        g16_fr_set_one(&acc);
+        for (int i = 0; i < 1024; i++) {
+            memcpy(&t[1024 * level + i], &acc, sizeof acc);
+            g16_fr_mul(&acc, &acc, &step);
+        }
+    }
+}
+
+// ---- self-test hook --------------------------------------------------------------
+template <class F, int OP>
+__global__ void field_op_kernel(F *out, const F *a, const F *b, size_t n)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    if (OP == 0) out[i] = a[i] * b[i];
+    if (OP == 1) out[i] = a[i] + b[i];
+    if (OP == 2) out[i] = a[i] - b[i];
+}
+
+template <class F, int OP>
+static g16_status field_op(g16_cuda_ctx *ctx, void *out, const void *a, const void *b, size_t n)
+{
+    size_t bytes = n * sizeof(F);
+    void *da, *db, *dc;
+    G16_TRY(g16_cuda_scratch(ctx, &da, SLOT_MISC, 3 * bytes));
+    db = (char *)da + bytes;
+    dc = (char *)db + bytes;
+    G16_TRY(g16_cuda_upload(ctx, da, a, bytes));
+    G16_TRY(g16_cuda_upload(ctx, db, b, bytes));
+    CK(cudaMemsetAsync(dc, 0xA5, bytes, ctx->stream));  // poison
+    field_op_kernel<F, OP><<<(unsigned)((n + 127) / 128), 128, 0, ctx->stream>>>(
+        (F *)dc, (const F *)da, (const F *)db, n);
+    CK_LAUNCH("field_op");
+    G16_TRY(g16_cuda_download(ctx, out, dc, bytes));
+    return g16_cuda_sync(ctx);
+}
+
+extern "C" g16_status g16_cuda_field_op(g16_cuda_ctx *ctx, void *out, const void *a,
+                                        const void *b, size_t n, int which)
+{
+    if (n == 0) return G16_OK;
+    if (!ctx || !out || !a || !b) return g16_fail(G16_ERR_ARG, "g16_cuda_field_op: NULL argument");
+    G16_TRY(g16_cuda_enter(ctx));
+    switch (which) {
+    case 0: return field_op<g16_dfr, 0>(ctx, out, a, b, n);
+    case 1: return field_op<g16_dfp, 0>(ctx, out, a, b, n);
+    case 2: return field_op<g16_dfp2, 0>(ctx, out, a, b, n);
+    case 3: return field_op<g16_dfp, 1>(ctx, out, a, b, n);
+    case 4: return field_op<g16_dfp, 2>(ctx, out, a, b, n);
+    default: return g16_fail(G16_ERR_ARG, "g16_cuda_field_op: unknown op %d", which);
+    }
+}

@@ -1,0 +1,87 @@
+// Shared by the CUDA backend's .cu files: the context (stream, events, memory
+// pool, pinned staging), error checking and the power tables used by the NTT.
+#ifndef G16_BACKEND_CUDA_INTERNAL_CUH
+#define G16_BACKEND_CUDA_INTERNAL_CUH
+
+#include <cuda_runtime.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "backend/cuda_ops.h"
+#include "field.cuh"
+
+extern "C" {
+#include "common/error.h"
+}
+
+// Records a CUDA failure as a g16 status (NOMEM for allocation failures).
+g16_status g16_cuda_fail(cudaError_t e, const char *what, const char *file, int line);
+
+// Evaluates a CUDA call; on failure returns its status from the enclosing function.
+#define CK(call)                                                              \
+    do {                                                                      \
+        cudaError_t ck_e_ = (call);                                           \
+        if (ck_e_ != cudaSuccess) return g16_cuda_fail(ck_e_, #call, __FILE__, __LINE__); \
+    } while (0)
+// Checks the launch just made (configuration errors appear here, faults later at
+// the next synchronisation, which is checked too).
+#define CK_LAUNCH(name) CK(cudaGetLastError())
+
+// Memory-pool slots: each is a device buffer kept between calls and grown when a
+// larger one is needed, so steady-state proving does no cudaMalloc.
+enum g16_cuda_slot {
+    SLOT_NTT_A, SLOT_NTT_B, SLOT_NTT_C, SLOT_NTT_T,
+    SLOT_POW,          // power tables of the scaling kernels
+    SLOT_MSM_SCAL, SLOT_MSM_KEYS0, SLOT_MSM_KEYS1, SLOT_MSM_VALS0, SLOT_MSM_VALS1,
+    SLOT_MSM_BSTART, SLOT_MSM_BEND, SLOT_MSM_BUCKETS, SLOT_MSM_SEG, SLOT_MSM_WIN,
+    SLOT_MSM_ONES, SLOT_MSM_ONESP, SLOT_MSM_DENS, SLOT_MSM_RANK, SLOT_MSM_CUB,
+    SLOT_MSM_COUNT, SLOT_MISC,
+    SLOT_COUNT
+};
+
+#define G16_CUDA_TW_MAX 31  // twiddle tables cached per log_n (and direction)
+
+struct g16_cuda_ctx {
+    int device;
+    cudaStream_t stream;
+    cudaEvent_t ev_start, ev_kernels, ev_end;
+    float total_ms, kernel_ms;
+    void *slot[SLOT_COUNT];
+    size_t slot_bytes[SLOT_COUNT];
+    void *pinned;          // host staging buffer (page-locked)
+    size_t pinned_bytes;
+    g16_dfr *tw[2][G16_CUDA_TW_MAX];  // [inverse][log_n]: ω^m, m < n/2
+};
+
+struct g16_cuda_bases {
+    g16_group group;
+    size_t n;
+    void *dev;
+};
+
+// Makes ctx's device current for the calling thread.
+g16_status g16_cuda_enter(g16_cuda_ctx *ctx);
+// Returns in *p a device buffer of at least `bytes` for `slot` (contents undefined).
+g16_status g16_cuda_scratch(g16_cuda_ctx *ctx, void **p, int slot, size_t bytes);
+// Returns in *p a page-locked host buffer of at least `bytes`.
+g16_status g16_cuda_pinned(g16_cuda_ctx *ctx, void **p, size_t bytes);
+// Copies host -> device through the pinned buffer (chunked, so the host memcpy of
+// one chunk overlaps the DMA of the previous one).
+g16_status g16_cuda_upload(g16_cuda_ctx *ctx, void *dev, const void *host, size_t bytes);
+// Copies device -> host through the pinned buffer; synchronises the stream.
+g16_status g16_cuda_download(g16_cuda_ctx *ctx, void *host, const void *dev, size_t bytes);
+// Waits for the stream and turns a pending fault into a status.
+g16_status g16_cuda_sync(g16_cuda_ctx *ctx);
+
+// Device power table of `base`: T[i] = f·base^i, T[1024+i] = base^(1024 i),
+// T[2048+i] = base^(2^20 i) (i < 1024), so base^k·f = T[k&1023]·T[1024+(k>>10&1023)]
+// ·T[2048+(k>>20)] for k < 2^30.  Built on the host with the CPU field code.
+#define G16_POW_TABLE 3072
+void g16_cuda_pow_table_host(g16_dfr *t, const g16_dfr *base, const g16_dfr *f);
+
+G16_HD g16_dfr g16_pow_lookup(const g16_dfr *t, uint32_t k)
+{
+    return t[k & 1023] * t[1024 + ((k >> 10) & 1023)] * t[2048 + (k >> 20)];
+}
+
+#endif

@@ -1,0 +1,112 @@
+/* The CUDA backend's C boundary (implemented by the .cu files of src/backend/cuda).
+ *
+ * Every function returns a g16_status and never exits or aborts: a CUDA failure
+ * (no device, launch error, out of device memory, ...) becomes G16_ERR_BACKEND or
+ * G16_ERR_NOMEM with a message (g16_last_error) naming the call, file and line.
+ * Only present when the build has CUDA (G16_WITH_CUDA); callers must check
+ * g16_cuda_built() / g16_cuda_devices() before use.
+ *
+ * Data layouts are the CPU's (field/fr.h, curve/point.h): Montgomery form, fully
+ * reduced, little-endian limbs; a device array is a byte copy of the host array,
+ * so results equal the CPU's bit for bit.
+ *
+ * NTT conventions (they match the CPU NTT of src/ntt/): size n = 2^log_n,
+ * 0 <= log_n <= G16_CUDA_NTT_MAX_LOG; ω_n = g^((r-1)/2^32) squared (32 - log_n)
+ * times with the multiplicative generator g = 7; the coset is g·H.
+ *   forward:  X[i] = Σ_k x[k]·ω^(ik)
+ *   inverse:  x[k] = n^-1 Σ_i X[i]·ω^(-ik)
+ *   coset forward: X[i] = Σ_k x[k]·(g·ω^i)^k   (coefficient k scaled by g^k first)
+ *   coset inverse: the inverse of coset forward (scales coefficient k by n^-1·g^-k).
+ * Orders: in_bitrev / out_bitrev say whether the input / output array is in
+ * bit-reversed order (position j holds entry bitrev(j)); natural otherwise.  The
+ * cheap pairs are natural -> bit-reversed and bit-reversed -> natural (no
+ * reordering pass); the other two add one permutation pass.
+ *
+ * Thread safety: a context is used by one thread at a time; separate contexts
+ * (even on the same device) are independent.
+ */
+#ifndef G16_BACKEND_CUDA_OPS_H
+#define G16_BACKEND_CUDA_OPS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "curve/point.h"
+#include "field/fr.h"
+#include "g16.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define G16_CUDA_NTT_MAX_LOG 30u
+
+typedef struct g16_cuda_ctx g16_cuda_ctx;
+typedef struct g16_cuda_bases g16_cuda_bases;
+
+/* Creates a context on device `device` (its own stream, memory pool and pinned
+ * staging buffer).  Returns G16_OK; G16_ERR_BACKEND when there is no such device
+ * or the driver fails; G16_ERR_NOMEM. */
+g16_status g16_cuda_ctx_create(g16_cuda_ctx **out, int device);
+/* Frees everything the context holds (NULL is allowed). */
+void g16_cuda_ctx_destroy(g16_cuda_ctx *ctx);
+
+/* Timing of the last operation on ctx, measured with CUDA events on its stream:
+ * *total_ms from the first host-to-device copy to the last device-to-host copy,
+ * *kernel_ms the device work alone (inputs already on the device).  Either
+ * pointer may be NULL. */
+void g16_cuda_last_times(const g16_cuda_ctx *ctx, float *total_ms, float *kernel_ms);
+
+/* NTT of n = 2^log_n elements in place (host memory).  See the conventions above.
+ * Returns G16_OK; G16_ERR_ARG for log_n > G16_CUDA_NTT_MAX_LOG or data NULL. */
+g16_status g16_cuda_ntt(g16_cuda_ctx *ctx, g16_fr *data, unsigned log_n, int inverse,
+                        int coset, int in_bitrev, int out_bitrev);
+
+/* The Groth16 H step on a domain of n = 2^log_n: a, b, c are evaluations on H in
+ * natural order; h gets the n coefficients, natural order, of
+ *   h = coset_inverse((coset_forward(inverse(a))·coset_forward(inverse(b))
+ *                      − coset_forward(inverse(c))) · Z^-1),  Z = g^n − 1.
+ * h may alias a, b or c.  Returns G16_OK; G16_ERR_ARG; G16_ERR_BACKEND/NOMEM. */
+g16_status g16_cuda_h_step(g16_cuda_ctx *ctx, g16_fr *h, const g16_fr *a, const g16_fr *b,
+                           const g16_fr *c, unsigned log_n);
+
+/* Device-resident bases (uploaded once, e.g. a proving key's query).  group is
+ * G16_G1 (g16_g1_affine) or G16_G2 (g16_g2_affine); (0,0) = infinity allowed. */
+g16_status g16_cuda_bases_upload(g16_cuda_ctx *ctx, g16_cuda_bases **out, g16_group group,
+                                 const void *bases, size_t n);
+void g16_cuda_bases_free(g16_cuda_bases *b);
+
+/* MSM knobs; the zero value means automatic. */
+typedef struct g16_cuda_msm_opts {
+    unsigned window;  /* c in [2, 22]; 0: from n */
+    int no_split;     /* nonzero: 1-scalars go through the buckets like any other */
+} g16_cuda_msm_opts;
+
+/* out = Σ scalars[i]·bases[i], with the CPU MSM's conventions (msm/msm.h):
+ * scalars are n Montgomery-form Fr in host memory; density NULL or an n-bit
+ * bitmap selecting the scalars that have a base (bases then holds exactly the
+ * set bits' points, in order).  Zero scalars are skipped; with the split on,
+ * the bases of 1-scalars are summed by a parallel batch addition and Pippenger
+ * (signed digits, bucket sort, XYZZ buckets) runs on the rest.
+ * Out: out: the sum in Jacobian form (Z = 0 at infinity); compare after
+ * normalisation (the projective scaling differs from the CPU's).
+ * Returns G16_OK; G16_ERR_ARG when the bases' group is wrong, n_bases does not
+ * match n / the bitmap, or opts->window is out of range; G16_ERR_BACKEND/NOMEM. */
+g16_status g16_cuda_msm_g1(g16_cuda_ctx *ctx, g16_g1_jac *out, const g16_cuda_bases *bases,
+                           const g16_fr *scalars, size_t n, const uint64_t *density,
+                           const g16_cuda_msm_opts *opts);
+g16_status g16_cuda_msm_g2(g16_cuda_ctx *ctx, g16_g2_jac *out, const g16_cuda_bases *bases,
+                           const g16_fr *scalars, size_t n, const uint64_t *density,
+                           const g16_cuda_msm_opts *opts);
+
+/* Self-test hook for the differential test: out[i] = a[i]·b[i] computed on the
+ * device, elementwise, for which = 0 (Fr), 1 (Fp), 2 (Fp2), 3 (Fp add), 4 (Fp sub);
+ * n elements of the field's size (32, 48 or 96 bytes). */
+g16_status g16_cuda_field_op(g16_cuda_ctx *ctx, void *out, const void *a, const void *b,
+                             size_t n, int which);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

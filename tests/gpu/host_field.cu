@@ -1,0 +1,119 @@
+// Runs the device field and point code on the HOST (the PTX carry chains are
+// emulated in C by field.cuh), against the CPU field library, so the exact
+// algorithm of the kernels is checked on machines without a GPU.
+#include <stdio.h>
+#include <string.h>
+
+#include "backend/cuda/curve.cuh"
+
+extern "C" {
+#include "curve/curve.h"
+#include "field/fp.h"
+#include "field/fp2.h"
+#include "field/fr.h"
+#include "check.h"
+}
+
+template <class D, class H>
+static D to_d(const H &h)
+{
+    static_assert(sizeof(D) == sizeof(H), "layout");
+    D d;
+    memcpy(&d, &h, sizeof d);
+    return d;
+}
+
+static void rand_fp(g16_fp *r, g16_rng *rng)
+{
+    uint64_t l[6];
+    for (int i = 0; i < 6; i++) l[i] = g16_rng_u64(rng);
+    l[5] &= 0x0fffffffffffffffULL;  // below p (p's top limb is 0x1a01...)
+    g16_fp_from_canonical(r, l);
+}
+static void rand_fr(g16_fr *r, g16_rng *rng)
+{
+    uint64_t l[4];
+    for (int i = 0; i < 4; i++) l[i] = g16_rng_u64(rng);
+    l[3] &= 0x3fffffffffffffffULL;
+    g16_fr_from_canonical(r, l);
+}
+
+int main(void)
+{
+    g16_rng rng;
+    g16_rng_seed(&rng, g16_test_seed(6));
+    // Edge values: 0, 1, p-1 (largest reduced value) besides random ones.
+    g16_fp fpe[3];
+    g16_fp_set_zero(&fpe[0]);
+    g16_fp_set_one(&fpe[1]);
+    g16_fp_neg(&fpe[2], &fpe[1]);
+    g16_fr fre[3];
+    g16_fr_set_zero(&fre[0]);
+    g16_fr_set_one(&fre[1]);
+    g16_fr_neg(&fre[2], &fre[1]);
+    for (int it = 0; it < 20000; it++) {
+        g16_fp a, b, r;
+        g16_fr x, y, z;
+        if (it < 9) {
+            a = fpe[it / 3], b = fpe[it % 3];
+            x = fre[it / 3], y = fre[it % 3];
+        } else {
+            rand_fp(&a, &rng), rand_fp(&b, &rng);
+            rand_fr(&x, &rng), rand_fr(&y, &rng);
+        }
+        g16_dfp da = to_d<g16_dfp>(a), db = to_d<g16_dfp>(b), dr;
+        g16_fp_mul(&r, &a, &b);
+        dr = da * db;
+        CHECK(memcmp(&dr, &r, sizeof r) == 0, "fp mul differs at iteration %d", it);
+        g16_fp_add(&r, &a, &b);
+        dr = da + db;
+        CHECK(memcmp(&dr, &r, sizeof r) == 0, "fp add differs at iteration %d", it);
+        g16_fp_sub(&r, &a, &b);
+        dr = da - db;
+        CHECK(memcmp(&dr, &r, sizeof r) == 0, "fp sub differs at iteration %d", it);
+        g16_dfr dx = to_d<g16_dfr>(x), dy = to_d<g16_dfr>(y), dz;
+        g16_fr_mul(&z, &x, &y);
+        dz = dx * dy;
+        CHECK(memcmp(&dz, &z, sizeof z) == 0, "fr mul differs at iteration %d", it);
+        g16_fr_sub(&z, &x, &y);
+        dz = dx - dy;
+        CHECK(memcmp(&dz, &z, sizeof z) == 0, "fr sub differs at iteration %d", it);
+        g16_fr_add(&z, &x, &y);
+        dz = dx + dy;
+        CHECK(memcmp(&dz, &z, sizeof z) == 0, "fr add differs at iteration %d", it);
+        if (it % 10 == 0) {
+            g16_fp2 p = {a, b}, q = {b, a}, s;
+            g16_fp2_mul(&s, &p, &q);
+            g16_dfp2 ds = to_d<g16_dfp2>(p) * to_d<g16_dfp2>(q);
+            CHECK(memcmp(&ds, &s, sizeof s) == 0, "fp2 mul differs at iteration %d", it);
+            g16_fp2_sqr(&s, &p);
+            ds = to_d<g16_dfp2>(p).sqr();
+            CHECK(memcmp(&ds, &s, sizeof s) == 0, "fp2 sqr differs at iteration %d", it);
+        }
+    }
+    // Points: XYZZ sums of multiples of the generator, incl. P + P, P - P and O.
+    g16_g1_jac gj;
+    g16_g1_jac_generator(&gj);
+    g16_g1_affine pts[8];
+    g16_g1_jac acc = gj;
+    for (int i = 0; i < 8; i++) {
+        g16_g1_jac_to_affine(&pts[i], &acc);
+        g16_g1_jac_add(&acc, &acc, &gj);  // pts[i] = (i+1)·G
+    }
+    g16_dg1_xyzz s = g16_dg1_xyzz::inf();
+    for (int i = 0; i < 8; i++) s = s.add_affine(to_d<g16_dg1_aff>(pts[i]));   // 36 G
+    s = s.add_affine(to_d<g16_dg1_aff>(pts[0]), true);                          // 35 G
+    s = s.add(s);                                                               // 70 G
+    g16_dg1_xyzz t = g16_dg1_xyzz::from_affine(to_d<g16_dg1_aff>(pts[1]));
+    t = t.add_affine(to_d<g16_dg1_aff>(pts[1]));                                // 4 G (doubling)
+    t = t.add_affine(to_d<g16_dg1_aff>(pts[3]), true);                          // O
+    CHECK(t.is_inf(), "4G - 4G is not infinity");
+    s = s.add(t).dbl();                                                         // 140 G
+    g16_djac<g16_dfp> sj = s.to_jac();
+    g16_g1_jac want, got;
+    uint64_t k[4] = {140, 0, 0, 0};
+    g16_g1_mul(&want, &gj, k);
+    memcpy(&got, &sj, sizeof got);
+    CHECK(g16_g1_jac_eq(&want, &got), "XYZZ chain != 140 G");
+    return g16_test_finish("host_field");
+}
