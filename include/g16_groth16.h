@@ -114,6 +114,13 @@ g16_status g16_prove_finish(uint8_t proof[G16_PROOF_BYTES], g16_pending *p);
 /* Abandons a pending proof: joins its thread and frees everything.  NULL ok. */
 void g16_pending_free(g16_pending *p);
 
+/* Proves a circuit with a witness in one call (density, synthesis, prove_start,
+ * prove_finish).  rs as in g16_prove_input (NULL: fresh randomness).
+ * Returns as g16_prove_start; G16_ERR_ARG when the witness does not fit. */
+struct g16_witness;
+g16_status g16_prove(uint8_t proof[G16_PROOF_BYTES], g16_key *key, const struct g16_circuit *circ,
+                     const struct g16_witness *wit, const uint8_t *rs);
+
 /* ---------------------------------------------------------------- verifying
  * inputs: n_inputs public inputs as 32-byte big-endian integers < r (the implicit
  * leading one excluded).  Proof points are fully validated (subgroup included).

@@ -81,20 +81,19 @@ unsigned g16_domain_log(uint64_t rows);
 /* The H step in place: on entry wa, wb hold the evaluations a, b on the domain
  * (N = 2^log_n entries, zero-padded past the rows); wc likewise holds c.  On
  * return wa holds the coefficients of h = (a·b − c)/Z; wb and wc are scratch.
- * Multi-threaded on the default pool. */
-void g16_h_coeffs(g16_fr *wa, g16_fr *wb, g16_fr *wc, unsigned log_n);
+ * Multi-threaded on the default pool.  Returns G16_OK, or G16_ERR_ARG /
+ * G16_ERR_NOMEM from the NTT layer's domain (log_n above G16_NTT_MAX_LOG). */
+g16_status g16_h_coeffs(g16_fr *wa, g16_fr *wb, g16_fr *wc, unsigned log_n);
 
 /* The H step in pieces, so a, b, c can be released one at a time:
- * g16_h_to_coset(w): inverse NTT then forward coset NTT (evaluations on 7·H). */
-void g16_h_to_coset(g16_fr *w, unsigned log_n);
+ * g16_h_to_coset(w): inverse NTT then forward coset NTT (evaluations on 7·H,
+ * in bit-reversed order: the pointwise steps and g16_h_combine expect that). */
+g16_status g16_h_to_coset(g16_fr *w, unsigned log_n);
 /* wa = (wa·wb − wc)/Z on the coset (wb NULL: wa already holds a·b), then the
  * inverse coset NTT, leaving the coefficients of h in wa. */
-void g16_h_combine(g16_fr *wa, const g16_fr *wb, const g16_fr *wc, unsigned log_n);
+g16_status g16_h_combine(g16_fr *wa, const g16_fr *wb, const g16_fr *wc, unsigned log_n);
 /* wa = wa·wb pointwise (lets the prover drop b before c is loaded). */
 void g16_h_mul(g16_fr *wa, const g16_fr *wb, unsigned log_n);
-/* Coset-free parts, exposed for tests: forward/inverse NTT natural order in and out;
- * coset variants multiply/divide the coefficients by powers of 7. */
-void g16_h_ntt(g16_fr *w, unsigned log_n, int inverse, int coset);
 
 /* Fixed-base scalar multiplication: for each job j, outs[j][i] = scalars[j][i]·base
  * (affine, batch normalised) for ns[j] Montgomery-form scalars; one window table,

@@ -4,6 +4,7 @@
 
 #include "common/error.h"
 #include "groth16/groth16.h"
+#include "ntt/ntt.h"
 
 g16_key *g16_key_alloc(void)
 {
@@ -147,14 +148,6 @@ unsigned g16_domain_log(uint64_t rows)
 
 void g16_domain_root(g16_fr *omega, unsigned log_n)
 {
-    /* (r − 1) / 2^32, little-endian limbs: r − 1 = t·2^32 with t odd. */
-    uint64_t e[4];
-    uint64_t rm1[4];
-    memcpy(rm1, g16_fr_modulus, sizeof rm1);
-    rm1[0] -= 1;
-    for (int i = 0; i < 4; i++) e[i] = (rm1[i] >> 32) | (i < 3 ? rm1[i + 1] << 32 : 0);
-    g16_fr seven;
-    g16_fr_from_u64(&seven, 7);
-    g16_fr_pow(omega, &seven, e, 4);
-    for (unsigned i = log_n; i < 32; i++) g16_fr_sqr(omega, omega);
+    /* the NTT layer's root, so the setup's Lagrange basis is the prover's domain */
+    g16_fr_root_of_unity(omega, (int)log_n);
 }

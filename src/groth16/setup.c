@@ -7,6 +7,7 @@
 #include "common/pool.h"
 #include "curve/curve.h"
 #include "groth16/groth16.h"
+#include "ntt/ntt.h"
 
 typedef struct {
     const g16_circuit *circ;
@@ -100,8 +101,9 @@ g16_status g16_setup(g16_key **out, const g16_circuit *circ, const uint8_t *seed
     *out = NULL;
     uint64_t rows = g16_circuit_rows(circ), n_vars = g16_circuit_vars(circ);
     unsigned log_n = g16_domain_log(rows);
-    if (log_n > 32) return g16_fail(G16_ERR_ARG, "setup: %llu rows exceed the 2^32 domain",
-                                    (unsigned long long)rows);
+    if (log_n > G16_NTT_MAX_LOG)
+        return g16_fail(G16_ERR_ARG, "setup: %llu rows exceed the largest domain, 2^%d",
+                        (unsigned long long)rows, G16_NTT_MAX_LOG);
     uint64_t N = (uint64_t)1 << log_n;
     g16_fr tau, alpha, beta, gamma, delta, ginv, dinv;
     g16_derive_scalar(&tau, "tau", seed, seed_len);

@@ -151,7 +151,7 @@ static void test_h(g16_rng *rng)
         g16_fr *wb = malloc(N * 32), *wc = malloc(N * 32);
         memcpy(wb, b, N * 32);
         memcpy(wc, c, N * 32);
-        g16_h_coeffs(h, wb, wc, log_n);
+        CHECK(g16_h_coeffs(h, wb, wc, log_n) == G16_OK, "h step");
         g16_fr x, ax, bx, cx, hx, zx, lhs, rhs;
         tg_rand_fr(&x, rng);
         interp_eval(&ax, a, N, log_n, &x);
