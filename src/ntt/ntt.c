@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "common/pool.h"
+#include "ntt/fr_inline.h"
 #include "ntt/ntt.h"
 #include "ntt/ntt_internal.h"
 
@@ -36,16 +37,16 @@ static inline void bf_dif(g16_fr *x, g16_fr *y, const g16_fr *tw, size_t e, size
 {
     g16_fr d;
     if (e == 0) {
-        g16_fr_sub(&d, x, y);
-        g16_fr_add(x, x, y);
+        ntt_fr_sub(&d, x, y);
+        ntt_fr_add(x, x, y);
         *y = d;
     } else if (!inv) {
-        g16_fr_sub(&d, x, y);
-        g16_fr_add(x, x, y);
+        ntt_fr_sub(&d, x, y);
+        ntt_fr_add(x, x, y);
         g16_fr_mul(y, &d, &tw[e * st]);
     } else {
-        g16_fr_sub(&d, y, x);
-        g16_fr_add(x, x, y);
+        ntt_fr_sub(&d, y, x);
+        ntt_fr_add(x, x, y);
         g16_fr_mul(y, &d, &tw[(h - e) * st]);
     }
 }
@@ -56,16 +57,16 @@ static inline void bf_dit(g16_fr *x, g16_fr *y, const g16_fr *tw, size_t e, size
     g16_fr t;
     if (e == 0) {
         t = *y;
-        g16_fr_sub(y, x, &t);
-        g16_fr_add(x, x, &t);
+        ntt_fr_sub(y, x, &t);
+        ntt_fr_add(x, x, &t);
     } else if (!inv) {
         g16_fr_mul(&t, y, &tw[e * st]);
-        g16_fr_sub(y, x, &t);
-        g16_fr_add(x, x, &t);
+        ntt_fr_sub(y, x, &t);
+        ntt_fr_add(x, x, &t);
     } else {
         g16_fr_mul(&t, y, &tw[(h - e) * st]);
-        g16_fr_add(y, x, &t);
-        g16_fr_sub(x, x, &t);
+        ntt_fr_add(y, x, &t);
+        ntt_fr_sub(x, x, &t);
     }
 }
 
@@ -120,9 +121,9 @@ static void dif4_range(void *arg, size_t b, size_t e, unsigned worker)
     const scale *sc = pass_scale(c);
     runner r;
     if (sc) runner_init(&r, sc, b, q, 4);  /* s == n: one block, j = t */
-    for (size_t t = b; t < e; t++) {
-        size_t j = t % q;
-        g16_fr *x = c->a + (t / q) * s + j;
+    size_t j = b % q, blk = b / q;
+    for (size_t t = b; t < e; t++, j = j + 1 == q ? 0 : j + 1, blk += j == 0) {
+        g16_fr *x = c->a + blk * s + j;
         if (sc)
             for (int k = 0; k < 4; k++) runner_apply(&r, k, &x[k * q]);
         bf_dif(&x[0], &x[2 * q], tw, j, h, st, c->inv);
@@ -140,9 +141,9 @@ static void dit4_range(void *arg, size_t b, size_t e, unsigned worker)
     const scale *sc = pass_scale(c);
     runner r;
     if (sc) runner_init(&r, sc, b, q, 4);
-    for (size_t t = b; t < e; t++) {
-        size_t j = t % q;
-        g16_fr *x = c->a + (t / q) * s + j;
+    size_t j = b % q, blk = b / q;
+    for (size_t t = b; t < e; t++, j = j + 1 == q ? 0 : j + 1, blk += j == 0) {
+        g16_fr *x = c->a + blk * s + j;
         bf_dit(&x[0], &x[q], tw, j, q, 2 * st, c->inv);
         bf_dit(&x[2 * q], &x[3 * q], tw, j, q, 2 * st, c->inv);
         bf_dit(&x[0], &x[2 * q], tw, j, h, st, c->inv);
@@ -160,9 +161,9 @@ static void r2_range(void *arg, size_t b, size_t e, int dif)
     const scale *sc = pass_scale(c);
     runner r;
     if (sc) runner_init(&r, sc, b, h, 2);
-    for (size_t t = b; t < e; t++) {
-        size_t j = t % h;
-        g16_fr *x = c->a + (t / h) * s + j;
+    size_t j = b % h, blk = b / h;
+    for (size_t t = b; t < e; t++, j = j + 1 == h ? 0 : j + 1, blk += j == 0) {
+        g16_fr *x = c->a + blk * s + j;
         if (dif) {
             if (sc) {
                 runner_apply(&r, 0, &x[0]);
@@ -367,7 +368,7 @@ static void hq_range(void *arg, size_t b, size_t e, unsigned worker)
     for (size_t i = b; i < e; i++) {
         g16_fr t;
         g16_fr_mul(&t, &h->a[i], &h->b[i]);
-        g16_fr_sub(&t, &t, &h->c[i]);
+        ntt_fr_sub(&t, &t, &h->c[i]);
         g16_fr_mul(&h->a[i], &t, &h->zinv);
     }
 }
@@ -385,7 +386,7 @@ g16_status g16_ntt_h_step(const g16_domain *d, g16_fr *a, g16_fr *b, g16_fr *c, 
     /* Z_H(g·ω^i) = g^n - 1 at every point of the coset */
     hq_ctx h = {a, b, c, d->g};
     for (int i = 0; i < d->log_n; i++) g16_fr_sqr(&h.zinv, &h.zinv);
-    g16_fr_sub(&h.zinv, &h.zinv, &g16_fr_one_mont);
+    ntt_fr_sub(&h.zinv, &h.zinv, &g16_fr_one_mont);
     g16_fr_inv(&h.zinv, &h.zinv);
     g16_parallel_for(d->n, 1 << 13, hq_range, &h);
     g16_ntt_coset_inverse_rn(d, a);
