@@ -277,6 +277,52 @@ static void test_witness_file(const g16_witness *w, const char *what)
     free(f);
 }
 
+/* Random byte corruptions: a file is either refused with G16_ERR_FORMAT or, when
+ * the change happens to keep it valid, fully usable (synthesis over it stays in
+ * bounds: the sanitizer build checks that). */
+static void test_corruption(const g16_circuit *c)
+{
+    g16_rng rng;
+    g16_rng_seed(&rng, g16_test_seed(0xc0ff));
+    CHECK(g16_circuit_save(c, path_c) == G16_OK, "save");
+    size_t len = 0;
+    uint8_t *f = slurp(path_c, &len), *b = malloc(len);
+    uint64_t rows = g16_circuit_rows(c), nv = g16_circuit_vars(c);
+    g16_fr *z = calloc(nv, sizeof *z), *out = malloc(3 * rows * sizeof *out);
+    for (uint64_t i = 0; i < nv; i++) g16_fr_from_u64(&z[i], i * i + 1);
+    int refused = 0, accepted = 0;
+    for (int it = 0; it < 1500; it++) {
+        memcpy(b, f, len);
+        int flips = 1 + (int)(g16_rng_u64(&rng) % 4);
+        for (int k = 0; k < flips; k++) {
+            size_t at = (size_t)(g16_rng_u64(&rng) % len);
+            /* half of them in the header, where the counts are */
+            if (k == 0 && it % 2) at %= 64;
+            b[at] ^= (uint8_t)(1u << (g16_rng_u64(&rng) % 8));
+        }
+        spit(path_c, b, len);
+        g16_circuit *r;
+        g16_status s = g16_circuit_load(&r, path_c);
+        if (s == G16_OK) {
+            accepted++;
+            if (g16_circuit_vars(r) == nv && g16_circuit_rows(r) == rows)
+                CHECK(g16_synthesize(out, out + rows, out + 2 * rows, r, z, (size_t)nv) == G16_OK,
+                      "synthesis over an accepted corrupted file");
+            g16_circuit_destroy(r);
+        } else {
+            refused++;
+            CHECK(s == G16_ERR_FORMAT && strstr(g16_last_error(), "offset "),
+                  "corruption %d: status %d '%s'", it, (int)s, g16_last_error());
+        }
+    }
+    printf("random corruptions: %d refused, %d still valid\n", refused, accepted);
+    CHECK(refused > 1000, "only %d of 1500 corruptions refused", refused);
+    free(z);
+    free(out);
+    free(b);
+    free(f);
+}
+
 static void test_io_errors(void)
 {
     g16_circuit *c;
@@ -309,6 +355,7 @@ int main(void)
         char what[64];
         snprintf(what, sizeof what, "%s 2^%u", g16_profile_name(gens[i].p), gens[i].log_n);
         test_circuit_file(c, what);
+        if (i == 0) test_corruption(c);
         test_witness_file(w, what);
         /* the loaded pair is still a satisfied pair */
         g16_circuit_save(c, path_c);
