@@ -50,7 +50,7 @@ g16_status g16_bench_ntt(double *seconds, const g16_bench_kernel_args *a)
 
     const g16_domain *d;
     G16_TRY(g16_domain_get(&d, a->log_n));
-    g16_fr *v = aligned_alloc(64, d->n * sizeof *v);
+    g16_fr *v = aligned_alloc(64, (d->n * sizeof *v + 63) & ~(size_t)63);
     double *t = malloc((size_t)reps * sizeof *t);
     if (!v || !t) {
         free(v);

@@ -54,6 +54,13 @@ static void fill_powers(g16_fr *out, size_t count, const g16_fr *base, size_t st
     g16_parallel_for(count, 4096, powers_range, &c);
 }
 
+/* aligned_alloc wants a size that is a multiple of the alignment */
+static g16_fr *alloc_fr(size_t count)
+{
+    size_t bytes = (count * sizeof(g16_fr) + 63) & ~(size_t)63;
+    return aligned_alloc(64, bytes);
+}
+
 static pthread_mutex_t cache_mu = PTHREAD_MUTEX_INITIALIZER;
 static g16_domain *cache[G16_NTT_MAX_LOG + 1];
 
@@ -81,7 +88,7 @@ static g16_status build(g16_domain **out, int log_n)
     size_t half = d->n / 2, bhalf = ((size_t)1 << d->block_log) / 2;
     g16_fr *tw = NULL, *twb = NULL;
     if (half) {
-        tw = aligned_alloc(64, half * sizeof *tw);
+        tw = alloc_fr(half);
         if (!tw) {
             free(d);
             return g16_fail(G16_ERR_NOMEM, "NTT domain 2^%d: no memory for %zu twiddles", log_n, half);
@@ -91,7 +98,7 @@ static g16_status build(g16_domain **out, int log_n)
     if (bhalf == half) {
         twb = tw;
     } else {
-        twb = aligned_alloc(64, bhalf * sizeof *twb);
+        twb = alloc_fr(bhalf);
         if (!twb) {
             free(tw);
             free(d);
