@@ -121,10 +121,11 @@ int cli_prove_zkey(int argc, char **argv)
         g16_circom_wtns_free(&w);
         return cli_fail("prove", s);
     }
+    s = g16_sj_pk_compact(&pk);
     double t2 = now();
     g16_sj_proof proof;
     g16_fr r, sc;
-    s = random_fr(&r);
+    if (s == G16_OK) s = random_fr(&r);
     if (s == G16_OK) s = random_fr(&sc);
     if (s == G16_OK) s = g16_sj_prove(&proof, &pk, w.w, w.n, &r, &sc);
     double t3 = now();

@@ -4,6 +4,7 @@
 #include <time.h>
 
 #include "common/error.h"
+#include "common/pool.h"
 #include "curve/curve.h"
 #include "groth16/snarkjs_prove.h"
 #include "msm/msm.h"
@@ -30,6 +31,8 @@ void g16_sj_pk_free(g16_sj_pk *pk)
     free(pk->b2);
     free(pk->c);
     free(pk->h);
+    free(pk->dens_a);
+    free(pk->dens_b);
     memset(pk, 0, sizeof *pk);
 }
 
@@ -38,6 +41,36 @@ void g16_sj_vk_free(g16_sj_vk *vk)
     if (!vk) return;
     free(vk->ic);
     memset(vk, 0, sizeof *vk);
+}
+
+g16_status g16_sj_pk_compact(g16_sj_pk *pk)
+{
+    if (pk->dens_a || pk->dens_b) return G16_OK;
+    size_t n = pk->n_vars, words = (n + 63) / 64;
+    int b_same = 1;
+    for (size_t k = 0; k < n && b_same; k++)
+        b_same = g16_g1_affine_is_infinity(&pk->b1[k]) == g16_g2_affine_is_infinity(&pk->b2[k]);
+    uint64_t *da = calloc(words ? words : 1, 8), *db = b_same ? calloc(words ? words : 1, 8) : NULL;
+    if (!da || (b_same && !db)) {
+        free(da);
+        free(db);
+        return g16_fail(G16_ERR_NOMEM, "density bitmaps for %zu variables", n);
+    }
+    uint64_t na = 0, nb = 0;
+    for (size_t k = 0; k < n; k++) {
+        if (!g16_g1_affine_is_infinity(&pk->a[k])) {
+            da[k / 64] |= 1ull << (k % 64);
+            pk->a[na++] = pk->a[k];
+        }
+        if (db && !g16_g1_affine_is_infinity(&pk->b1[k])) {
+            db[k / 64] |= 1ull << (k % 64);
+            pk->b1[nb] = pk->b1[k];
+            pk->b2[nb++] = pk->b2[k];
+        }
+    }
+    pk->dens_a = da, pk->n_a = na;
+    if (db) pk->dens_b = db, pk->n_b = nb;
+    return G16_OK;
 }
 
 static void g1_mul_fr(g16_g1_jac *r, const g16_g1_jac *p, const g16_fr *k)
@@ -97,11 +130,11 @@ g16_status g16_sj_prove(g16_sj_proof *proof, const g16_sj_pk *pk, const g16_fr *
     g16_g2_jac B2;
     uint32_t n_priv = pk->n_vars - pk->n_public - 1;
     t = now();
-    st = g16_msm_g1(&A, pk->a, pk->n_vars, w, pk->n_vars, NULL);
+    st = g16_msm_g1(&A, pk->a, pk->dens_a ? pk->n_a : pk->n_vars, w, pk->n_vars, pk->dens_a);
     last_timing.msm_a = now() - t, t = now();
-    if (st == G16_OK) st = g16_msm_g1(&B1, pk->b1, pk->n_vars, w, pk->n_vars, NULL);
+    if (st == G16_OK) st = g16_msm_g1(&B1, pk->b1, pk->dens_b ? pk->n_b : pk->n_vars, w, pk->n_vars, pk->dens_b);
     last_timing.msm_b1 = now() - t, t = now();
-    if (st == G16_OK) st = g16_msm_g2(&B2, pk->b2, pk->n_vars, w, pk->n_vars, NULL);
+    if (st == G16_OK) st = g16_msm_g2(&B2, pk->b2, pk->dens_b ? pk->n_b : pk->n_vars, w, pk->n_vars, pk->dens_b);
     last_timing.msm_b2 = now() - t, t = now();
     if (st == G16_OK) st = g16_msm_g1(&C, pk->c, n_priv, w + pk->n_public + 1, n_priv, NULL);
     last_timing.msm_c = now() - t, t = now();

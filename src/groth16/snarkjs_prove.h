@@ -43,7 +43,19 @@ typedef struct g16_sj_pk {
     g16_g2_affine *b2;     /* n_vars */
     g16_g1_affine *c;      /* n_vars − n_public − 1 (private signals) */
     g16_g1_affine *h;      /* domain_size */
+    /* Set by g16_sj_pk_compact: bit k of dens_a / dens_b says A_k / B_k is finite;
+     * a, b1, b2 then hold only those points, in order (n_a, n_b of them). */
+    uint64_t *dens_a, *dens_b;
+    uint64_t n_a, n_b;
 } g16_sj_pk;
+
+/* Drops the points at infinity from A, B1 and B2 (a third of B in Poseidon
+ * circuits), so the MSMs skip them; the prover passes the density bitmaps.  B1 and
+ * B2 must be infinite at the same indices (they are in any key snarkjs or
+ * g16_sj_testkey makes: both are v_k(τ) times a generator); otherwise B is left
+ * whole.  A compacted key cannot be written back (g16_sj_zkey_write refuses it).
+ * Returns: G16_OK; G16_ERR_NOMEM (the key is unchanged). */
+g16_status g16_sj_pk_compact(g16_sj_pk *pk);
 
 typedef struct g16_sj_vk {
     uint32_t n_public;

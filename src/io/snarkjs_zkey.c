@@ -214,6 +214,7 @@ static int sec(FILE *fp, uint32_t id, uint64_t size) { return put32(fp, id) && p
 
 g16_status g16_sj_zkey_write(const g16_sj_pk *pk, const char *path)
 {
+    if (pk->dens_a || pk->dens_b) return g16_fail(G16_ERR_ARG, "%s: a compacted key cannot be written", path);
     FILE *fp = fopen(path, "wb");
     if (!fp) return g16_fail(G16_ERR_IO, "%s: cannot create", path);
     const size_t g1 = sizeof(g16_g1_affine), g2 = sizeof(g16_g2_affine);

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# g16 vs snarkjs 0.7.6: `g16 snarkjs prove` (= `g16 prove --zkey`) and `snarkjs groth16 prove` on the same
+# .zkey and .wtns, same machine, same run, at 2^12, 2^14, 2^16 constraints (and
+# 2^18 with --big).  Circuit: a chain of Poseidon(2) hashes (chain.circom.in),
+# compiled with circom2 --prime bls12381 --O2.
+#
+# The proving keys are made by `g16 snarkjs testkey` from a KNOWN tau: INSECURE,
+# for benchmarking only (snarkjs's own setup takes minutes per key in JS; the key
+# has exactly the layout and math of a snarkjs key, and both provers' proofs are
+# checked with `snarkjs groth16 verify` against it).  Never use such a key for real.
+#
+# usage: bench/snarkjs/run.sh [--big] [--reps N]     (G16=path/to/g16, default build/g16)
+# Times are wall-clock medians of N runs (default 3) of each whole command,
+# process start-up included for both; the table goes to stdout (markdown).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$root"
+g16=${G16:-$root/build/g16}
+snarkjs=$root/node_modules/.bin/snarkjs
+circom=$root/node_modules/.bin/circom2
+reps=3
+logs=(12 14 16)
+while [ $# -gt 0 ]; do
+    case $1 in
+    --big) logs+=(18) ;;
+    --reps) reps=$2; shift ;;
+    *) echo "usage: $0 [--big] [--reps N]" >&2; exit 2 ;;
+    esac
+    shift
+done
+for t in "$g16" "$snarkjs" "$circom"; do
+    [ -x "$t" ] || { echo "bench: $t missing (make build; scripts/install-deps.sh)" >&2; exit 1; }
+done
+b=$root/bench/snarkjs/build
+mkdir -p "$b"
+echo '{"x": ["1", "2"]}' > "$b/input.json"
+
+wall() { # wall seconds of one run of the command
+    local t0 t1
+    t0=$(date +%s.%N)
+    "$@" >/dev/null 2>&1 || { echo "bench: failed: $*" >&2; exit 1; }
+    t1=$(date +%s.%N)
+    awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.4f\n", b - a}'
+}
+median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+check() { # check NAME PROOF PUBLIC VK
+    "$snarkjs" groth16 verify "$4" "$3" "$2" 2>&1 | grep -q "OK!" || { echo "bench: snarkjs rejects $1's proof" >&2; exit 1; }
+}
+
+echo "| constraints | domain | snarkjs 0.7.6 prove (s) | g16 prove (s) | ratio |"
+echo "|---:|---:|---:|---:|---:|"
+for lg in "${logs[@]}"; do
+    # 240 constraints per hash; room for the public row and the constant one
+    n=$(( ((1 << lg) - 2) / 240 ))
+    c=chain$n
+    if [ ! -f "$b/$c.r1cs" ]; then
+        sed "s/@N@/$n/" "$root/bench/snarkjs/chain.circom.in" > "$b/$c.circom"
+        "$circom" "$b/$c.circom" --r1cs --wasm --prime bls12381 --O2 -o "$b" >/dev/null
+    fi
+    [ -f "$b/$c.wtns" ] || "$snarkjs" wtns calculate "$b/${c}_js/$c.wasm" "$b/input.json" "$b/$c.wtns" >/dev/null
+    # INSECURE known-tau key (benchmark only)
+    [ -f "$b/$c.zkey" ] || "$g16" snarkjs testkey --r1cs "$b/$c.r1cs" --tau 20260101 --zkey "$b/$c.zkey" --vk "$b/$c.vk.json" 2>/dev/null
+    ts=() tg=()
+    for _ in $(seq "$reps"); do
+        ts+=("$(wall "$snarkjs" groth16 prove "$b/$c.zkey" "$b/$c.wtns" "$b/sj_proof.json" "$b/sj_public.json")")
+        tg+=("$(wall "$g16" snarkjs prove --zkey "$b/$c.zkey" --wtns "$b/$c.wtns" --proof "$b/g16_proof.json" --public "$b/g16_public.json")")
+    done
+    check snarkjs "$b/sj_proof.json" "$b/sj_public.json" "$b/$c.vk.json"
+    check g16 "$b/g16_proof.json" "$b/g16_public.json" "$b/$c.vk.json"
+    cons=$(( n * 240 ))
+    s=$(median "${ts[@]}")
+    g=$(median "${tg[@]}")
+    printf '| %d (2^%d) | %d | %.2f | %.3f | %.1fx |\n' "$cons" "$lg" $((1 << lg)) "$s" "$g" "$(awk -v a="$s" -v b="$g" 'BEGIN {print a / b}')"
+done
