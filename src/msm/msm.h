@@ -1,0 +1,88 @@
+/* Multi-scalar multiplication on G1 and G2: out = Σ scalars[i]·bases[i].
+ *
+ * Algorithm: Pippenger's bucket method with signed (Booth) window digits in
+ * [−2^(c−1), 2^(c−1)], so a window needs only 2^(c−1) buckets; the window c is
+ * chosen from the number of non-trivial scalars and the thread count (see
+ * docs/msm.md for the measured table).  Work is split over the default thread
+ * pool (common/pool.h) by (window, range of points) tasks.  Buckets are kept
+ * either in affine form, with independent additions batched so that one field
+ * inversion serves a few hundred of them (the default, faster), or in XYZZ form.
+ *
+ * Scalars are Fr elements in MONTGOMERY form (g16_fr, as synthesis produces
+ * them); they are converted to canonical integers internally, a chunk of points
+ * at a time, so the extra memory is bounded (about 36 bytes per point of a chunk
+ * of at most G16_MSM_CHUNK points) whatever n is.
+ *
+ * Density (bellperson convention): when `density` is not NULL it is a bitmap of
+ * n bits, bit i = (density[i / 64] >> (i % 64)) & 1.  scalars still has n
+ * entries, but bases holds only the entries whose bit is set, in order, so
+ * n_bases must equal the number of set bits; scalars whose bit is clear are
+ * ignored.  Without a bitmap n_bases must equal n.
+ *
+ * The 0/1 split: scalars equal to 0 are skipped, bases whose scalar is 1 are
+ * summed with plain additions, and Pippenger runs on the rest only.  It is on by
+ * default; the result is the same group element either way.
+ *
+ * Bases are affine points of the prime-order subgroup, in Montgomery form;
+ * (0, 0) is the point at infinity and is allowed anywhere.  Bases outside the
+ * subgroup give an unspecified (but memory-safe) result.
+ *
+ * Thread safety: the functions only read their inputs; several MSMs may run at
+ * once from different threads (they share the default pool, which serialises
+ * their parallel sections).
+ */
+#ifndef G16_MSM_MSM_H
+#define G16_MSM_MSM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "curve/point.h"
+#include "field/fr.h"
+#include "g16.h"
+
+/* Most points converted and processed in one piece (bounds the scratch memory). */
+#define G16_MSM_CHUNK ((size_t)1 << 22)
+
+typedef enum g16_msm_buckets {
+    G16_MSM_BUCKETS_AUTO = 0,   /* affine buckets for large inputs, XYZZ for small */
+    G16_MSM_BUCKETS_AFFINE = 1, /* batch-affine accumulation (one inversion per batch) */
+    G16_MSM_BUCKETS_XYZZ = 2    /* XYZZ buckets, mixed additions */
+} g16_msm_buckets;
+
+/* Tuning knobs for tests and benchmarks; the zero value means "automatic". */
+typedef struct g16_msm_opts {
+    unsigned window;          /* c in [1, G16_MSM_MAX_WINDOW]; 0: from the table */
+    g16_msm_buckets buckets;  /* bucket form */
+    int no_split;             /* nonzero: treat 1 like any other scalar */
+    unsigned threads;         /* plan the window and task split for this many threads
+                                 (0: the pool's size); the pool still runs the tasks */
+} g16_msm_opts;
+
+#define G16_MSM_MAX_WINDOW 20u
+
+/* Computes out = Σ_i scalars[i]·bases[i] with the default options.
+ * Out: out: the sum, Jacobian (Z = 0 when the sum is the point at infinity).
+ * In:  bases: n_bases affine points (see density); scalars: n Montgomery-form Fr;
+ *      density: NULL, or an n-bit bitmap selecting which scalars have a base.
+ * Returns: G16_OK; G16_ERR_ARG when a pointer needed for n > 0 is NULL or n_bases
+ * does not match n / the bitmap; G16_ERR_NOMEM when scratch memory is missing. */
+g16_status g16_msm_g1(g16_g1_jac *out, const g16_g1_affine *bases, size_t n_bases,
+                      const g16_fr *scalars, size_t n, const uint64_t *density);
+g16_status g16_msm_g2(g16_g2_jac *out, const g16_g2_affine *bases, size_t n_bases,
+                      const g16_fr *scalars, size_t n, const uint64_t *density);
+
+/* As above with explicit options (opts NULL = defaults).  Also returns G16_ERR_ARG
+ * for a window above G16_MSM_MAX_WINDOW or an unknown bucket form. */
+g16_status g16_msm_g1_ex(g16_g1_jac *out, const g16_g1_affine *bases, size_t n_bases,
+                         const g16_fr *scalars, size_t n, const uint64_t *density,
+                         const g16_msm_opts *opts);
+g16_status g16_msm_g2_ex(g16_g2_jac *out, const g16_g2_affine *bases, size_t n_bases,
+                         const g16_fr *scalars, size_t n, const uint64_t *density,
+                         const g16_msm_opts *opts);
+
+/* Returns: the window c the automatic choice takes for m non-trivial scalars on
+ * `threads` threads in the given group (1 or 2); exposed for tests and docs. */
+unsigned g16_msm_pick_window(size_t m, unsigned threads, int group);
+
+#endif

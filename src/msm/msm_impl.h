@@ -1,0 +1,413 @@
+/* Pippenger MSM, one body for G1 and G2.  Included once by msm_g1.c and once by
+ * msm_g2.c after defining:
+ *   MSM_G     g1 | g2            (curve function prefix, curve/curve.h)
+ *   MSM_F     fp | fp2           (field function prefix)
+ *   MSM_FE, MSM_AFF, MSM_JAC, MSM_XYZZ   the field and point types
+ *   MSM_GROUP 1 | 2
+ *
+ * Per (window, point range) task the buckets are either
+ *  - affine (default for large inputs): additions bucket[b] += ±P are collected
+ *    into a batch of independent ones (each bucket at most once per batch) and
+ *    done together with ONE field inversion (Montgomery's trick): about 6 M per
+ *    addition plus the inversion shared by the batch.  A point whose bucket is
+ *    already in the batch is not queued: it goes to a second, XYZZ bucket of the
+ *    same index (mixed add, about 10 M).  Collisions are rare (batch ≪ buckets),
+ *    and an input that always hits the same bucket still runs at XYZZ speed
+ *    instead of one inversion per point.
+ *  - XYZZ only: every addition is a mixed XYZZ addition.
+ * Each task reduces its buckets with running sums to Σ (b+1)·bucket[b]; the
+ * windows are then combined by doublings (Horner). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/error.h"
+#include "common/pool.h"
+#include "curve/curve.h"
+#include "msm/msm_internal.h"
+
+#define MSM_CAT_(a, b) a##b
+#define MSM_CAT(a, b) MSM_CAT_(a, b)
+#define PT(name) MSM_CAT(MSM_CAT(g16_, MSM_G), name)
+#define FE(name) MSM_CAT(MSM_CAT(g16_, MSM_F), name)
+#define LOCAL(name) MSM_CAT(MSM_CAT(MSM_G, _), name)
+
+enum { ST_AFF = 1, ST_INB = 2, ST_XZ = 4 };
+enum { K_ADD = 0, K_DBL = 1, K_CANCEL = 2 };
+
+/* Per-worker scratch, allocated on the worker's first task and reused. */
+typedef struct LOCAL(scratch) {
+    MSM_AFF *aff;        /* affine buckets */
+    MSM_XYZZ *xz;        /* XYZZ buckets (overflow of the affine ones, or the only ones) */
+    uint8_t *st;         /* ST_* per bucket */
+    uint32_t *eb;        /* batch: bucket index */
+    const MSM_AFF **ep;  /* batch: the point added */
+    uint8_t *eneg, *ekind;
+    MSM_FE *den, *acc;   /* batch: denominators and their running products */
+    int failed;
+} LOCAL(scratch);
+
+typedef struct LOCAL(ctx) {
+    const MSM_AFF *bases;
+    const msm_prep *p;
+    unsigned c, nw, nparts;
+    int affine;
+    size_t batch, nb_max;
+    MSM_XYZZ *wsum;              /* [w * nparts + part] */
+    LOCAL(scratch) *scr;         /* one per worker */
+} LOCAL(ctx);
+
+static inline int LOCAL(aff_inf)(const MSM_AFF *p)
+{
+    /* (0,0) is never on the curve, and the only curve points with x = 0 have order 3,
+     * so no subgroup point is skipped by mistake; all words must be zero anyway. */
+    const uint64_t *w = (const uint64_t *)p;
+    uint64_t a = 0;
+    for (size_t i = 0; i < sizeof *p / 8; i++) a |= w[i];
+    return a == 0;
+}
+
+static void LOCAL(scratch_free)(LOCAL(scratch) *s)
+{
+    free(s->aff);
+    free(s->xz);
+    free(s->st);
+    free(s->eb);
+    free(s->ep);
+    free(s->eneg);
+    free(s->ekind);
+    free(s->den);
+    free(s->acc);
+    memset(s, 0, sizeof *s);
+}
+
+static int LOCAL(scratch_get)(LOCAL(ctx) *x, LOCAL(scratch) *s)
+{
+    if (s->st) return 1;
+    if (s->failed) return 0;
+    size_t nb = x->nb_max, B = x->batch;
+    s->xz = malloc(nb * sizeof *s->xz);
+    s->st = malloc(nb);
+    if (x->affine) {
+        s->aff = malloc(nb * sizeof *s->aff);
+        s->eb = malloc(B * sizeof *s->eb);
+        s->ep = malloc(B * sizeof *s->ep);
+        s->eneg = malloc(B);
+        s->ekind = malloc(B);
+        s->den = malloc(B * sizeof *s->den);
+        s->acc = malloc(B * sizeof *s->acc);
+    }
+    if (!s->xz || !s->st ||
+        (x->affine && (!s->aff || !s->eb || !s->ep || !s->eneg || !s->ekind || !s->den || !s->acc))) {
+        LOCAL(scratch_free)(s);
+        s->failed = 1;
+        return 0;
+    }
+    return 1;
+}
+
+/* bucket[b] += ±P into the XYZZ bucket b */
+static inline void LOCAL(xz_add)(LOCAL(scratch) *s, uint32_t b, const MSM_AFF *P, int neg)
+{
+    if (s->st[b] & ST_XZ) {
+        if (neg)
+            PT(_xyzz_sub_affine)(&s->xz[b], &s->xz[b], P);
+        else
+            PT(_xyzz_add_affine)(&s->xz[b], &s->xz[b], P);
+    } else {
+        PT(_xyzz_from_affine)(&s->xz[b], P);
+        if (neg) PT(_xyzz_neg)(&s->xz[b], &s->xz[b]);
+        s->st[b] |= ST_XZ;
+    }
+}
+
+/* Performs the n queued affine additions aff[eb[j]] += ±ep[j] with one inversion. */
+static void LOCAL(flush)(LOCAL(scratch) *s, size_t n)
+{
+    if (!n) return;
+    MSM_FE *den = s->den, *acc = s->acc, inv, qy, lam, t;
+    for (size_t j = 0; j < n; j++) {
+        const MSM_AFF *A = &s->aff[s->eb[j]], *P = s->ep[j];
+        if (!FE(_eq)(&A->x, &P->x)) {
+            FE(_sub)(&den[j], &P->x, &A->x);
+            s->ekind[j] = K_ADD;
+        } else {
+            if (s->eneg[j])
+                FE(_neg)(&qy, &P->y);
+            else
+                qy = P->y;
+            /* same x: P = A doubles, P = −A cancels (so does 2A for a 2-torsion A) */
+            if (FE(_eq)(&A->y, &qy) && !FE(_is_zero)(&qy)) {
+                FE(_dbl)(&den[j], &A->y);
+                s->ekind[j] = K_DBL;
+            } else {
+                FE(_set_one)(&den[j]);
+                s->ekind[j] = K_CANCEL;
+            }
+        }
+        if (j)
+            FE(_mul)(&acc[j], &acc[j - 1], &den[j]);
+        else
+            acc[0] = den[0];
+    }
+    FE(_inv)(&inv, &acc[n - 1]);
+    for (size_t j = n; j-- > 0;) {
+        MSM_FE ij;
+        if (j) {
+            FE(_mul)(&ij, &inv, &acc[j - 1]);
+            FE(_mul)(&inv, &inv, &den[j]);
+        } else {
+            ij = inv;
+        }
+        uint32_t b = s->eb[j];
+        MSM_AFF *A = &s->aff[b];
+        const MSM_AFF *P = s->ep[j];
+        s->st[b] &= (uint8_t)~ST_INB;
+        if (s->ekind[j] == K_CANCEL) {
+            s->st[b] &= (uint8_t)~ST_AFF;
+            continue;
+        }
+        if (s->ekind[j] == K_ADD) {
+            if (s->eneg[j]) {
+                FE(_add)(&t, &P->y, &A->y);
+                FE(_neg)(&t, &t);
+            } else {
+                FE(_sub)(&t, &P->y, &A->y);
+            }
+        } else {
+            FE(_sqr)(&t, &A->x);
+            FE(_add)(&lam, &t, &t);
+            FE(_add)(&t, &t, &lam);
+        }
+        FE(_mul)(&lam, &t, &ij);
+        /* x3 = λ² − xA − xP;  y3 = λ·(xA − x3) − yA */
+        FE(_sqr)(&t, &lam);
+        FE(_sub)(&t, &t, &A->x);
+        FE(_sub)(&t, &t, &P->x);
+        FE(_sub)(&qy, &A->x, &t);
+        A->x = t;
+        FE(_mul)(&qy, &qy, &lam);
+        FE(_sub)(&A->y, &qy, &A->y);
+    }
+}
+
+/* Σ_b (b+1)·bucket[b] by running sums, from the top bucket down. */
+static void LOCAL(reduce)(MSM_XYZZ *out, const LOCAL(scratch) *s, size_t nb)
+{
+    MSM_XYZZ run, tot;
+    PT(_xyzz_set_infinity)(&run);
+    PT(_xyzz_set_infinity)(&tot);
+    int started = 0;
+    for (size_t b = nb; b-- > 0;) {
+        uint8_t st = s->st[b];
+        if (st & ST_AFF) {
+            PT(_xyzz_add_affine)(&run, &run, &s->aff[b]);
+            started = 1;
+        }
+        if (st & ST_XZ) {
+            PT(_xyzz_add)(&run, &run, &s->xz[b]);
+            started = 1;
+        }
+        if (started) PT(_xyzz_add)(&tot, &tot, &run);
+    }
+    *out = tot;
+}
+
+static void LOCAL(task)(void *vctx, size_t task, unsigned worker)
+{
+    LOCAL(ctx) *x = vctx;
+    LOCAL(scratch) *s = &x->scr[worker];
+    unsigned w = (unsigned)(task / x->nparts), part = (unsigned)(task % x->nparts);
+    MSM_XYZZ *out = &x->wsum[task];
+    PT(_xyzz_set_infinity)(out);
+    if (!LOCAL(scratch_get)(x, s)) return;
+    size_t m = x->p->m, lo = m * part / x->nparts, hi = m * (part + 1) / x->nparts;
+    size_t nb = msm_window_buckets(x->c, w);
+    int top = w + 1 == x->nw;
+    unsigned c = x->c;
+    const uint64_t(*k)[4] = (const uint64_t(*)[4])x->p->k;
+    const uint32_t *idx = x->p->idx;
+    memset(s->st, 0, nb);
+    if (!x->affine) {
+        for (size_t i = lo; i < hi; i++) {
+            int32_t d = msm_digit(k[i], w, c, top);
+            if (!d) continue;
+            const MSM_AFF *P = &x->bases[idx[i]];
+            if (LOCAL(aff_inf)(P)) continue;
+            LOCAL(xz_add)(s, (uint32_t)((d < 0 ? -d : d) - 1), P, d < 0);
+        }
+    } else {
+        size_t j = 0, B = x->batch;
+        for (size_t i = lo; i < hi; i++) {
+            int32_t d = msm_digit(k[i], w, c, top);
+            if (!d) continue;
+            const MSM_AFF *P = &x->bases[idx[i]];
+            if (LOCAL(aff_inf)(P)) continue;
+            uint32_t b = (uint32_t)((d < 0 ? -d : d) - 1);
+            uint8_t st = s->st[b];
+            if (st & ST_INB) {
+                LOCAL(xz_add)(s, b, P, d < 0);
+            } else if (!(st & ST_AFF)) {
+                s->aff[b].x = P->x;
+                if (d < 0)
+                    FE(_neg)(&s->aff[b].y, &P->y);
+                else
+                    s->aff[b].y = P->y;
+                s->st[b] = st | ST_AFF;
+            } else {
+                __builtin_prefetch(&s->aff[b], 1);
+                s->st[b] = st | ST_INB;
+                s->eb[j] = b;
+                s->ep[j] = P;
+                s->eneg[j] = d < 0;
+                if (++j == B) {
+                    LOCAL(flush)(s, j);
+                    j = 0;
+                }
+            }
+        }
+        LOCAL(flush)(s, j);
+    }
+    LOCAL(reduce)(out, s, nb);
+}
+
+typedef struct LOCAL(ones_ctx) {
+    const MSM_AFF *bases;
+    const uint32_t *ones;
+    MSM_XYZZ *acc;   /* per worker */
+} LOCAL(ones_ctx);
+
+static void LOCAL(ones_range)(void *vctx, size_t b, size_t e, unsigned worker)
+{
+    LOCAL(ones_ctx) *x = vctx;
+    MSM_XYZZ a = x->acc[worker];
+    for (size_t i = b; i < e; i++) {
+        const MSM_AFF *P = &x->bases[x->ones[i]];
+        if (!LOCAL(aff_inf)(P)) PT(_xyzz_add_affine)(&a, &a, P);
+    }
+    x->acc[worker] = a;
+}
+
+/* Pippenger on p's rest; adds the result into *acc. */
+static g16_status LOCAL(pippenger)(MSM_XYZZ *acc, const MSM_AFF *bases, const msm_prep *p,
+                                   const g16_msm_opts *o, unsigned threads)
+{
+    if (!p->m) return G16_OK;
+    LOCAL(ctx) x;
+    memset(&x, 0, sizeof x);
+    x.bases = bases;
+    x.p = p;
+    x.c = o->window ? o->window : g16_msm_window_for(p->m, threads, MSM_GROUP);
+    x.nw = msm_windows(x.c);
+    x.nparts = g16_msm_parts(x.c, threads, p->m);
+    x.affine = o->buckets == G16_MSM_BUCKETS_AFFINE ||
+               (o->buckets == G16_MSM_BUCKETS_AUTO && p->m / x.nparts >= 2048);
+    x.nb_max = msm_window_buckets(x.c, 0);
+    if (msm_window_buckets(x.c, x.nw - 1) > x.nb_max) x.nb_max = msm_window_buckets(x.c, x.nw - 1);
+    /* A batch of B amortises one inversion (~480 M) over B additions, but a point whose
+     * bucket is already in the batch (probability ~B/(2·buckets) on average) costs an
+     * XYZZ addition (~11 M instead of ~6.5 M): B ≈ sqrt(213·buckets) balances the two. */
+    x.batch = (size_t)sqrt(213.0 * (double)msm_window_buckets(x.c, 0));
+    if (x.batch < 16) x.batch = 16;
+    if (x.batch > 4096) x.batch = 4096;
+    const char *bs = getenv("G16_MSM_BATCH"); /* tuning hook, see docs/msm.md */
+    if (bs && atoi(bs) > 0) x.batch = (size_t)atoi(bs);
+    unsigned nworkers = g16_pool_size(NULL);
+    size_t ntasks = (size_t)x.nw * x.nparts;
+    x.wsum = malloc(ntasks * sizeof *x.wsum);
+    x.scr = calloc(nworkers, sizeof *x.scr);
+    if (!x.wsum || !x.scr) {
+        free(x.wsum);
+        free(x.scr);
+        return g16_fail(G16_ERR_NOMEM, "msm: no memory for %zu window sums", ntasks);
+    }
+    g16_pool_tasks(NULL, ntasks, LOCAL(task), &x);
+    int failed = 0;
+    for (unsigned i = 0; i < nworkers; i++) {
+        failed |= x.scr[i].failed;
+        LOCAL(scratch_free)(&x.scr[i]);
+    }
+    free(x.scr);
+    if (failed) {
+        free(x.wsum);
+        return g16_fail(G16_ERR_NOMEM, "msm: no memory for %zu buckets per thread", x.nb_max);
+    }
+    MSM_XYZZ r;
+    PT(_xyzz_set_infinity)(&r);
+    for (unsigned w = x.nw; w-- > 0;) {
+        for (unsigned d = 0; d < x.c && w + 1 < x.nw; d++) PT(_xyzz_dbl)(&r, &r);
+        for (unsigned q = 0; q < x.nparts; q++) PT(_xyzz_add)(&r, &r, &x.wsum[(size_t)w * x.nparts + q]);
+    }
+    free(x.wsum);
+    PT(_xyzz_add)(acc, acc, &r);
+    return G16_OK;
+}
+
+static g16_status LOCAL(sum_ones)(MSM_XYZZ *acc, const MSM_AFF *bases, const msm_prep *p)
+{
+    if (!p->n_ones) return G16_OK;
+    unsigned nworkers = g16_pool_size(NULL);
+    LOCAL(ones_ctx) x = {bases, p->ones, malloc(nworkers * sizeof(MSM_XYZZ))};
+    if (!x.acc) return g16_fail(G16_ERR_NOMEM, "msm: no memory for %u accumulators", nworkers);
+    for (unsigned i = 0; i < nworkers; i++) PT(_xyzz_set_infinity)(&x.acc[i]);
+    g16_parallel_for(p->n_ones, 0, LOCAL(ones_range), &x);
+    for (unsigned i = 0; i < nworkers; i++) PT(_xyzz_add)(acc, acc, &x.acc[i]);
+    free(x.acc);
+    return G16_OK;
+}
+
+g16_status MSM_CAT(MSM_CAT(g16_msm_, MSM_G), _ex)(MSM_JAC *out, const MSM_AFF *bases,
+                                                   size_t n_bases, const g16_fr *scalars, size_t n,
+                                                   const uint64_t *density,
+                                                   const g16_msm_opts *opts)
+{
+    static const g16_msm_opts dflt;
+    const g16_msm_opts *o = opts ? opts : &dflt;
+    if (!out) return g16_fail(G16_ERR_ARG, "msm: out is NULL");
+    PT(_jac_set_infinity)(out);
+    if (o->window > G16_MSM_MAX_WINDOW)
+        return g16_fail(G16_ERR_ARG, "msm: window %u above %u", o->window, G16_MSM_MAX_WINDOW);
+    if (o->buckets != G16_MSM_BUCKETS_AUTO && o->buckets != G16_MSM_BUCKETS_AFFINE &&
+        o->buckets != G16_MSM_BUCKETS_XYZZ)
+        return g16_fail(G16_ERR_ARG, "msm: unknown bucket form %d", (int)o->buckets);
+    if (n && !scalars) return g16_fail(G16_ERR_ARG, "msm: scalars is NULL with n = %zu", n);
+    size_t want = density ? g16_msm_popcount(density, n) : n;
+    if (n_bases != want)
+        return g16_fail(G16_ERR_ARG, "msm: %zu bases given, %s needs %zu", n_bases,
+                        density ? "the density bitmap" : "n", want);
+    if (n_bases && !bases) return g16_fail(G16_ERR_ARG, "msm: bases is NULL with %zu bases", n_bases);
+    if (n_bases > UINT32_MAX) return g16_fail(G16_ERR_ARG, "msm: %zu bases, at most 2^32 - 1", n_bases);
+    if (!n) return G16_OK;
+
+    unsigned threads = g16_pool_size(NULL);
+    if (o->threads && o->threads < threads) threads = o->threads;
+    size_t chunk = n < G16_MSM_CHUNK ? n : G16_MSM_CHUNK;
+    msm_prep p;
+    if (g16_msm_prep_alloc(&p, chunk) != G16_OK)
+        return g16_fail(G16_ERR_NOMEM, "msm: no memory for %zu prepared scalars", chunk);
+    MSM_XYZZ acc;
+    PT(_xyzz_set_infinity)(&acc);
+    g16_status s = G16_OK;
+    size_t base0 = 0;
+    for (size_t at = 0; at < n && s == G16_OK; at += chunk) {
+        size_t len = n - at < chunk ? n - at : chunk;
+        const uint64_t *dens = density ? density + at / 64 : NULL;
+        s = g16_msm_prep_fill(&p, scalars + at, len, dens, base0, !o->no_split);
+        if (s != G16_OK) {
+            s = g16_fail(G16_ERR_NOMEM, "msm: no memory to prepare scalars");
+            break;
+        }
+        base0 += dens ? g16_msm_popcount(dens, len) : len;
+        s = LOCAL(sum_ones)(&acc, bases, &p);
+        if (s == G16_OK) s = LOCAL(pippenger)(&acc, bases, &p, o, threads);
+    }
+    g16_msm_prep_free(&p);
+    if (s == G16_OK) PT(_xyzz_to_jac)(out, &acc);
+    return s;
+}
+
+g16_status MSM_CAT(g16_msm_, MSM_G)(MSM_JAC *out, const MSM_AFF *bases, size_t n_bases,
+                                     const g16_fr *scalars, size_t n, const uint64_t *density)
+{
+    return MSM_CAT(MSM_CAT(g16_msm_, MSM_G), _ex)(out, bases, n_bases, scalars, n, density, NULL);
+}

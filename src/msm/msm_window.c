@@ -1,0 +1,52 @@
+/* Choice of the Pippenger window and of the task split. */
+#include "msm/msm_internal.h"
+
+/* Relative costs, in units of one batch-affine bucket addition: a bucket of the
+ * reduction costs two XYZZ additions (mixed + full, ~24 M against ~6.5 M).  The
+ * numbers were fitted to the measurements in docs/msm.md. */
+#define COST_REDUCE 3.5
+
+static double plan_cost(unsigned c, unsigned threads, size_t m, unsigned *parts_out)
+{
+    unsigned nw = msm_windows(c), best = 1;
+    double best_cost = 0, nb = (double)((size_t)1 << (c - 1));
+    if (threads == 0) threads = 1;
+    for (unsigned p = 1; p <= 64; p++) {
+        if (p > 1 && m / p < ((size_t)1 << (c - 1))) break;
+        unsigned tasks = nw * p, rounds = (tasks + threads - 1) / threads;
+        double cost = rounds * ((double)m / p + COST_REDUCE * nb);
+        if (p == 1 || cost < best_cost) {
+            best_cost = cost;
+            best = p;
+        }
+    }
+    if (parts_out) *parts_out = best;
+    return best_cost;
+}
+
+unsigned g16_msm_parts(unsigned c, unsigned threads, size_t m)
+{
+    unsigned p;
+    plan_cost(c, threads, m, &p);
+    return p;
+}
+
+unsigned g16_msm_window_for(size_t m, unsigned threads, int group)
+{
+    (void)group;
+    unsigned best = 1;
+    double best_cost = 0;
+    for (unsigned c = 1; c <= G16_MSM_MAX_WINDOW; c++) {
+        double cost = plan_cost(c, threads, m, NULL);
+        if (c == 1 || cost < best_cost) {
+            best_cost = cost;
+            best = c;
+        }
+    }
+    return best;
+}
+
+unsigned g16_msm_pick_window(size_t m, unsigned threads, int group)
+{
+    return g16_msm_window_for(m, threads, group);
+}
