@@ -30,14 +30,19 @@ static uint8_t *slurp(const char *path, size_t *n)
     return b;
 }
 
-static const char *tmpfile_with(const uint8_t *b, size_t n)
+static const char *tmp_path(void)
 {
     static char path[64];
     snprintf(path, sizeof path, "/tmp/g16_test_io_%d.bin", (int)getpid());
-    FILE *fp = fopen(path, "wb");
-    fwrite(b, 1, n, fp);
-    fclose(fp);
     return path;
+}
+
+static const char *tmpfile_with(const uint8_t *b, size_t n)
+{
+    FILE *fp = fopen(tmp_path(), "wb");
+    if (fp && n) fwrite(b, 1, n, fp);
+    if (fp) fclose(fp);
+    return tmp_path();
 }
 
 static void fr_u64(g16_fr *r, uint64_t v) { g16_fr_from_u64(r, v); }
@@ -126,7 +131,7 @@ static void test_malformed(void)
     CHECK(strstr(g16_last_error(), "section 5") && strstr(g16_last_error(), "point 2"), "%s", g16_last_error());
     for (size_t k = 0; k < n; k += 97) CHECK(g16_sj_zkey_read(&pk, tmpfile_with(b, k)) == G16_ERR_FORMAT, "prefix %zu", k);
     free(b);
-    remove(tmpfile_with(NULL, 0));
+    remove(tmp_path());
 }
 
 static void test_ntt(void)
