@@ -69,6 +69,24 @@ static inline void bf_dit(g16_fr *x, g16_fr *y, const g16_fr *tw, size_t e, size
     }
 }
 
+/* Two stages on x[0], x[q], x[2q], x[3q]: sub-transform sizes 4q then 2q (DIF),
+ * or 2q then 4q (DIT); ω_4q^e = tw[e·st]. */
+static inline void dif4(g16_fr *x, size_t q, const g16_fr *tw, size_t j, size_t st, int inv)
+{
+    bf_dif(&x[0], &x[2 * q], tw, j, 2 * q, st, inv);
+    bf_dif(&x[q], &x[3 * q], tw, j + q, 2 * q, st, inv);
+    bf_dif(&x[0], &x[q], tw, j, q, 2 * st, inv);
+    bf_dif(&x[2 * q], &x[3 * q], tw, j, q, 2 * st, inv);
+}
+
+static inline void dit4(g16_fr *x, size_t q, const g16_fr *tw, size_t j, size_t st, int inv)
+{
+    bf_dit(&x[0], &x[q], tw, j, q, 2 * st, inv);
+    bf_dit(&x[2 * q], &x[3 * q], tw, j, q, 2 * st, inv);
+    bf_dit(&x[0], &x[2 * q], tw, j, 2 * q, st, inv);
+    bf_dit(&x[q], &x[3 * q], tw, j + q, 2 * q, st, inv);
+}
+
 /* Running factors for `streams` element streams starting at indices i0 + k·gap. */
 typedef struct runner {
     g16_fr p[4];
@@ -115,7 +133,7 @@ static const scale *pass_scale(const pass_ctx *c)
 static void dif4_range(void *arg, size_t b, size_t e, unsigned worker)
 {
     const pass_ctx *c = arg;
-    size_t s = c->s, h = s / 2, q = s / 4, st = c->d->n / s;
+    size_t s = c->s, q = s / 4, st = c->d->n / s;
     const g16_fr *tw = c->d->tw;
     const scale *sc = pass_scale(c);
     runner r;
@@ -125,17 +143,14 @@ static void dif4_range(void *arg, size_t b, size_t e, unsigned worker)
         g16_fr *x = c->a + blk * s + j;
         if (sc)
             for (int k = 0; k < 4; k++) runner_apply(&r, k, &x[k * q]);
-        bf_dif(&x[0], &x[2 * q], tw, j, h, st, c->inv);
-        bf_dif(&x[q], &x[3 * q], tw, j + q, h, st, c->inv);
-        bf_dif(&x[0], &x[q], tw, j, q, 2 * st, c->inv);
-        bf_dif(&x[2 * q], &x[3 * q], tw, j, q, 2 * st, c->inv);
+        dif4(x, q, tw, j, st, c->inv);
     }
 }
 
 static void dit4_range(void *arg, size_t b, size_t e, unsigned worker)
 {
     const pass_ctx *c = arg;
-    size_t s = c->s, h = s / 2, q = s / 4, st = c->d->n / s;
+    size_t s = c->s, q = s / 4, st = c->d->n / s;
     const g16_fr *tw = c->d->tw;
     const scale *sc = pass_scale(c);
     runner r;
@@ -143,10 +158,7 @@ static void dit4_range(void *arg, size_t b, size_t e, unsigned worker)
     size_t j = b % q, blk = b / q;
     for (size_t t = b; t < e; t++, j = j + 1 == q ? 0 : j + 1, blk += j == 0) {
         g16_fr *x = c->a + blk * s + j;
-        bf_dit(&x[0], &x[q], tw, j, q, 2 * st, c->inv);
-        bf_dit(&x[2 * q], &x[3 * q], tw, j, q, 2 * st, c->inv);
-        bf_dit(&x[0], &x[2 * q], tw, j, h, st, c->inv);
-        bf_dit(&x[q], &x[3 * q], tw, j + q, h, st, c->inv);
+        dit4(x, q, tw, j, st, c->inv);
         if (sc)
             for (int k = 0; k < 4; k++) runner_apply(&r, k, &x[k * q]);
     }
@@ -189,7 +201,7 @@ static void scale_block(g16_fr *x, size_t len, const scale *sc)
     for (size_t i = 0; i < len; i++) runner_apply(&r, 0, &x[i]);
 }
 
-/* All stages of sub-size <= B on blocks [b, e) of B elements. */
+/* All stages of sub-size <= B on blocks [b, e) of B elements, two per sweep. */
 static void blocks_range(void *arg, size_t b, size_t e, int dif)
 {
     const pass_ctx *c = arg;
@@ -201,16 +213,24 @@ static void blocks_range(void *arg, size_t b, size_t e, int dif)
         g16_fr *x = c->a + blk * B;
         if (dif) {
             if (sc) scale_block(x, B, sc);
-            for (size_t s = B; s >= 2; s /= 2) {
-                size_t h = s / 2, st = B / s;
+            size_t s = B;
+            for (; s >= 4; s /= 4) {
+                size_t q = s / 4, st = B / s;
                 for (size_t o = 0; o < B; o += s)
-                    for (size_t j = 0; j < h; j++) bf_dif(&x[o + j], &x[o + j + h], tw, j, h, st, c->inv);
+                    for (size_t j = 0; j < q; j++) dif4(&x[o + j], q, tw, j, st, c->inv);
             }
+            if (s == 2)
+                for (size_t o = 0; o < B; o += 2) bf_dif(&x[o], &x[o + 1], tw, 0, 1, B / 2, c->inv);
         } else {
-            for (size_t s = 2; s <= B; s *= 2) {
-                size_t h = s / 2, st = B / s;
+            size_t s = 4;
+            if (c->d->block_log & 1) {
+                for (size_t o = 0; o < B; o += 2) bf_dit(&x[o], &x[o + 1], tw, 0, 1, B / 2, c->inv);
+                s = 8;
+            }
+            for (; s <= B; s *= 4) {
+                size_t q = s / 4, st = B / s;
                 for (size_t o = 0; o < B; o += s)
-                    for (size_t j = 0; j < h; j++) bf_dit(&x[o + j], &x[o + j + h], tw, j, h, st, c->inv);
+                    for (size_t j = 0; j < q; j++) dit4(&x[o + j], q, tw, j, st, c->inv);
             }
             if (sc) scale_block(x, B, sc);
         }
