@@ -102,5 +102,13 @@ expect_exit "wrong verifying key" 1 "$g16" snarkjs verify --vk "$fx/poseidon/ver
 expect_exit "public count mismatch" 2 "$g16" snarkjs verify --vk "$fx/poseidon/verification_key.json" \
     --proof "$fx/range/proof.json" --public "$fx/range/public.json"
 
+# The general commands route snarkjs files here: g16 prove --zkey, g16 verify --vk *.json.
+d=$fx/multi
+expect_exit "g16 prove --zkey" 0 "$g16" prove --zkey "$d/circuit.zkey" --wtns "$d/witness.wtns" \
+    --proof "$tmp/proof.json" --public "$tmp/public.json"
+expect_exit "g16 verify --vk verification_key.json" 0 "$g16" verify --vk "$d/verification_key.json" \
+    --proof "$tmp/proof.json" --public "$tmp/public.json"
+snarkjs_says "g16 prove --zkey: snarkjs verifies" OK "$d/verification_key.json" "$tmp/public.json" "$tmp/proof.json"
+
 echo "snarkjs interop: $pass passed, $fail failed"
 [ "$fail" = 0 ]
