@@ -10,8 +10,9 @@
 # checked with `snarkjs groth16 verify` against it).  Never use such a key for real.
 #
 # usage: bench/snarkjs/run.sh [--big] [--reps N]     (G16=path/to/g16, default build/g16)
-# Times are wall-clock medians of N runs (default 3) of each whole command,
-# process start-up included for both; the table goes to stdout (markdown).
+# Times are medians of N runs (default 3) of each whole command, process start-up
+# included for both: wall-clock and CPU (user + sys over all threads); the table
+# goes to stdout (markdown).  The two provers alternate, so load hits both alike.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
@@ -35,20 +36,28 @@ b=$root/bench/snarkjs/build
 mkdir -p "$b"
 echo '{"x": ["1", "2"]}' > "$b/input.json"
 
-wall() { # wall seconds of one run of the command
-    local t0 t1
-    t0=$(date +%s.%N)
-    "$@" >/dev/null 2>&1 || { echo "bench: failed: $*" >&2; exit 1; }
-    t1=$(date +%s.%N)
-    awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.4f\n", b - a}'
+# "WALL CPU": wall seconds and CPU seconds (user + sys, all threads) of one run.
+# CPU time is reported too because a shared machine's load distorts wall time.
+wall() {
+    python3 - "$@" <<'PY' || { echo "bench: failed: $*" >&2; exit 1; }
+import resource, subprocess, sys, time
+t0 = time.monotonic()
+r = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+t1 = time.monotonic()
+u = resource.getrusage(resource.RUSAGE_CHILDREN)
+if r.returncode:
+    sys.exit(1)
+print("%.4f %.4f" % (t1 - t0, u.ru_utime + u.ru_stime))
+PY
 }
-median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+# median of field $1 over the remaining "WALL CPU" pairs
+median() { local f=$1; shift; printf '%s\n' "$@" | awk -v f="$f" '{print $f}' | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 check() { # check NAME PROOF PUBLIC VK
     "$snarkjs" groth16 verify "$4" "$3" "$2" 2>&1 | grep -q "OK!" || { echo "bench: snarkjs rejects $1's proof" >&2; exit 1; }
 }
 
-echo "| constraints | domain | snarkjs 0.7.6 prove (s) | g16 prove (s) | ratio |"
-echo "|---:|---:|---:|---:|---:|"
+echo "| constraints | domain | snarkjs 0.7.6 wall (s) | g16 wall (s) | wall ratio | snarkjs CPU (s) | g16 CPU (s) | CPU ratio |"
+echo "|---:|---:|---:|---:|---:|---:|---:|---:|"
 for lg in "${logs[@]}"; do
     # 240 constraints per hash; room for the public row and the constant one
     n=$(( ((1 << lg) - 2) / 240 ))
@@ -68,7 +77,9 @@ for lg in "${logs[@]}"; do
     check snarkjs "$b/sj_proof.json" "$b/sj_public.json" "$b/$c.vk.json"
     check g16 "$b/g16_proof.json" "$b/g16_public.json" "$b/$c.vk.json"
     cons=$(( n * 240 ))
-    s=$(median "${ts[@]}")
-    g=$(median "${tg[@]}")
-    printf '| %d (2^%d) | %d | %.2f | %.3f | %.1fx |\n' "$cons" "$lg" $((1 << lg)) "$s" "$g" "$(awk -v a="$s" -v b="$g" 'BEGIN {print a / b}')"
+    s=$(median 1 "${ts[@]}") g=$(median 1 "${tg[@]}")
+    sc=$(median 2 "${ts[@]}") gc=$(median 2 "${tg[@]}")
+    printf '| %d (2^%d) | %d | %.2f | %.3f | %.1fx | %.2f | %.3f | %.1fx |\n' "$cons" "$lg" $((1 << lg)) \
+        "$s" "$g" "$(awk -v a="$s" -v b="$g" 'BEGIN {print a / b}')" \
+        "$sc" "$gc" "$(awk -v a="$sc" -v b="$gc" 'BEGIN {print a / b}')"
 done
