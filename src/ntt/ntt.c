@@ -4,7 +4,7 @@
  * are done two at a time (a radix-4 pass: each element is loaded once for two
  * stages), as parallel loops over the whole array; the remaining log B stages
  * are done block by block, each block by one thread while it sits in L2.  For
- * n = 2^20 and B = 2^14 that is 3 full passes instead of 20.
+ * n = 2^20 and B = 2^15 that is 3 full passes instead of 20.
  *
  * Inverse transforms read the forward table: ω_s^-e = -ω_s^(s/2-e), and the
  * sign is folded into the butterfly (x-y becomes y-x, or + and - swap).
@@ -15,7 +15,7 @@
 #include "ntt/ntt.h"
 #include "ntt/ntt_internal.h"
 
-int g16_ntt_block_log = 14;
+int g16_ntt_block_log = 15;
 
 /* Items per chunk of an outer pass: large enough to amortise the per-chunk
  * power computation of fused scaling, small enough to balance threads. */
