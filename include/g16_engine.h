@@ -1,4 +1,17 @@
-/* Public API, part of g16.h: the proving engine (job queue, workers, memory budget). */
+/* Public API, part of g16.h: the proving engine (job queue, workers, memory budget).
+ *
+ * A job is a list of partitions (one compiled circuit plus its witness each) that
+ * share one proving key.  Each partition runs through stages with their own
+ * workers (docs/engine.md):
+ *   queue (priority, then job age, then partition index)
+ *   → synthesis (pw workers, CPU): assignment copy, a,b,c = A·z, B·z, C·z, density
+ *   → device (gw workers per device, one lock per device): g16_prove_start
+ *   → finalizer (background): g16_prove_finish, self-check (g16_verify)
+ *   → job assembly in partition order: the result is the 192-byte proofs concatenated.
+ * Every byte a partition holds is reserved from one host memory budget BEFORE it is
+ * allocated and given back when it is actually freed, so no setting of pw or gw can
+ * make the engine hold more than the budget.
+ */
 #ifndef G16_ENGINE_PUBLIC_H
 #define G16_ENGINE_PUBLIC_H
 
@@ -7,6 +20,155 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+struct g16_key;
+struct g16_circuit;
+struct g16_witness;
+
+typedef struct g16_engine g16_engine;
+
+/* Status codes of the engine not (yet) in g16_status: a wait that ran out and a
+ * cancelled job.  g16_status_str does not know them; g16_engine_status_str does. */
+#define G16_ERR_TIMEOUT ((g16_status)40)
+#define G16_ERR_CANCELLED ((g16_status)41)
+
+/* Returns: g16_status_str(s), or the name of the two engine codes above. */
+const char *g16_engine_status_str(g16_status s);
+
+typedef enum g16_priority {
+    G16_PRIO_CRITICAL = 0, /* e.g. WinningPoSt: must never wait behind PoReps */
+    G16_PRIO_HIGH = 1,
+    G16_PRIO_NORMAL = 2,
+    G16_PRIO_LOW = 3
+} g16_priority;
+
+/* Returns: the priority named "critical", "high", "normal" or "low" in *out, or G16_ERR_ARG. */
+g16_status g16_priority_parse(g16_priority *out, const char *name);
+
+typedef struct g16_engine_config {
+    unsigned pw;             /* synthesis workers; 0: 1 */
+    unsigned gw;             /* device workers per device; 0: 1 */
+    unsigned devices;        /* devices; 0: every CUDA device, or one CPU device without a GPU */
+    unsigned finalizers;     /* finalizer threads; 0: 2 */
+    unsigned synth_threads;  /* threads of each synthesis worker's pool; 0: CPUs / pw, at least 1 */
+    unsigned device_threads; /* threads of each CPU device's pool; 0: every CPU */
+    uint64_t budget_bytes;   /* host memory budget; 0: half of the machine's RAM */
+    int verify;              /* self-check every proof: 1 on, 0 off, -1 on for multi-partition jobs */
+    const char *trace_path;  /* Chrome trace-event JSON written at destroy; NULL: none */
+    int debug;               /* nonzero: log stage events and counters to stderr */
+} g16_engine_config;
+
+/* Fills *cfg with the defaults (all zero, verify -1). */
+void g16_engine_config_default(g16_engine_config *cfg);
+
+/* Out: out: a running engine (g16_engine_destroy).
+ * Returns: G16_OK; G16_ERR_ARG for a worker count above 1024; G16_ERR_NOMEM or
+ * G16_ERR_INTERNAL when memory or threads cannot be had. */
+g16_status g16_engine_create(g16_engine **out, const g16_engine_config *cfg);
+
+/* Stops the engine.  drain nonzero: waits for every job to end; zero: cancels
+ * every job first.  Writes the trace file (when configured), joins every thread,
+ * frees every buffer and drops every key reference.  Jobs not awaited are
+ * forgotten.  NULL is ignored. */
+void g16_engine_destroy(g16_engine *e, int drain);
+
+typedef struct g16_partition {
+    const struct g16_circuit *circuit; /* must outlive the job */
+    const struct g16_witness *witness; /* its full assignment; must outlive the job */
+} g16_partition;
+
+/* Queues a job.  The engine takes a reference to key (released when the job ends).
+ * Out: id: the job's id (> 0).
+ * Returns: G16_OK; G16_ERR_ARG when n is 0, a witness does not fit its circuit or
+ * the circuit does not fit the key; G16_ERR_NOMEM when one partition together with
+ * the key can never fit in the budget (the message gives the bytes it needs) or
+ * memory for the job's records cannot be had. */
+g16_status g16_engine_submit(g16_engine *e, uint64_t *id, struct g16_key *key,
+                             const g16_partition *parts, size_t n, g16_priority prio);
+
+typedef enum g16_job_state {
+    G16_JOB_QUEUED = 0,    /* no partition has started */
+    G16_JOB_RUNNING = 1,
+    G16_JOB_DONE = 2,      /* every proof made (and self-checked when on) */
+    G16_JOB_FAILED = 3,    /* a stage failed: error, stage, message say why */
+    G16_JOB_CANCELLED = 4
+} g16_job_state;
+
+typedef struct g16_job_status {
+    g16_job_state state;
+    g16_priority priority;
+    uint32_t partitions;
+    uint32_t synthesized;  /* partitions past synthesis */
+    uint32_t proved;       /* partitions past the device stage */
+    uint32_t finished;     /* partitions with their final proof */
+    uint32_t retries;      /* proofs that failed the self-check and were redone on the CPU */
+    g16_status error;      /* FAILED: the reason; CANCELLED: G16_ERR_CANCELLED */
+    char stage[16];        /* FAILED: "synthesis", "device", "finalize" or "verify" */
+    char message[256];     /* FAILED: partition, stage and the stage's error message */
+    double queued_s;       /* seconds from submit to the first partition's start */
+    double run_s;          /* seconds from submit to the end (so far, while running) */
+} g16_job_status;
+
+/* Out: st: the job's current status.  Returns G16_ERR_ARG for an unknown id. */
+g16_status g16_engine_job_status(g16_engine *e, g16_job_status *st, uint64_t id);
+
+/* Waits until the job ends or timeout_s seconds pass (timeout_s < 0: no limit).
+ * Out: proofs: when the job is DONE, its 192·partitions bytes (cap at least that);
+ *      st (may be NULL): the job's status at return.
+ * Returns: G16_OK when the job is DONE; the job's error when it FAILED (stage and
+ * reason in st and g16_last_error); G16_ERR_CANCELLED; G16_ERR_TIMEOUT when it has
+ * not ended in time (it keeps running); G16_ERR_ARG for an unknown id or a cap too
+ * small.  A job that ended is forgotten once awaited: its id becomes unknown. */
+g16_status g16_engine_await(g16_engine *e, uint64_t id, double timeout_s, uint8_t *proofs,
+                            size_t cap, g16_job_status *st);
+
+/* Cancels a job: its queued and waiting partitions are dropped at once, running ones
+ * are released at their next stage boundary; the job ends CANCELLED when the last
+ * one is released.  Returns G16_ERR_ARG for an unknown id; G16_OK otherwise (also
+ * for a job that already ended, which keeps its state). */
+g16_status g16_engine_cancel(g16_engine *e, uint64_t id);
+
+/* The buffer tracker's counters: each has its current value and its peak. */
+typedef enum g16_counter {
+    G16_CTR_SYNTH = 0,    /* partitions in synthesis */
+    G16_CTR_WAITING,      /* partitions synthesized and waiting for a device */
+    G16_CTR_DEVICE,       /* partitions in the device stage */
+    G16_CTR_FINAL,        /* pending proofs in (or queued for) the finalizers */
+    G16_CTR_ABC_BYTES,    /* a, b, c evaluation buffers held */
+    G16_CTR_ASSIGN_BYTES, /* assignment (z) buffers held */
+    G16_CTR_AUX_BYTES,    /* density bitmaps and the pending proofs' copies */
+    G16_CTR_PINNED_BYTES, /* buffers owned by the pinned pool (in use or idle) */
+    G16_CTR_DEVICE_BYTES, /* working memory of the device stage (host for the CPU backend) */
+    G16_CTR_KEY_BYTES,    /* proving keys of live jobs */
+    G16_CTR_RESERVED_BYTES, /* everything charged to the budget */
+    G16_CTR_COUNT
+} g16_counter;
+
+/* Returns: a short name for a counter ("synth", "abc_bytes", ...), or "?". */
+const char *g16_counter_name(g16_counter c);
+
+typedef struct g16_engine_stats {
+    int64_t cur[G16_CTR_COUNT], peak[G16_CTR_COUNT];
+    uint64_t budget_bytes;
+    uint64_t jobs_done, jobs_failed, jobs_cancelled;
+    uint64_t proofs;        /* partitions proved and returned */
+    uint64_t retries;       /* self-check failures redone on the CPU */
+    double busy_s;          /* sum over devices of the time their lock was held */
+    double active_s;        /* time with at least one job in the engine */
+    double s_per_proof;     /* active_s / proofs (0 before the first proof) */
+    double device_busy;     /* busy_s / (active_s · devices), 0 .. 1 */
+    unsigned devices, pw, gw;
+} g16_engine_stats;
+
+/* Out: st: the counters and totals now. */
+void g16_engine_stats_get(g16_engine *e, g16_engine_stats *st);
+
+/* Frees the pinned pool's idle buffers and waits until every queued large free is
+ * done, so that the byte counters show only what live partitions hold. */
+void g16_engine_trim(g16_engine *e);
+
+/* Writes a one-screen summary (s/proof, device busy %, peak of every counter). */
+void g16_engine_stats_print(const g16_engine_stats *st, void *file /* FILE * */);
 
 #ifdef __cplusplus
 }

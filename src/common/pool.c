@@ -23,12 +23,16 @@ struct g16_pool {
     void *ctx;
     size_t n, grain, chunks;
     atomic_size_t next_chunk;
+    g16_pool *job_current; /* the poster's current-pool override, inherited by the workers */
 };
 
 /* Which pool the calling thread is running a callback of, and as which worker:
  * this is how a nested call is recognised. */
 static _Thread_local const g16_pool *tl_pool;
 static _Thread_local unsigned tl_worker;
+
+/* The calling thread's override of the default pool (g16_pool_set_current). */
+static _Thread_local g16_pool *tl_current;
 
 typedef struct worker_arg {
     g16_pool *pool;
@@ -63,6 +67,7 @@ static void *worker_main(void *arg)
         g16_range_fn fn = p->fn;
         void *ctx = p->ctx;
         size_t n = p->n, grain = p->grain, chunks = p->chunks;
+        tl_current = p->job_current; /* a NULL-pool call nested in fn resolves as the poster's would */
         pthread_mutex_unlock(&p->mu);
         run_chunks(p, fn, ctx, n, grain, chunks, wa.index);
         pthread_mutex_lock(&p->mu);
@@ -139,7 +144,20 @@ void g16_pool_destroy(g16_pool *pool)
 
 unsigned g16_pool_size(const g16_pool *pool)
 {
+    if (!pool) pool = tl_current;
     return pool ? pool->size : g16_threads();
+}
+
+g16_pool *g16_pool_set_current(g16_pool *pool)
+{
+    g16_pool *old = tl_current;
+    tl_current = pool;
+    return old;
+}
+
+g16_pool *g16_pool_current(void)
+{
+    return tl_current;
 }
 
 /* ---------------------------------------------------------------------------
@@ -225,7 +243,7 @@ static void run_serial(size_t n, size_t grain, g16_range_fn fn, void *ctx, unsig
 void g16_pool_for(g16_pool *pool, size_t n, size_t grain, g16_range_fn fn, void *ctx)
 {
     if (n == 0) return;
-    if (!pool) pool = get_default();
+    if (!pool) pool = tl_current ? tl_current : get_default();
     unsigned size = pool ? pool->size : 1;
     if (grain == 0) {
         grain = n / (4 * (size_t)size);
@@ -254,6 +272,7 @@ void g16_pool_for(g16_pool *pool, size_t n, size_t grain, g16_range_fn fn, void 
     pool->n = n;
     pool->grain = grain;
     pool->chunks = n / grain + (n % grain != 0);
+    pool->job_current = tl_current;
     atomic_store_explicit(&pool->next_chunk, 0, memory_order_relaxed);
     pool->pending = size - 1;
     pool->gen++;
@@ -299,6 +318,7 @@ void g16_parallel_for(size_t n, size_t grain, g16_range_fn fn, void *ctx)
 int g16_pool_in_worker(const g16_pool *pool)
 {
     if (!tl_pool) return 0;
+    if (!pool) pool = tl_current;
     if (pool) return tl_pool == pool;
     pthread_mutex_lock(&default_mu);
     int r = tl_pool == default_pool;

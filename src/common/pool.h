@@ -69,8 +69,22 @@ void g16_pool_tasks(g16_pool *pool, size_t count, g16_task_fn fn, void *ctx);
 /* g16_pool_for on the default pool. */
 void g16_parallel_for(size_t n, size_t grain, g16_range_fn fn, void *ctx);
 
+/* Per-thread override of the default pool, so that stages running side by side
+ * (the engine's synthesis workers and device workers) each keep their kernels on
+ * their own threads instead of queueing for the one default pool.  While a thread
+ * has a current pool, every call that passes pool NULL (g16_parallel_for, the
+ * kernels' NULL-pool calls, g16_pool_size(NULL), g16_pool_in_worker(NULL)) uses it;
+ * pool threads running a chunk for that thread inherit the override, so nested
+ * NULL-pool calls resolve the same way.  The caller keeps ownership of pool and
+ * must unset it (NULL) before destroying it.
+ * Returns: the previous current pool of this thread (NULL: none). */
+g16_pool *g16_pool_set_current(g16_pool *pool);
+
+/* Returns: the calling thread's current pool, or NULL when it uses the default pool. */
+g16_pool *g16_pool_current(void);
+
 /* Returns: 1 when the calling thread is inside a callback of `pool` (NULL: the
- * default pool), i.e. a parallel call on it would run serially. */
+ * current pool, else the default pool), i.e. a parallel call on it would run serially. */
 int g16_pool_in_worker(const g16_pool *pool);
 
 #endif

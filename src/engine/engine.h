@@ -1,0 +1,258 @@
+/* Engine internals shared by its files: partitions, jobs, the buffer pool, the
+ * tracker, the trace, and the test hooks (docs/engine.md).
+ *
+ * Locking: one engine mutex (mu) guards queues, jobs, the budget and the pool's
+ * idle list; every change that may let a blocked thread go on is followed by a
+ * broadcast on cv.  Work (synthesis, proving, verifying, large frees) always runs
+ * with mu released.  Tracker counters are atomics so that stats never take mu. */
+#ifndef G16_ENGINE_ENGINE_H
+#define G16_ENGINE_ENGINE_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "common/pool.h"
+#include "g16.h"
+#include "groth16/groth16.h"
+#include "r1cs/r1cs.h"
+
+/* ---------------------------------------------------------------- stages */
+typedef enum g16_stage {
+    G16_STAGE_QUEUE = 0,
+    G16_STAGE_SYNTH,
+    G16_STAGE_WAIT,   /* synthesized, waiting for a device */
+    G16_STAGE_DEVICE,
+    G16_STAGE_FINAL,  /* prove_finish */
+    G16_STAGE_VERIFY, /* self-check */
+    G16_STAGE_COUNT
+} g16_stage;
+
+/* Returns: "queue", "synthesis", "wait", "device", "finalize", "verify". */
+const char *g16_stage_name(g16_stage s);
+
+/* ---------------------------------------------------------------- test hooks
+ * Set before submitting (g16_engine_set_hooks copies them).  A partition is named
+ * by its job id and index; job 0 or index -1 match any. */
+typedef struct g16_engine_hooks {
+    unsigned delay_ms[G16_STAGE_COUNT]; /* sleep this long inside the stage's work */
+    int fail_stage;                     /* G16_STAGE_SYNTH/DEVICE/FINAL: inject an error; -1 none */
+    uint64_t fail_job;
+    int fail_part;
+    uint64_t wrong_job;                 /* make the proof of (wrong_job, wrong_part) wrong */
+    int wrong_part;
+    unsigned wrong_attempts;            /* bit k: corrupt attempt k (bit 0 first try, bit 1 the CPU retry) */
+    /* Called (mu not held) when a partition enters a stage's work; a test may cancel from here. */
+    void (*on_stage)(void *user, g16_stage stage, uint64_t job, uint32_t part);
+    void *user;
+    /* Called once per device stage with the thread's current pool (checks the
+     * per-stage thread budgets). */
+    void (*on_device_pool)(void *user, const g16_pool *pool);
+} g16_engine_hooks;
+
+/* hooks NULL: none.  Not to be called while jobs run. */
+void g16_engine_set_hooks(g16_engine *e, const g16_engine_hooks *hooks);
+
+/* ---------------------------------------------------------------- tracker */
+typedef struct g16_tracker {
+    _Atomic int64_t cur[G16_CTR_COUNT], peak[G16_CTR_COUNT];
+    int debug;
+} g16_tracker;
+
+/* Adds delta to counter c and raises its peak. */
+void g16_tracker_add(g16_tracker *t, g16_counter c, int64_t delta);
+int64_t g16_tracker_get(const g16_tracker *t, g16_counter c);
+/* Writes one debug line "engine: <what>: synth=.. waiting=.. ..." to stderr when debug is on. */
+void g16_tracker_log(const g16_tracker *t, const char *what, uint64_t job, uint32_t part);
+
+/* ---------------------------------------------------------------- buffer pool
+ * Host buffers the device reads (a, b, c, z) come from here: page-aligned mappings
+ * (page-locked when a CUDA backend registers them), reused by exact size.  Idle
+ * buffers stay charged to the budget; evicting one hands it to the freer thread,
+ * which unmaps one at a time off the hot path and only then returns the bytes. */
+typedef struct g16_buf {
+    void *p;
+    size_t bytes;
+} g16_buf;
+
+typedef struct g16_bufpool {
+    g16_buf *idle;
+    size_t n_idle, cap_idle;
+    size_t idle_bytes;
+    /* freer queue */
+    g16_buf *freeq;
+    size_t n_freeq, cap_freeq, head_freeq;
+    size_t freeq_bytes;
+    int freeing;          /* the freer is working on one buffer now */
+    pthread_t freer;
+    int freer_started;
+} g16_bufpool;
+
+/* Rounds a byte count up to whole pages (the pool's size classes). */
+size_t g16_buf_round(size_t bytes);
+
+/* ---------------------------------------------------------------- partitions, jobs */
+typedef struct g16_job g16_job;
+typedef struct g16_part g16_part;
+
+struct g16_part {
+    g16_job *job;
+    uint32_t index;
+    uint32_t attempt;      /* 0 first try; 1 the CPU retry after a failed self-check */
+    g16_stage stage;
+    const g16_circuit *circ;
+    const g16_witness *wit;
+    uint64_t rows, N, n_vars;
+    /* Sizes (bytes): each of a, b, c; z; bitmaps + pending copy; device working memory. */
+    size_t abc_each, z_bytes, aux_bytes, scratch_bytes;
+    /* What this partition holds now (all charged to the budget). */
+    g16_buf a, b, c, z;
+    size_t held_aux, held_scratch;
+    int key_charged;       /* this partition counts in its key's in-flight count */
+    g16_density dens;
+    int have_dens;
+    g16_pending *pending;
+    uint8_t proof[192];
+    double t_stage;        /* when the current stage (or wait) began, engine clock */
+    g16_part *next;        /* queue links (queue, waiting, final) */
+};
+
+typedef struct g16_keyent {
+    g16_key *key;
+    size_t bytes;
+    unsigned inflight;      /* admitted partitions using it: charged while > 0 */
+    unsigned jobs;          /* live jobs using it: the entry goes with the last */
+    struct g16_keyent *next;
+} g16_keyent;
+
+struct g16_job {
+    uint64_t id, seq;
+    g16_priority prio;
+    g16_key *key;           /* one reference */
+    g16_keyent *kent;
+    uint32_t n_parts;
+    g16_part *parts;        /* n_parts records */
+    uint8_t *proofs;        /* 192 · n_parts */
+    g16_job_state state;
+    int dead;               /* cancelled or failed: no new stage starts */
+    int verify;
+    uint32_t inflight;      /* partitions between admission and release */
+    uint32_t queued;        /* partitions in the queue */
+    uint32_t synthesized, proved, finished, retries;
+    g16_status error;
+    char stage[16];
+    char message[256];
+    double t_submit, t_start, t_end;
+    int awaited;
+    g16_job *next;
+};
+
+typedef struct g16_device {
+    unsigned index;
+    pthread_mutex_t lock;   /* held only around device work */
+    g16_pool *pool;         /* the CPU backend's threads for this device */
+    double busy_s;
+} g16_device;
+
+typedef struct g16_worker {
+    g16_engine *e;
+    int kind;               /* 0 synthesis, 1 device, 2 finalizer */
+    unsigned index;
+    g16_device *dev;
+    g16_pool *pool;
+    pthread_t thread;
+    int started;
+    unsigned lane;          /* trace thread id */
+} g16_worker;
+
+typedef struct g16_trace_ev {
+    const char *name;
+    double ts, dur;         /* seconds, engine clock */
+    unsigned lane;
+    uint64_t job;
+    uint32_t part, attempt;
+} g16_trace_ev;
+
+typedef struct g16_trace {
+    pthread_mutex_t mu;
+    g16_trace_ev *ev;
+    size_t n, cap;
+    struct { double ts; int64_t reserved, abc, waiting; } *ctr;
+    size_t n_ctr, cap_ctr;
+} g16_trace;
+
+struct g16_engine {
+    g16_engine_config cfg;
+    g16_engine_hooks hooks;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int stop;
+    uint64_t budget;
+    uint64_t next_id, next_seq;
+    g16_job *jobs;
+    g16_keyent *keys;
+    g16_part *queue;        /* sorted: priority, job seq, index, attempt */
+    g16_part *waiting;      /* sorted the same way */
+    g16_part *finalq, *finalq_tail; /* FIFO */
+    g16_tracker tr;
+    g16_bufpool pool;
+    g16_device *devs;
+    unsigned n_devs;
+    g16_worker *workers;
+    unsigned n_workers;
+    double t0;              /* engine clock origin */
+    double active_since;    /* -1 when idle */
+    double active_s;
+    unsigned live_jobs;
+    uint64_t jobs_done, jobs_failed, jobs_cancelled, proofs, retries;
+    g16_trace trace;
+};
+
+/* Engine clock: seconds since the engine was created. */
+double g16_engine_now(const g16_engine *e);
+
+/* --- bufpool.c (mu held unless noted) */
+g16_status g16_bufpool_start(g16_engine *e);            /* mu not held */
+void g16_bufpool_stop(g16_engine *e);                   /* mu not held; frees everything */
+/* Takes an idle buffer of exactly `bytes` (rounded) into *b; returns 0 when none. */
+int g16_bufpool_take_idle(g16_engine *e, g16_buf *b, size_t bytes);
+/* Counts idle buffers of `bytes` (rounded). */
+size_t g16_bufpool_count_idle(const g16_engine *e, size_t bytes);
+/* Maps a fresh buffer (mu not held).  Pinned bytes are counted here. */
+g16_status g16_bufpool_alloc(g16_engine *e, g16_buf *b, size_t bytes);
+/* Returns a buffer to the idle list (charged bytes stay charged). */
+void g16_bufpool_put(g16_engine *e, g16_buf *b);
+/* Hands every idle buffer to the freer except up to n_a of size keep_a and n_b of
+ * size keep_b (the ones the partition waiting for room will reuse). */
+void g16_bufpool_evict(g16_engine *e, size_t keep_a, size_t n_a, size_t keep_b, size_t n_b);
+/* Waits (mu held) until the freer queue is empty. */
+void g16_bufpool_wait_freer(g16_engine *e);
+
+/* --- budget (engine.c, mu held) */
+void g16_budget_charge(g16_engine *e, int64_t bytes);
+
+/* --- workers.c */
+void *g16_worker_main(void *arg);
+/* Releases everything the partition holds (mu held) and, if its job is dead,
+ * counts it out of the job. */
+void g16_part_release(g16_engine *e, g16_part *p);
+/* Marks the job failed (first error wins) and drops its queued and waiting partitions (mu held). */
+void g16_job_fail(g16_engine *e, g16_job *j, g16_stage stage, g16_status st, const char *msg);
+/* Drops a job's queued and waiting partitions (mu held). */
+void g16_job_drop_queued(g16_engine *e, g16_job *j);
+/* One partition fewer in flight; ends the job when it was the last (mu held). */
+void g16_job_part_out(g16_engine *e, g16_job *j);
+/* Inserts into a sorted list (queue / waiting). */
+void g16_part_insert(g16_part **list, g16_part *p);
+
+/* --- trace.c */
+void g16_trace_span(g16_engine *e, const char *name, double t_begin, double t_end, unsigned lane,
+                    const g16_part *p);
+void g16_trace_counters(g16_engine *e);
+/* Writes the trace file with the summary (mu not held).  Returns G16_OK or G16_ERR_IO. */
+g16_status g16_trace_write(g16_engine *e, const char *path, const g16_engine_stats *st);
+void g16_trace_free(g16_trace *t);
+
+#endif

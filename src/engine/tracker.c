@@ -1,0 +1,40 @@
+/* Buffer tracker: atomic counters with their peaks, and the names used in stats,
+ * logs and the trace. */
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "engine/engine.h"
+
+static const char *const ctr_names[G16_CTR_COUNT] = {
+    "synth",       "waiting",     "device",       "final",      "abc_bytes",      "assign_bytes",
+    "aux_bytes",   "pinned_bytes", "device_bytes", "key_bytes", "reserved_bytes",
+};
+
+const char *g16_counter_name(g16_counter c)
+{
+    return (unsigned)c < G16_CTR_COUNT ? ctr_names[c] : "?";
+}
+
+void g16_tracker_add(g16_tracker *t, g16_counter c, int64_t delta)
+{
+    int64_t v = atomic_fetch_add(&t->cur[c], delta) + delta;
+    int64_t pk = atomic_load(&t->peak[c]);
+    while (v > pk && !atomic_compare_exchange_weak(&t->peak[c], &pk, v)) {
+    }
+}
+
+int64_t g16_tracker_get(const g16_tracker *t, g16_counter c)
+{
+    return atomic_load(&((g16_tracker *)t)->cur[c]);
+}
+
+void g16_tracker_log(const g16_tracker *t, const char *what, uint64_t job, uint32_t part)
+{
+    if (!t->debug) return;
+    char line[512];
+    int n = snprintf(line, sizeof line, "engine: job %" PRIu64 " part %u %s:", job, part, what);
+    for (int c = 0; c < G16_CTR_COUNT && n > 0 && (size_t)n < sizeof line; c++)
+        n += snprintf(line + n, sizeof line - (size_t)n, " %s=%" PRId64, ctr_names[c],
+                      g16_tracker_get(t, (g16_counter)c));
+    fprintf(stderr, "%s\n", line);
+}

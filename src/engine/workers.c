@@ -1,0 +1,553 @@
+/* The engine's stage workers: synthesis (admission against the budget), device
+ * (prove_start under the device lock) and finalizers (prove_finish, self-check),
+ * with the release rules that bring every counter back down on every path. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "common/error.h"
+#include "engine/engine.h"
+
+/* ---------------------------------------------------------------- lists */
+
+static int part_before(const g16_part *x, const g16_part *y)
+{
+    if (x->job->prio != y->job->prio) return x->job->prio < y->job->prio;
+    if (x->job->seq != y->job->seq) return x->job->seq < y->job->seq;
+    return x->index < y->index;
+}
+
+void g16_part_insert(g16_part **list, g16_part *p)
+{
+    while (*list && !part_before(p, *list)) list = &(*list)->next;
+    p->next = *list;
+    *list = p;
+}
+
+static g16_part *pop(g16_part **list)
+{
+    g16_part *p = *list;
+    if (p) *list = p->next, p->next = NULL;
+    return p;
+}
+
+/* ---------------------------------------------------------------- release */
+
+static void put_buf(g16_engine *e, g16_buf *b, g16_counter c)
+{
+    if (!b->bytes) return;
+    if (b->p) {
+        g16_tracker_add(&e->tr, c, -(int64_t)b->bytes);
+        g16_bufpool_put(e, b); /* stays charged, as an idle pool buffer */
+    } else {
+        g16_budget_charge(e, -(int64_t)b->bytes); /* reserved, never mapped */
+    }
+    b->p = NULL;
+    b->bytes = 0;
+}
+
+static void end_job(g16_engine *e, g16_job *j)
+{
+    if (j->state == G16_JOB_DONE || j->state == G16_JOB_FAILED || j->state == G16_JOB_CANCELLED) return;
+    double now = g16_engine_now(e);
+    if (!j->dead) {
+        j->state = G16_JOB_DONE;
+        e->jobs_done++;
+    } else if (j->error == G16_ERR_CANCELLED) {
+        j->state = G16_JOB_CANCELLED;
+        e->jobs_cancelled++;
+    } else {
+        j->state = G16_JOB_FAILED;
+        e->jobs_failed++;
+    }
+    j->t_end = now;
+    g16_keyent *ke = j->kent;
+    if (--ke->jobs == 0) {
+        for (g16_keyent **pp = &e->keys; *pp; pp = &(*pp)->next)
+            if (*pp == ke) {
+                *pp = ke->next;
+                break;
+            }
+        free(ke);
+    }
+    j->kent = NULL;
+    g16_key_release(j->key);
+    j->key = NULL;
+    if (--e->live_jobs == 0) {
+        e->active_s += now - e->active_since;
+        e->active_since = -1;
+    }
+    if (e->cfg.debug)
+        fprintf(stderr, "engine: job %" PRIu64 " ended: %s%s%s\n", j->id,
+                j->state == G16_JOB_DONE ? "done" : j->state == G16_JOB_CANCELLED ? "cancelled" : "failed",
+                j->state == G16_JOB_FAILED ? ": " : "", j->state == G16_JOB_FAILED ? j->message : "");
+    pthread_cond_broadcast(&e->cv);
+}
+
+void g16_job_part_out(g16_engine *e, g16_job *j)
+{
+    j->inflight--;
+    if (j->inflight == 0 && j->queued == 0 && (j->dead || j->finished == j->n_parts)) end_job(e, j);
+}
+
+/* Gives back everything p holds; the job slot (inflight) is left to the caller. */
+static void release_holdings(g16_engine *e, g16_part *p)
+{
+    put_buf(e, &p->a, G16_CTR_ABC_BYTES);
+    put_buf(e, &p->b, G16_CTR_ABC_BYTES);
+    put_buf(e, &p->c, G16_CTR_ABC_BYTES);
+    put_buf(e, &p->z, G16_CTR_ASSIGN_BYTES);
+    if (p->have_dens) {
+        g16_density_free(&p->dens);
+        p->have_dens = 0;
+    }
+    if (p->held_aux) {
+        g16_tracker_add(&e->tr, G16_CTR_AUX_BYTES, -(int64_t)p->held_aux);
+        g16_budget_charge(e, -(int64_t)p->held_aux);
+        p->held_aux = 0;
+    }
+    if (p->held_scratch) {
+        g16_budget_charge(e, -(int64_t)p->held_scratch);
+        p->held_scratch = 0;
+    }
+    if (p->key_charged) {
+        g16_keyent *ke = p->job->kent;
+        if (--ke->inflight == 0) {
+            g16_tracker_add(&e->tr, G16_CTR_KEY_BYTES, -(int64_t)ke->bytes);
+            g16_budget_charge(e, -(int64_t)ke->bytes);
+        }
+        p->key_charged = 0;
+    }
+    pthread_cond_broadcast(&e->cv);
+}
+
+void g16_part_release(g16_engine *e, g16_part *p)
+{
+    release_holdings(e, p);
+    g16_trace_counters(e);
+    g16_tracker_log(&e->tr, "released", p->job->id, p->index);
+    g16_job_part_out(e, p->job);
+}
+
+static void unlink_part(g16_part **list, g16_part *p)
+{
+    for (; *list; list = &(*list)->next)
+        if (*list == p) {
+            *list = p->next;
+            p->next = NULL;
+            return;
+        }
+}
+
+void g16_job_drop_queued(g16_engine *e, g16_job *j)
+{
+    for (uint32_t i = 0; i < j->n_parts; i++) {
+        g16_part *p = &j->parts[i];
+        if (p->stage == G16_STAGE_QUEUE && j->queued) {
+            unlink_part(&e->queue, p);
+            p->stage = G16_STAGE_COUNT; /* dropped */
+            j->queued--;
+        }
+    }
+    /* Waiting partitions hold their full reservation: dropping them frees it now. */
+    for (uint32_t i = 0; i < j->n_parts; i++) {
+        g16_part *p = &j->parts[i];
+        if (p->stage == G16_STAGE_WAIT) {
+            unlink_part(&e->waiting, p);
+            p->stage = G16_STAGE_COUNT;
+            g16_tracker_add(&e->tr, G16_CTR_WAITING, -1);
+            g16_part_release(e, p);
+        }
+    }
+    if (j->inflight == 0 && j->queued == 0) end_job(e, j);
+}
+
+void g16_job_fail(g16_engine *e, g16_job *j, g16_stage stage, g16_status st, const char *msg)
+{
+    if (j->dead) return;
+    j->dead = 1;
+    j->error = st;
+    snprintf(j->stage, sizeof j->stage, "%s", g16_stage_name(stage));
+    snprintf(j->message, sizeof j->message, "%s", msg);
+    g16_job_drop_queued(e, j);
+}
+
+/* ---------------------------------------------------------------- hooks */
+
+static int hook_match(uint64_t hj, int hp, const g16_part *p)
+{
+    return (hj == 0 || hj == p->job->id) && (hp < 0 || (uint32_t)hp == p->index);
+}
+
+/* Runs a stage's test hooks: the stage callback, the delay, and the injected error. */
+static g16_status stage_hooks(g16_engine *e, g16_stage s, const g16_part *p)
+{
+    g16_engine_hooks h = e->hooks;
+    if (h.on_stage) h.on_stage(h.user, s, p->job->id, p->index);
+    if (h.delay_ms[s]) {
+        struct timespec ts = {h.delay_ms[s] / 1000, (long)(h.delay_ms[s] % 1000) * 1000000L};
+        nanosleep(&ts, NULL);
+    }
+    if (h.fail_stage == (int)s && hook_match(h.fail_job, h.fail_part, p))
+        return g16_fail(G16_ERR_INTERNAL, "test hook: error injected in stage %s", g16_stage_name(s));
+    return G16_OK;
+}
+
+static void fail_msg(char *out, size_t cap, const g16_part *p, g16_stage s)
+{
+    snprintf(out, cap, "job %" PRIu64 " partition %u, stage %s: %s", p->job->id, p->index,
+             g16_stage_name(s), g16_last_error());
+}
+
+/* ---------------------------------------------------------------- synthesis */
+
+/* Admits the head of the queue if its reservation fits the budget now (mu held).
+ * Idle pool buffers of the partition's sizes are reused: their bytes are already
+ * charged, so only the rest is new. */
+static int admit(g16_engine *e, g16_part *p)
+{
+    g16_keyent *ke = p->job->kent;
+    size_t key = ke->inflight ? 0 : ke->bytes;
+    size_t abc_idle = g16_bufpool_count_idle(e, p->abc_each);
+    size_t n_abc = abc_idle < 3 ? abc_idle : 3, n_z;
+    if (p->z_bytes == p->abc_each)
+        n_z = abc_idle > 3 ? 1 : 0;
+    else
+        n_z = g16_bufpool_count_idle(e, p->z_bytes) ? 1 : 0;
+    size_t reuse = n_abc * p->abc_each + n_z * p->z_bytes;
+    size_t need = 3 * p->abc_each + p->z_bytes + p->aux_bytes + p->scratch_bytes + key - reuse;
+    int64_t used = g16_tracker_get(&e->tr, G16_CTR_RESERVED_BYTES);
+    if ((uint64_t)used + need > e->budget) {
+        /* Idle buffers this partition will not reuse are the first room to be had. */
+        if (e->pool.idle_bytes > reuse)
+            g16_bufpool_evict(e, p->abc_each, n_abc + (p->z_bytes == p->abc_each ? n_z : 0), p->z_bytes,
+                              p->z_bytes == p->abc_each ? 0 : n_z);
+        return 0;
+    }
+    g16_budget_charge(e, (int64_t)need);
+    g16_buf *abc[3] = {&p->a, &p->b, &p->c};
+    for (int i = 0; i < 3; i++) {
+        abc[i]->bytes = p->abc_each;
+        if ((size_t)i < n_abc && g16_bufpool_take_idle(e, abc[i], p->abc_each))
+            g16_tracker_add(&e->tr, G16_CTR_ABC_BYTES, (int64_t)p->abc_each);
+    }
+    p->z.bytes = p->z_bytes;
+    if (n_z && g16_bufpool_take_idle(e, &p->z, p->z_bytes))
+        g16_tracker_add(&e->tr, G16_CTR_ASSIGN_BYTES, (int64_t)p->z_bytes);
+    p->held_aux = p->aux_bytes;
+    g16_tracker_add(&e->tr, G16_CTR_AUX_BYTES, (int64_t)p->aux_bytes);
+    p->held_scratch = p->scratch_bytes;
+    if (key) {
+        g16_tracker_add(&e->tr, G16_CTR_KEY_BYTES, (int64_t)key);
+    }
+    ke->inflight++;
+    p->key_charged = 1;
+    return 1;
+}
+
+/* Maps the buffers admission did not find idle (mu not held; bytes already charged). */
+static g16_status map_buffers(g16_engine *e, g16_part *p)
+{
+    g16_buf *bufs[4] = {&p->a, &p->b, &p->c, &p->z};
+    for (int i = 0; i < 4; i++) {
+        if (bufs[i]->p) continue;
+        g16_buf nb;
+        G16_TRY(g16_bufpool_alloc(e, &nb, bufs[i]->bytes));
+        pthread_mutex_lock(&e->mu);
+        *bufs[i] = nb;
+        g16_tracker_add(&e->tr, i < 3 ? G16_CTR_ABC_BYTES : G16_CTR_ASSIGN_BYTES, (int64_t)nb.bytes);
+        pthread_mutex_unlock(&e->mu);
+    }
+    return G16_OK;
+}
+
+static g16_status synthesize(g16_engine *e, g16_part *p)
+{
+    G16_TRY(stage_hooks(e, G16_STAGE_SYNTH, p));
+    G16_TRY(map_buffers(e, p));
+    /* The assignment: a real deployment computes the aux values here; ours come
+     * with the witness and are copied into the device-readable buffer. */
+    g16_fr *z = p->z.p;
+    memcpy(z, p->wit->z, p->n_vars * sizeof *z);
+    G16_TRY(g16_synthesize(p->a.p, p->b.p, p->c.p, p->circ, z, p->n_vars));
+    g16_density d;
+    G16_TRY(g16_circuit_density(&d, p->circ));
+    pthread_mutex_lock(&e->mu);
+    p->dens = d;
+    p->have_dens = 1;
+    pthread_mutex_unlock(&e->mu);
+    return G16_OK;
+}
+
+static void synth_loop(g16_worker *w)
+{
+    g16_engine *e = w->e;
+    pthread_mutex_lock(&e->mu);
+    for (;;) {
+        g16_part *p = NULL;
+        while (!e->stop) {
+            if (e->queue && admit(e, e->queue)) {
+                p = pop(&e->queue);
+                break;
+            }
+            pthread_cond_wait(&e->cv, &e->mu);
+        }
+        if (!p) break;
+        g16_job *j = p->job;
+        j->queued--;
+        j->inflight++;
+        if (j->state == G16_JOB_QUEUED) {
+            j->state = G16_JOB_RUNNING;
+            j->t_start = g16_engine_now(e);
+        }
+        double t = g16_engine_now(e);
+        g16_trace_span(e, "queued", p->t_stage, t, 0, p);
+        p->stage = G16_STAGE_SYNTH;
+        g16_tracker_add(&e->tr, G16_CTR_SYNTH, 1);
+        g16_trace_counters(e);
+        g16_tracker_log(&e->tr, "admitted", j->id, p->index);
+        pthread_mutex_unlock(&e->mu);
+
+        g16_status st = synthesize(e, p);
+        char msg[256];
+        if (st) fail_msg(msg, sizeof msg, p, G16_STAGE_SYNTH);
+        double t1 = g16_engine_now(e);
+        g16_trace_span(e, "synthesis", t, t1, w->lane, p);
+
+        pthread_mutex_lock(&e->mu);
+        g16_tracker_add(&e->tr, G16_CTR_SYNTH, -1);
+        if (st) g16_job_fail(e, j, G16_STAGE_SYNTH, st, msg);
+        if (j->dead) {
+            p->stage = G16_STAGE_COUNT;
+            g16_part_release(e, p);
+            continue;
+        }
+        j->synthesized++;
+        p->stage = G16_STAGE_WAIT;
+        p->t_stage = t1;
+        g16_tracker_add(&e->tr, G16_CTR_WAITING, 1);
+        g16_part_insert(&e->waiting, p);
+        g16_trace_counters(e);
+        pthread_cond_broadcast(&e->cv);
+    }
+    pthread_mutex_unlock(&e->mu);
+}
+
+/* ---------------------------------------------------------------- device */
+
+typedef struct release_ctx {
+    g16_engine *e;
+    g16_part *p;
+} release_ctx;
+
+/* prove_start hands each of a, b, c back here as soon as the H step has read it. */
+static void release_abc(void *user, g16_fr *buf)
+{
+    release_ctx *r = user;
+    g16_engine *e = r->e;
+    g16_part *p = r->p;
+    pthread_mutex_lock(&e->mu);
+    g16_buf *abc[3] = {&p->a, &p->b, &p->c};
+    for (int i = 0; i < 3; i++)
+        if (abc[i]->p == (void *)buf) put_buf(e, abc[i], G16_CTR_ABC_BYTES);
+    g16_trace_counters(e);
+    pthread_mutex_unlock(&e->mu);
+}
+
+/* The device stage's prover.  Without a CUDA prove path every device (and the
+ * CPU retry of a failed self-check) runs the CPU backend on the device's pool. */
+static g16_status device_prove(g16_engine *e, g16_worker *w, g16_part *p, int cpu_only)
+{
+    (void)cpu_only;
+    release_ctx rc = {e, p};
+    g16_prove_input in = {
+        .density = &p->dens,
+        .a = p->a.p, .b = p->b.p, .c = p->c.p,
+        .n_rows = p->rows,
+        .release = release_abc,
+        .release_user = &rc,
+        .z = p->z.p,
+        .n_z = p->n_vars,
+        .rs = NULL,
+    };
+    if (e->hooks.on_device_pool) e->hooks.on_device_pool(e->hooks.user, g16_pool_current());
+    g16_status st = g16_prove_start(&p->pending, p->job->key, &in);
+    if (st == G16_OK) {
+        st = stage_hooks(e, G16_STAGE_DEVICE, p);
+        if (st) {
+            g16_pending_free(p->pending);
+            p->pending = NULL;
+        }
+    }
+    return st;
+}
+
+static void device_loop(g16_worker *w)
+{
+    g16_engine *e = w->e;
+    g16_device *d = w->dev;
+    pthread_mutex_lock(&e->mu);
+    for (;;) {
+        while (!e->stop && !e->waiting) pthread_cond_wait(&e->cv, &e->mu);
+        g16_part *p = pop(&e->waiting);
+        if (!p) break;
+        g16_job *j = p->job;
+        double t = g16_engine_now(e);
+        g16_trace_span(e, "waiting", p->t_stage, t, 0, p);
+        g16_tracker_add(&e->tr, G16_CTR_WAITING, -1);
+        g16_tracker_add(&e->tr, G16_CTR_DEVICE, 1);
+        g16_tracker_add(&e->tr, G16_CTR_DEVICE_BYTES, (int64_t)p->scratch_bytes);
+        p->stage = G16_STAGE_DEVICE;
+        pthread_mutex_unlock(&e->mu);
+
+        pthread_mutex_lock(&d->lock);
+        double tb = g16_engine_now(e);
+        g16_status st = device_prove(e, w, p, p->attempt > 0);
+        double te = g16_engine_now(e);
+        char msg[256];
+        if (st) fail_msg(msg, sizeof msg, p, G16_STAGE_DEVICE);
+        pthread_mutex_unlock(&d->lock);
+        g16_trace_span(e, p->attempt ? "device (cpu retry)" : "device", tb, te, w->lane, p);
+
+        int dead;
+        pthread_mutex_lock(&e->mu);
+        d->busy_s += te - tb;
+        g16_tracker_add(&e->tr, G16_CTR_DEVICE, -1);
+        g16_tracker_add(&e->tr, G16_CTR_DEVICE_BYTES, -(int64_t)p->scratch_bytes);
+        /* prove_start freed its own working buffers and is done with z and the bitmaps. */
+        g16_budget_charge(e, -(int64_t)p->held_scratch);
+        p->held_scratch = 0;
+        put_buf(e, &p->z, G16_CTR_ASSIGN_BYTES);
+        put_buf(e, &p->a, G16_CTR_ABC_BYTES); /* no-ops unless prove_start kept one (it must not) */
+        put_buf(e, &p->b, G16_CTR_ABC_BYTES);
+        put_buf(e, &p->c, G16_CTR_ABC_BYTES);
+        if (st) g16_job_fail(e, j, G16_STAGE_DEVICE, st, msg);
+        dead = j->dead;
+        pthread_mutex_unlock(&e->mu);
+        if (dead && p->pending) {
+            g16_pending_free(p->pending); /* joins its thread: not under mu */
+            p->pending = NULL;
+        }
+        pthread_mutex_lock(&e->mu);
+        if (j->dead) {
+            p->stage = G16_STAGE_COUNT;
+            g16_part_release(e, p);
+            continue;
+        }
+        j->proved++;
+        p->stage = G16_STAGE_FINAL;
+        p->t_stage = te;
+        g16_tracker_add(&e->tr, G16_CTR_FINAL, 1);
+        if (e->finalq_tail)
+            e->finalq_tail->next = p;
+        else
+            e->finalq = p;
+        e->finalq_tail = p;
+        g16_trace_counters(e);
+        pthread_cond_broadcast(&e->cv);
+    }
+    pthread_mutex_unlock(&e->mu);
+}
+
+/* ---------------------------------------------------------------- finalizer */
+
+static g16_status self_check(g16_engine *e, g16_part *p)
+{
+    const struct g16_witness *w = p->wit;
+    size_t n = w->n_pub;
+    uint8_t *in = malloc(n ? n * 32 : 1);
+    if (!in) return g16_fail(G16_ERR_NOMEM, "self-check: out of memory");
+    for (size_t i = 0; i < n; i++) g16_witness_get(in + 32 * i, w, 1 + i);
+    g16_status st = g16_verify(g16_key_vk(p->job->key), p->proof, in, n);
+    free(in);
+    return st;
+}
+
+static void final_loop(g16_worker *w)
+{
+    g16_engine *e = w->e;
+    pthread_mutex_lock(&e->mu);
+    for (;;) {
+        while (!e->stop && !e->finalq) pthread_cond_wait(&e->cv, &e->mu);
+        g16_part *p = pop(&e->finalq);
+        if (!p) break;
+        if (!e->finalq) e->finalq_tail = NULL;
+        g16_job *j = p->job;
+        double t = g16_engine_now(e);
+        g16_trace_span(e, "finalizer queue", p->t_stage, t, 0, p);
+        int dead = j->dead, verify = j->verify;
+        pthread_mutex_unlock(&e->mu);
+
+        g16_status st = G16_OK, vst = G16_OK;
+        g16_stage where = G16_STAGE_FINAL;
+        char msg[256] = "";
+        if (dead) {
+            g16_pending_free(p->pending); /* cancelled at this boundary */
+        } else {
+            st = g16_prove_finish(p->proof, p->pending);
+            if (st == G16_OK) st = stage_hooks(e, G16_STAGE_FINAL, p);
+            if (st) fail_msg(msg, sizeof msg, p, G16_STAGE_FINAL);
+        }
+        p->pending = NULL;
+        double t1 = g16_engine_now(e);
+        g16_trace_span(e, "finalize", t, t1, w->lane, p);
+        if (!dead && st == G16_OK) {
+            const g16_engine_hooks *h = &e->hooks;
+            if (h->wrong_attempts >> p->attempt & 1 && hook_match(h->wrong_job, h->wrong_part, p))
+                p->proof[0] ^= 0x20; /* the sign flag: −A, a valid point and a wrong proof */
+            if (verify) {
+                where = G16_STAGE_VERIFY;
+                vst = stage_hooks(e, G16_STAGE_VERIFY, p);
+                if (vst == G16_OK) vst = self_check(e, p);
+                if (vst) fail_msg(msg, sizeof msg, p, G16_STAGE_VERIFY);
+                g16_trace_span(e, "verify", t1, g16_engine_now(e), w->lane, p);
+            }
+        }
+
+        pthread_mutex_lock(&e->mu);
+        g16_tracker_add(&e->tr, G16_CTR_FINAL, -1);
+        if (st) g16_job_fail(e, j, G16_STAGE_FINAL, st, msg);
+        if (!j->dead && vst) {
+            if (p->attempt == 0) {
+                /* A wrong proof is never returned: redo this partition from
+                 * synthesis on the CPU backend, once, and report it. */
+                j->retries++;
+                e->retries++;
+                fprintf(stderr, "engine: %s; retrying on the CPU backend\n", msg);
+                release_holdings(e, p);
+                p->attempt = 1;
+                p->stage = G16_STAGE_QUEUE;
+                p->t_stage = g16_engine_now(e);
+                j->queued++;
+                g16_part_insert(&e->queue, p);
+                j->inflight--;
+                pthread_cond_broadcast(&e->cv);
+                continue;
+            }
+            g16_job_fail(e, j, where, vst, msg);
+        }
+        if (!j->dead) {
+            memcpy(j->proofs + (size_t)p->index * G16_PROOF_BYTES, p->proof, G16_PROOF_BYTES);
+            j->finished++;
+            e->proofs++;
+        }
+        p->stage = G16_STAGE_COUNT;
+        g16_part_release(e, p);
+    }
+    pthread_mutex_unlock(&e->mu);
+}
+
+void *g16_worker_main(void *arg)
+{
+    g16_worker *w = arg;
+    g16_pool_set_current(w->pool);
+    if (w->kind == 0)
+        synth_loop(w);
+    else if (w->kind == 1)
+        device_loop(w);
+    else
+        final_loop(w);
+    g16_pool_set_current(NULL);
+    return NULL;
+}
