@@ -74,6 +74,10 @@ g16_status g16_vk_read(g16_vk **out, const char *path, unsigned flags, int allow
 
 /* Proof files are the raw 192·k bytes of k proofs. */
 
+/* TEST-ONLY deterministic proof randomness: rs = r ‖ s (64 bytes, big-endian,
+ * reduced) derived from seed like the setup's secrets (labels "r" and "s"). */
+void g16_derive_rs(uint8_t rs[64], const uint8_t *seed, size_t seed_len);
+
 /* ---------------------------------------------------------------- proving
  * Split API: g16_prove_start runs the H step and the G1 MSMs and returns a pending
  * proof whose G2 MSM and assembly run on a background thread; g16_prove_finish

@@ -139,6 +139,15 @@ void g16_derive_scalar(g16_fr *out, const char *label, const uint8_t *seed, size
     g16_fr_from_be_reduce(out, wide, sizeof wide);
 }
 
+void g16_derive_rs(uint8_t rs[64], const uint8_t *seed, size_t seed_len)
+{
+    g16_fr r, s;
+    g16_derive_scalar(&r, "r", seed, seed_len);
+    g16_derive_scalar(&s, "s", seed, seed_len);
+    g16_fr_to_be(rs, &r);
+    g16_fr_to_be(rs + 32, &s);
+}
+
 unsigned g16_domain_log(uint64_t rows)
 {
     unsigned l = 0;
