@@ -14,6 +14,10 @@ int cli_ec(int argc, char **argv);
 int cli_circuit(int argc, char **argv);
 int cli_selftest(int argc, char **argv);
 int cli_bench(int argc, char **argv);
+int cli_setup(int argc, char **argv);
+int cli_prove(int argc, char **argv);
+int cli_verify(int argc, char **argv);
+int cli_info(int argc, char **argv);
 /* circom/snarkjs interop (cmd_snarkjs.c): `g16 snarkjs ...`, and the entry points the
  * prove / verify commands call for --zkey and for a snarkjs verification_key.json. */
 int cli_snarkjs(int argc, char **argv);

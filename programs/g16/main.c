@@ -14,6 +14,10 @@ static const char usage[] =
     "  circuit gen|check     synthetic circuits and witnesses (g16 circuit --help)\n"
     "  ec mul|check|pairing  curve arithmetic by hand (g16 ec --help)\n"
     "  bench field|ntt|msm   micro-benchmarks (g16 bench --help)\n"
+    "  setup                 TEST-ONLY proving key from a seed (g16 setup --help)\n"
+    "  prove                 a Groth16 proof from a key, circuit and witness\n"
+    "  verify                check proofs against a vk and public inputs\n"
+    "  info FILE             what a .g16c/.g16w/.params/.vk/proof file holds, and if it is valid\n"
     "  snarkjs prove|verify  circom/snarkjs interop: prove from .zkey + .wtns, verify\n"
     "                        snarkjs proofs (g16 snarkjs --help)\n"
     "  --version             version, arithmetic path and backends\n"
@@ -47,6 +51,10 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "circuit")) return cli_circuit(argc - 1, argv + 1);
     if (!strcmp(cmd, "selftest")) return cli_selftest(argc - 1, argv + 1);
     if (!strcmp(cmd, "bench")) return cli_bench(argc - 1, argv + 1);
+    if (!strcmp(cmd, "setup")) return cli_setup(argc - 1, argv + 1);
+    if (!strcmp(cmd, "prove")) return cli_prove(argc - 1, argv + 1);
+    if (!strcmp(cmd, "verify")) return cli_verify(argc - 1, argv + 1);
+    if (!strcmp(cmd, "info")) return cli_info(argc - 1, argv + 1);
     if (!strcmp(cmd, "snarkjs")) return cli_snarkjs(argc - 1, argv + 1);
     fprintf(stderr, "g16: unknown command '%s' (g16 --help lists them)\n", cmd);
     return CLI_ERROR;
