@@ -24,6 +24,7 @@
 #include "common/error.h"
 #include "common/pool.h"
 #include "curve/curve.h"
+#include "field/mont.h"
 #include "msm/msm_internal.h"
 
 #define MSM_CAT_(a, b) a##b
@@ -52,10 +53,19 @@ typedef struct LOCAL(ctx) {
     const msm_prep *p;
     unsigned c, nw, nparts;
     int affine;
+    int ones_mode;               /* sum p->ones instead of Pippenger on the rest */
     size_t batch, nb_max;
     MSM_XYZZ *wsum;              /* [w * nparts + part] */
     LOCAL(scratch) *scr;         /* one per worker */
 } LOCAL(ctx);
+
+/* Equality inline: the exported field functions are out of line, and the batch
+ * compares an x coordinate per addition.  An Fp2 element is two Fp components. */
+#define FE_K (sizeof(MSM_FE) / sizeof(g16_fp))
+static inline int LOCAL(feq)(const MSM_FE *a, const MSM_FE *b)
+{
+    return g16_limbs_eq((const uint64_t *)a, (const uint64_t *)b, 6 * FE_K);
+}
 
 static inline int LOCAL(aff_inf)(const MSM_AFF *p)
 {
@@ -128,7 +138,7 @@ static void LOCAL(flush)(LOCAL(scratch) *s, size_t n)
     MSM_FE *den = s->den, *acc = s->acc, inv, qy, lam, t;
     for (size_t j = 0; j < n; j++) {
         const MSM_AFF *A = &s->aff[s->eb[j]], *P = s->ep[j];
-        if (!FE(_eq)(&A->x, &P->x)) {
+        if (!LOCAL(feq)(&A->x, &P->x)) {
             FE(_sub)(&den[j], &P->x, &A->x);
             s->ekind[j] = K_ADD;
         } else {
@@ -137,8 +147,8 @@ static void LOCAL(flush)(LOCAL(scratch) *s, size_t n)
             else
                 qy = P->y;
             /* same x: P = A doubles, P = −A cancels (so does 2A for a 2-torsion A) */
-            if (FE(_eq)(&A->y, &qy) && !FE(_is_zero)(&qy)) {
-                FE(_dbl)(&den[j], &A->y);
+            if (LOCAL(feq)(&A->y, &qy) && !FE(_is_zero)(&qy)) {
+                FE(_add)(&den[j], &A->y, &A->y);
                 s->ekind[j] = K_DBL;
             } else {
                 FE(_set_one)(&den[j]);
@@ -213,6 +223,44 @@ static void LOCAL(reduce)(MSM_XYZZ *out, const LOCAL(scratch) *s, size_t nb)
     *out = tot;
 }
 
+/* bucket[b] += ±P in the affine buckets: set an empty bucket, queue the addition,
+ * or, when b is already queued, add into the XYZZ bucket b instead.  *j: batch fill. */
+static inline void LOCAL(insert)(LOCAL(scratch) *s, size_t *j, size_t B, uint32_t b,
+                                 const MSM_AFF *P, int neg)
+{
+    uint8_t st = s->st[b];
+    if (st & ST_INB) {
+        LOCAL(xz_add)(s, b, P, neg);
+    } else if (!(st & ST_AFF)) {
+        s->aff[b].x = P->x;
+        if (neg)
+            FE(_neg)(&s->aff[b].y, &P->y);
+        else
+            s->aff[b].y = P->y;
+        s->st[b] = st | ST_AFF;
+    } else {
+        __builtin_prefetch(&s->aff[b], 1);
+        s->st[b] = st | ST_INB;
+        s->eb[*j] = b;
+        s->ep[*j] = P;
+        s->eneg[*j] = (uint8_t)neg;
+        if (++*j == B) {
+            LOCAL(flush)(s, *j);
+            *j = 0;
+        }
+    }
+}
+
+/* Σ of every bucket (the ones' sum: no weights). */
+static void LOCAL(sum_buckets)(MSM_XYZZ *out, const LOCAL(scratch) *s, size_t nb)
+{
+    PT(_xyzz_set_infinity)(out);
+    for (size_t b = 0; b < nb; b++) {
+        if (s->st[b] & ST_AFF) PT(_xyzz_add_affine)(out, out, &s->aff[b]);
+        if (s->st[b] & ST_XZ) PT(_xyzz_add)(out, out, &s->xz[b]);
+    }
+}
+
 static void LOCAL(task)(void *vctx, size_t task, unsigned worker)
 {
     LOCAL(ctx) *x = vctx;
@@ -221,71 +269,67 @@ static void LOCAL(task)(void *vctx, size_t task, unsigned worker)
     MSM_XYZZ *out = &x->wsum[task];
     PT(_xyzz_set_infinity)(out);
     if (!LOCAL(scratch_get)(x, s)) return;
-    size_t m = x->p->m, lo = m * part / x->nparts, hi = m * (part + 1) / x->nparts;
+    size_t m = x->ones_mode ? x->p->n_ones : x->p->m;
+    size_t lo = m * part / x->nparts, hi = m * (part + 1) / x->nparts, j = 0, B = x->batch;
+    if (x->ones_mode) {
+        /* consecutive points go to consecutive buckets, B of them: a batch never
+         * meets the same bucket twice */
+        const uint32_t *ones = x->p->ones;
+        memset(s->st, 0, B);
+        for (size_t i = lo; i < hi; i++) {
+            const MSM_AFF *P = &x->bases[ones[i]];
+            if (!LOCAL(aff_inf)(P)) LOCAL(insert)(s, &j, B, (uint32_t)((i - lo) % B), P, 0);
+        }
+        LOCAL(flush)(s, j);
+        LOCAL(sum_buckets)(out, s, B);
+        return;
+    }
     size_t nb = msm_window_buckets(x->c, w);
     int top = w + 1 == x->nw;
     unsigned c = x->c;
     const uint64_t(*k)[4] = (const uint64_t(*)[4])x->p->k;
     const uint32_t *idx = x->p->idx;
     memset(s->st, 0, nb);
-    if (!x->affine) {
-        for (size_t i = lo; i < hi; i++) {
-            int32_t d = msm_digit(k[i], w, c, top);
-            if (!d) continue;
-            const MSM_AFF *P = &x->bases[idx[i]];
-            if (LOCAL(aff_inf)(P)) continue;
-            LOCAL(xz_add)(s, (uint32_t)((d < 0 ? -d : d) - 1), P, d < 0);
-        }
-    } else {
-        size_t j = 0, B = x->batch;
-        for (size_t i = lo; i < hi; i++) {
-            int32_t d = msm_digit(k[i], w, c, top);
-            if (!d) continue;
-            const MSM_AFF *P = &x->bases[idx[i]];
-            if (LOCAL(aff_inf)(P)) continue;
-            uint32_t b = (uint32_t)((d < 0 ? -d : d) - 1);
-            uint8_t st = s->st[b];
-            if (st & ST_INB) {
-                LOCAL(xz_add)(s, b, P, d < 0);
-            } else if (!(st & ST_AFF)) {
-                s->aff[b].x = P->x;
-                if (d < 0)
-                    FE(_neg)(&s->aff[b].y, &P->y);
-                else
-                    s->aff[b].y = P->y;
-                s->st[b] = st | ST_AFF;
-            } else {
-                __builtin_prefetch(&s->aff[b], 1);
-                s->st[b] = st | ST_INB;
-                s->eb[j] = b;
-                s->ep[j] = P;
-                s->eneg[j] = d < 0;
-                if (++j == B) {
-                    LOCAL(flush)(s, j);
-                    j = 0;
-                }
-            }
-        }
-        LOCAL(flush)(s, j);
+    for (size_t i = lo; i < hi; i++) {
+        int32_t d = msm_digit(k[i], w, c, top);
+        if (!d) continue;
+        const MSM_AFF *P = &x->bases[idx[i]];
+        if (LOCAL(aff_inf)(P)) continue;
+        uint32_t b = (uint32_t)((d < 0 ? -d : d) - 1);
+        if (x->affine)
+            LOCAL(insert)(s, &j, B, b, P, d < 0);
+        else
+            LOCAL(xz_add)(s, b, P, d < 0);
     }
+    if (x->affine) LOCAL(flush)(s, j);
     LOCAL(reduce)(out, s, nb);
 }
 
-typedef struct LOCAL(ones_ctx) {
-    const MSM_AFF *bases;
-    const uint32_t *ones;
-    MSM_XYZZ *acc;   /* per worker */
-} LOCAL(ones_ctx);
-
-static void LOCAL(ones_range)(void *vctx, size_t b, size_t e, unsigned worker)
+/* Runs x's tasks on the pool with per-worker scratch; fills x->wsum. */
+static g16_status LOCAL(run)(LOCAL(ctx) *x, size_t ntasks)
 {
-    LOCAL(ones_ctx) *x = vctx;
-    MSM_XYZZ a = x->acc[worker];
-    for (size_t i = b; i < e; i++) {
-        const MSM_AFF *P = &x->bases[x->ones[i]];
-        if (!LOCAL(aff_inf)(P)) PT(_xyzz_add_affine)(&a, &a, P);
+    unsigned nworkers = g16_pool_size(NULL);
+    x->wsum = malloc(ntasks * sizeof *x->wsum);
+    x->scr = calloc(nworkers, sizeof *x->scr);
+    if (!x->wsum || !x->scr) {
+        free(x->wsum);
+        free(x->scr);
+        x->wsum = NULL;
+        return g16_fail(G16_ERR_NOMEM, "msm: no memory for %zu partial sums", ntasks);
     }
-    x->acc[worker] = a;
+    g16_pool_tasks(NULL, ntasks, LOCAL(task), x);
+    int failed = 0;
+    for (unsigned i = 0; i < nworkers; i++) {
+        failed |= x->scr[i].failed;
+        LOCAL(scratch_free)(&x->scr[i]);
+    }
+    free(x->scr);
+    if (failed) {
+        free(x->wsum);
+        x->wsum = NULL;
+        return g16_fail(G16_ERR_NOMEM, "msm: no memory for %zu buckets per thread", x->nb_max);
+    }
+    return G16_OK;
 }
 
 /* Pippenger on p's rest; adds the result into *acc. */
@@ -301,7 +345,7 @@ static g16_status LOCAL(pippenger)(MSM_XYZZ *acc, const MSM_AFF *bases, const ms
     x.nw = msm_windows(x.c);
     x.nparts = g16_msm_parts(x.c, threads, p->m);
     x.affine = o->buckets == G16_MSM_BUCKETS_AFFINE ||
-               (o->buckets == G16_MSM_BUCKETS_AUTO && p->m / x.nparts >= 2048);
+               (o->buckets == G16_MSM_BUCKETS_AUTO && p->m / x.nparts >= 8192);
     x.nb_max = msm_window_buckets(x.c, 0);
     if (msm_window_buckets(x.c, x.nw - 1) > x.nb_max) x.nb_max = msm_window_buckets(x.c, x.nw - 1);
     /* A batch of B amortises one inversion (~480 M) over B additions, but a point whose
@@ -312,26 +356,7 @@ static g16_status LOCAL(pippenger)(MSM_XYZZ *acc, const MSM_AFF *bases, const ms
     if (x.batch > 4096) x.batch = 4096;
     const char *bs = getenv("G16_MSM_BATCH"); /* tuning hook, see docs/msm.md */
     if (bs && atoi(bs) > 0) x.batch = (size_t)atoi(bs);
-    unsigned nworkers = g16_pool_size(NULL);
-    size_t ntasks = (size_t)x.nw * x.nparts;
-    x.wsum = malloc(ntasks * sizeof *x.wsum);
-    x.scr = calloc(nworkers, sizeof *x.scr);
-    if (!x.wsum || !x.scr) {
-        free(x.wsum);
-        free(x.scr);
-        return g16_fail(G16_ERR_NOMEM, "msm: no memory for %zu window sums", ntasks);
-    }
-    g16_pool_tasks(NULL, ntasks, LOCAL(task), &x);
-    int failed = 0;
-    for (unsigned i = 0; i < nworkers; i++) {
-        failed |= x.scr[i].failed;
-        LOCAL(scratch_free)(&x.scr[i]);
-    }
-    free(x.scr);
-    if (failed) {
-        free(x.wsum);
-        return g16_fail(G16_ERR_NOMEM, "msm: no memory for %zu buckets per thread", x.nb_max);
-    }
+    G16_TRY(LOCAL(run)(&x, (size_t)x.nw * x.nparts));
     MSM_XYZZ r;
     PT(_xyzz_set_infinity)(&r);
     for (unsigned w = x.nw; w-- > 0;) {
@@ -343,16 +368,23 @@ static g16_status LOCAL(pippenger)(MSM_XYZZ *acc, const MSM_AFF *bases, const ms
     return G16_OK;
 }
 
-static g16_status LOCAL(sum_ones)(MSM_XYZZ *acc, const MSM_AFF *bases, const msm_prep *p)
+/* Σ of the bases whose scalar is 1, with batch-affine additions; adds into *acc. */
+static g16_status LOCAL(sum_ones)(MSM_XYZZ *acc, const MSM_AFF *bases, const msm_prep *p,
+                                  unsigned threads)
 {
     if (!p->n_ones) return G16_OK;
-    unsigned nworkers = g16_pool_size(NULL);
-    LOCAL(ones_ctx) x = {bases, p->ones, malloc(nworkers * sizeof(MSM_XYZZ))};
-    if (!x.acc) return g16_fail(G16_ERR_NOMEM, "msm: no memory for %u accumulators", nworkers);
-    for (unsigned i = 0; i < nworkers; i++) PT(_xyzz_set_infinity)(&x.acc[i]);
-    g16_parallel_for(p->n_ones, 0, LOCAL(ones_range), &x);
-    for (unsigned i = 0; i < nworkers; i++) PT(_xyzz_add)(acc, acc, &x.acc[i]);
-    free(x.acc);
+    LOCAL(ctx) x;
+    memset(&x, 0, sizeof x);
+    x.bases = bases;
+    x.p = p;
+    x.ones_mode = 1;
+    x.affine = 1;
+    x.batch = x.nb_max = 1024;
+    x.nparts = (unsigned)(p->n_ones / 4096 + 1);
+    if (x.nparts > threads) x.nparts = threads;
+    G16_TRY(LOCAL(run)(&x, x.nparts));
+    for (unsigned q = 0; q < x.nparts; q++) PT(_xyzz_add)(acc, acc, &x.wsum[q]);
+    free(x.wsum);
     return G16_OK;
 }
 
@@ -398,7 +430,7 @@ g16_status MSM_CAT(MSM_CAT(g16_msm_, MSM_G), _ex)(MSM_JAC *out, const MSM_AFF *b
             break;
         }
         base0 += dens ? g16_msm_popcount(dens, len) : len;
-        s = LOCAL(sum_ones)(&acc, bases, &p);
+        s = LOCAL(sum_ones)(&acc, bases, &p, threads);
         if (s == G16_OK) s = LOCAL(pippenger)(&acc, bases, &p, o, threads);
     }
     g16_msm_prep_free(&p);

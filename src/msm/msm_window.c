@@ -4,7 +4,7 @@
 /* Relative costs, in units of one batch-affine bucket addition: a bucket of the
  * reduction costs two XYZZ additions (mixed + full, ~24 M against ~6.5 M).  The
  * numbers were fitted to the measurements in docs/msm.md. */
-#define COST_REDUCE 3.5
+#define COST_REDUCE 2.0
 
 static double plan_cost(unsigned c, unsigned threads, size_t m, unsigned *parts_out)
 {

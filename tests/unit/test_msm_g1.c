@@ -310,6 +310,36 @@ static void test_split(void)
     free(s);
 }
 
+/* Many scalars equal to 1 on equal and opposite bases: the batched sum of the ones
+ * must double (Q + Q) and cancel (Q + (−Q)) inside its batches. */
+static void test_ones_large(void)
+{
+    size_t n = 4096;
+    TAFF *b = rand_bases(1), *c = malloc(n * sizeof *c);
+    g16_fr *s = malloc(n * sizeof *s);
+    for (size_t i = 0; i < n; i++) {
+        g16_fr_set_one(&s[i]);
+        c[i] = b[0];
+    }
+    TJAC want, got, q;
+    uint64_t k[4] = {n, 0, 0, 0};
+    PT(_jac_from_affine)(&q, &b[0]);
+    PT(_mul)(&want, &q, k);
+    CHECK(MSM(&got, c, n, s, n, NULL) == G16_OK, "%s", "equal ones");
+    CHECK(PT(_jac_eq)(&got, &want), "%s", "n equal bases with scalar 1: not n*Q");
+    for (size_t i = n / 2; i < n; i++) PT(_affine_neg)(&c[i], &b[0]);
+    CHECK(MSM(&got, c, n, s, n, NULL) == G16_OK, "%s", "opposite ones");
+    CHECK(PT(_jac_is_infinity)(&got), "%s", "Q and -Q halves with scalar 1 do not cancel");
+    /* one extra point keeps the sum off infinity */
+    g16_fr_set_zero(&s[0]);
+    PT(_jac_neg)(&want, &q);
+    CHECK(MSM(&got, c, n, s, n, NULL) == G16_OK, "%s", "opposite ones minus one");
+    CHECK(PT(_jac_eq)(&got, &want), "%s", "dropping one Q does not leave -Q");
+    free(b);
+    free(c);
+    free(s);
+}
+
 /* bases hold only the entries whose density bit is set. */
 static void test_density(void)
 {
@@ -372,6 +402,7 @@ int main(void)
     TIMED(test_edges);
     TIMED(test_windows);
     TIMED(test_split);
+    TIMED(test_ones_large);
     TIMED(test_density);
     TIMED(test_linearity);
     /* the same results on a one-thread pool (no task split at all) */
