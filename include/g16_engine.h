@@ -154,6 +154,7 @@ typedef struct g16_engine_stats {
     uint64_t proofs;        /* partitions proved and returned */
     uint64_t retries;       /* self-check failures redone on the CPU */
     double busy_s;          /* sum over devices of the time their lock was held */
+    double synth_s, final_s, verify_s; /* summed over partitions: time in each stage's work */
     double active_s;        /* time with at least one job in the engine */
     double s_per_proof;     /* active_s / proofs (0 before the first proof) */
     double device_busy;     /* busy_s / (active_s · devices), 0 .. 1 */
@@ -169,6 +170,34 @@ void g16_engine_trim(g16_engine *e);
 
 /* Writes a one-screen summary (s/proof, device busy %, peak of every counter). */
 void g16_engine_stats_print(const g16_engine_stats *st, void *file /* FILE * */);
+
+/* ---------------------------------------------------------------------------
+ * Pipeline benchmark (`g16 bench pipeline`): one synthetic circuit, its witness
+ * and a TEST-ONLY key (g16_setup), then jobs through engines of several settings. */
+typedef struct g16_bench_pipeline g16_bench_pipeline;
+
+/* Generates the circuit (profile, 2^log_n rows, n_pub inputs, seed) and its key.
+ * Out: out: the bench context (g16_bench_pipeline_free). */
+g16_status g16_bench_pipeline_prepare(g16_bench_pipeline **out, int profile, unsigned log_n, uint32_t n_pub,
+                                      uint64_t seed);
+void g16_bench_pipeline_free(g16_bench_pipeline *b);
+
+typedef struct g16_bench_pipeline_result {
+    g16_engine_stats stats;
+    double wall_s;          /* submit of the first job to the end of the last */
+    double s_per_proof;     /* wall_s / proofs */
+    double bound_s;         /* s/proof the stage times allow with the workers that run side by side */
+    uint64_t rss_base;      /* resident bytes before the engine started (key, circuit, witness) */
+    uint64_t rss_peak;      /* highest resident bytes sampled during the run */
+    uint64_t proofs;
+    int all_verified;       /* every returned proof passed g16_verify_batch */
+} g16_bench_pipeline_result;
+
+/* Runs jobs × partitions proofs through an engine made from cfg (its pw, gw, budget,
+ * verify, trace) and waits for all.  Out: res.
+ * Returns: G16_OK, or the first job's error. */
+g16_status g16_bench_pipeline_run(g16_bench_pipeline *b, g16_bench_pipeline_result *res,
+                                  const g16_engine_config *cfg, unsigned jobs, unsigned partitions);
 
 #ifdef __cplusplus
 }

@@ -14,6 +14,8 @@ int cli_ec(int argc, char **argv);
 int cli_circuit(int argc, char **argv);
 int cli_selftest(int argc, char **argv);
 int cli_bench(int argc, char **argv);
+int cli_engine(int argc, char **argv);
+int cli_bench_pipeline(int argc, char **argv);
 int cli_setup(int argc, char **argv);
 int cli_prove(int argc, char **argv);
 int cli_verify(int argc, char **argv);

@@ -178,6 +178,7 @@ int cli_bench(int argc, char **argv)
     if (!strcmp(argv[1], "field")) return bench_field(argc, argv);
     if (!strcmp(argv[1], "ntt")) return bench_kernel(argc, argv, 0);
     if (!strcmp(argv[1], "msm")) return bench_kernel(argc, argv, 1);
+    if (!strcmp(argv[1], "pipeline")) return cli_bench_pipeline(argc, argv);
     fprintf(stderr, "g16 bench: unknown benchmark '%s'\n", argv[1]);
     fputs(bench_usage, stderr);
     return CLI_ERROR;

@@ -17,6 +17,7 @@ static const char usage[] =
     "  setup                 TEST-ONLY proving key from a seed (g16 setup --help)\n"
     "  prove                 a Groth16 proof from a key, circuit and witness\n"
     "  verify                check proofs against a vk and public inputs\n"
+    "  engine run            a multi-partition job through the proving engine (g16 engine --help)\n"
     "  info FILE             what a .g16c/.g16w/.params/.vk/proof file holds, and if it is valid\n"
     "  snarkjs prove|verify  circom/snarkjs interop: prove from .zkey + .wtns, verify\n"
     "                        snarkjs proofs (g16 snarkjs --help)\n"
@@ -51,6 +52,7 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "circuit")) return cli_circuit(argc - 1, argv + 1);
     if (!strcmp(cmd, "selftest")) return cli_selftest(argc - 1, argv + 1);
     if (!strcmp(cmd, "bench")) return cli_bench(argc - 1, argv + 1);
+    if (!strcmp(cmd, "engine")) return cli_engine(argc - 1, argv + 1);
     if (!strcmp(cmd, "setup")) return cli_setup(argc - 1, argv + 1);
     if (!strcmp(cmd, "prove")) return cli_prove(argc - 1, argv + 1);
     if (!strcmp(cmd, "verify")) return cli_verify(argc - 1, argv + 1);

@@ -469,6 +469,9 @@ void g16_engine_stats_get(g16_engine *e, g16_engine_stats *st)
     st->retries = e->retries;
     st->active_s = e->active_s + (e->active_since >= 0 ? g16_engine_now(e) - e->active_since : 0);
     for (unsigned d = 0; d < e->n_devs; d++) st->busy_s += e->devs[d].busy_s;
+    st->synth_s = e->synth_s;
+    st->final_s = e->final_s;
+    st->verify_s = e->verify_s;
     st->devices = e->n_devs;
     st->pw = e->cfg.pw;
     st->gw = e->cfg.gw;

@@ -207,6 +207,7 @@ struct g16_engine {
     double active_s;
     unsigned live_jobs;
     uint64_t jobs_done, jobs_failed, jobs_cancelled, proofs, retries;
+    double synth_s, final_s, verify_s;
     g16_trace trace;
 };
 

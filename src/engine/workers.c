@@ -316,6 +316,7 @@ static void synth_loop(g16_worker *w)
         g16_trace_span(e, "synthesis", t, t1, w->lane, p);
 
         pthread_mutex_lock(&e->mu);
+        e->synth_s += t1 - t;
         g16_tracker_add(&e->tr, G16_CTR_SYNTH, -1);
         if (st) g16_job_fail(e, j, G16_STAGE_SYNTH, st, msg);
         if (j->dead) {
@@ -481,6 +482,7 @@ static void final_loop(g16_worker *w)
 
         g16_status st = G16_OK, vst = G16_OK;
         g16_stage where = G16_STAGE_FINAL;
+        double t2 = 0;
         char msg[256] = "";
         if (dead) {
             g16_pending_free(p->pending); /* cancelled at this boundary */
@@ -501,11 +503,14 @@ static void final_loop(g16_worker *w)
                 vst = stage_hooks(e, G16_STAGE_VERIFY, p);
                 if (vst == G16_OK) vst = self_check(e, p);
                 if (vst) fail_msg(msg, sizeof msg, p, G16_STAGE_VERIFY);
-                g16_trace_span(e, "verify", t1, g16_engine_now(e), w->lane, p);
+                t2 = g16_engine_now(e);
+                g16_trace_span(e, "verify", t1, t2, w->lane, p);
             }
         }
 
         pthread_mutex_lock(&e->mu);
+        e->final_s += t1 - t;
+        if (t2 > 0) e->verify_s += t2 - t1;
         g16_tracker_add(&e->tr, G16_CTR_FINAL, -1);
         if (st) g16_job_fail(e, j, G16_STAGE_FINAL, st, msg);
         if (!j->dead && vst) {
