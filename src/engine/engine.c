@@ -221,7 +221,8 @@ static void size_part(g16_part *p)
     p->z_bytes = g16_buf_round(p->n_vars * sizeof(g16_fr));
     size_t bitmaps = (2 * ((size_t)c->n_aux / 64 + 1) + (c->n_pub + 1) / 64 + 1) * 8;
     size_t merged = 2 * (p->n_vars / 64 + 1) * 8; /* prove_start's merged density */
-    p->aux_bytes = bitmaps + merged + p->n_vars * sizeof(g16_fr); /* + the pending B copy */
+    /* + the pending proof's copy of the B-dense z and the G2 MSM's scalar preparation */
+    p->aux_bytes = bitmaps + merged + 2 * p->n_vars * sizeof(g16_fr);
     /* prove_start: two N-entry H buffers, then an MSM's scalar preparation
      * (about 2·N·32 bytes at most, for the h query). */
     p->scratch_bytes = 4 * p->N * sizeof(g16_fr);
