@@ -92,6 +92,20 @@ static void fp_sub_chain(void)
     sink ^= x.l[0];
 }
 
+static void fp_neg_chain(void)
+{
+    g16_fp x = fx;
+    for (long i = 0; i < iters; i++) g16_fp_neg(&x, &x);
+    sink ^= x.l[0];
+}
+
+static void fp_dbl_chain(void)
+{
+    g16_fp x = fx;
+    for (long i = 0; i < iters; i++) g16_fp_dbl(&x, &x);
+    sink ^= x.l[0];
+}
+
 static void fr_mul_chain(void)
 {
     g16_fr x = rx;
@@ -133,6 +147,8 @@ static void report(void)
     printf("  fp sqr  (chain)      %7.2f ns\n", median_ns_per_op(fp_sqr_chain, iters));
     printf("  fp add  (chain)      %7.2f ns\n", median_ns_per_op(fp_add_chain, iters));
     printf("  fp sub  (chain)      %7.2f ns\n", median_ns_per_op(fp_sub_chain, iters));
+    printf("  fp dbl  (chain)      %7.2f ns\n", median_ns_per_op(fp_dbl_chain, iters));
+    printf("  fp neg  (chain)      %7.2f ns\n", median_ns_per_op(fp_neg_chain, iters));
     printf("  fr mul  (chain)      %7.2f ns\n", median_ns_per_op(fr_mul_chain, iters));
     printf("  fr mul  (4 chains)   %7.2f ns\n", median_ns_per_op(fr_mul_4chains, 4 * iters));
     printf("  fr sqr  (chain)      %7.2f ns\n", median_ns_per_op(fr_sqr_chain, iters));

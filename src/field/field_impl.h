@@ -30,10 +30,17 @@
         else g16_##op##_mod_256(r, a, b, p);                                  \
         return;                                                               \
     }
+#define G16_ASM_NEG(r, a, p, n)                                               \
+    if (g16_use_mulx) {                                                       \
+        if ((n) == 6) g16_neg_mod_384(r, a, p);                               \
+        else g16_neg_mod_256(r, a, p);                                        \
+        return;                                                               \
+    }
 #else
 #define G16_ASM_MUL(fn, r, a, b, p, n0)
 #define G16_ASM_SQR(fn, r, a, p, n0)
 #define G16_ASM_ADDSUB(op, r, a, b, p, n)
+#define G16_ASM_NEG(r, a, p, n)
 #endif
 
 #define G16_FIELD_IMPL(F, T, N, NB, MOD, N0, ONE, R2, ASM_MUL, ASM_SQR)                   \
@@ -63,7 +70,11 @@
         G16_ASM_ADDSUB(add, r->l, a->l, a->l, MOD, N)                                 \
         F##_add_portable(r, a, a);                                                    \
     }                                                                                 \
-    void g16_##F##_neg(T *r, const T *a) { g16_mont_neg(r->l, a->l, MOD, N); }        \
+    void g16_##F##_neg(T *r, const T *a)                                              \
+    {                                                                                 \
+        G16_ASM_NEG(r->l, a->l, MOD, N)                                               \
+        g16_mont_neg(r->l, a->l, MOD, N);                                             \
+    }                                                                                 \
     __attribute__((noinline)) static void F##_mul_portable(T *r, const T *a, const T *b) \
     {                                                                                 \
         g16_mont_mul(r->l, a->l, b->l, MOD, N0, N);                                   \

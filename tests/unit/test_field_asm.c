@@ -116,11 +116,18 @@ static void asm_sub(const modulus *m, uint64_t *r, const uint64_t *a, const uint
     else g16_sub_mod_256(r, a, b, m->p);
 }
 
+static void asm_neg(const modulus *m, uint64_t *r, const uint64_t *a)
+{
+    if (m->n == 6) g16_neg_mod_384(r, a, m->p);
+    else g16_neg_mod_256(r, a, m->p);
+}
+
 #else
 static void asm_mul(const modulus *m, uint64_t *r, const uint64_t *a, const uint64_t *b) {}
 static void asm_sqr(const modulus *m, uint64_t *r, const uint64_t *a) {}
 static void asm_add(const modulus *m, uint64_t *r, const uint64_t *a, const uint64_t *b) {}
 static void asm_sub(const modulus *m, uint64_t *r, const uint64_t *a, const uint64_t *b) {}
+static void asm_neg(const modulus *m, uint64_t *r, const uint64_t *a) {}
 #endif
 
 static int limbs_eq(const uint64_t *a, const uint64_t *b, size_t n)
@@ -245,8 +252,9 @@ static int ref_check_add(const uint64_t *r, const uint64_t *a, const uint64_t *b
     return memcmp(lhs, rhs, n * sizeof *lhs) == 0;
 }
 
-/* Every pair of edge values and random pairs, with aliasing; then a chain
- * x = x + y, x = x - z of CHAIN_LEN steps on both paths in lockstep. */
+/* Every pair of edge values and random pairs, with aliasing, and negation of
+ * each; then a chain x = x + y, x = x - z, every other step x = -x, of
+ * CHAIN_LEN steps on both paths in lockstep. */
 static void test_addsub(const modulus *m)
 {
     uint64_t e[16][G16_MAX_LIMBS];
@@ -295,6 +303,17 @@ static void test_addsub(const modulus *m)
         memcpy(y, a, sizeof y);
         asm_sub(m, y, y, y);
         CHECK(g16_limbs_is_zero(y, n), "%s sub r=a=b is zero, pair %d", m->name, it);
+
+        if (it % ne != 0) continue; /* each a once is enough for the one-input negation */
+        static const uint64_t zero[G16_MAX_LIMBS];
+        asm_neg(m, y, a);
+        CHECK(ref_check_add(zero, y, a, m->p, n) && !g16_mont_geq(y, m->p, n),
+              "%s neg asm vs reference, pair %d", m->name, it);
+        g16_mont_neg(x, a, m->p, n);
+        CHECK(limbs_eq(x, y, n), "%s neg asm vs portable, pair %d", m->name, it);
+        memcpy(y, a, sizeof y);
+        asm_neg(m, y, y);
+        CHECK(limbs_eq(x, y, n), "%s neg r=a, pair %d", m->name, it);
     }
     if (!have_asm) return;
     uint64_t xa[G16_MAX_LIMBS], xp[G16_MAX_LIMBS], y[G16_MAX_LIMBS], z[G16_MAX_LIMBS];
@@ -310,6 +329,10 @@ static void test_addsub(const modulus *m)
         g16_mont_add(xp, xp, y, m->p, n);
         asm_sub(m, xa, xa, z);
         g16_mont_sub(xp, xp, z, m->p, n);
+        if (it & 1) {
+            asm_neg(m, xa, xa);
+            g16_mont_neg(xp, xp, m->p, n);
+        }
         if (!limbs_eq(xa, xp, n)) {
             if (bad++ == 0) CHECK(0, "%s add/sub chain diverges at step %ld", m->name, it);
             memcpy(xa, xp, sizeof xa);
@@ -353,7 +376,7 @@ static void test_chains(const modulus *m)
     CHECK(sqr_bad == 0, "%s sqr chain: %ld of %ld steps differ", m->name, sqr_bad, CHAIN_LEN);
 }
 
-/* The exported g16_fp_* / g16_fr_* mul, sqr, add, dbl and sub on both paths, through the
+/* The exported g16_fp_* / g16_fr_* mul, sqr, add, dbl, sub and neg on both paths, through the
  * run-time switch, so the dispatch itself is covered. */
 static void test_dispatch(void)
 {
@@ -374,25 +397,29 @@ static void test_dispatch(void)
         g16_fp_add(&x, &x, &a);
         g16_fp_dbl(&x, &x);
         g16_fp_sub(&x, &x, &b);
+        g16_fp_neg(&x, &x);
         g16_fr_mul(&u, &u, &d);
         g16_fr_sqr(&u, &u);
         g16_fr_add(&u, &u, &c);
         g16_fr_dbl(&u, &u);
         g16_fr_sub(&u, &u, &d);
+        g16_fr_neg(&u, &u);
         g16_field_force_portable(0);
         g16_fp_mul(&y, &y, &b);
         g16_fp_sqr(&y, &y);
         g16_fp_add(&y, &y, &a);
         g16_fp_dbl(&y, &y);
         g16_fp_sub(&y, &y, &b);
+        g16_fp_neg(&y, &y);
         g16_fr_mul(&v, &v, &d);
         g16_fr_sqr(&v, &v);
         g16_fr_add(&v, &v, &c);
         g16_fr_dbl(&v, &v);
         g16_fr_sub(&v, &v, &d);
+        g16_fr_neg(&v, &v);
     }
-    CHECK(g16_fp_eq(&x, &y), "g16_fp_mul/sqr/add/dbl/sub chain: paths differ");
-    CHECK(g16_fr_eq(&u, &v), "g16_fr_mul/sqr/add/dbl/sub chain: paths differ");
+    CHECK(g16_fp_eq(&x, &y), "g16_fp_mul/sqr/add/dbl/sub/neg chain: paths differ");
+    CHECK(g16_fr_eq(&u, &v), "g16_fr_mul/sqr/add/dbl/sub/neg chain: paths differ");
     CHECK(g16_use_mulx == have_asm, "g16_use_mulx after force_portable(0) is %d, expected %d",
           g16_use_mulx, have_asm);
 }

@@ -1,5 +1,5 @@
-/* Modular addition and subtraction for 6-limb (Fp) and 4-limb (Fr) moduli,
- * declared in field/field_impl.h.  Contract as g16_mont_add / g16_mont_sub in
+/* Modular addition, subtraction and negation for 6-limb (Fp) and 4-limb (Fr)
+ * moduli, declared in add_mod.h.  Contract as g16_mont_add / _sub / _neg in
  * field/mont.h: inputs < p, output < p, r may alias a or b, p < 2^(64n-1).
  * Branch-free.  Used only when cpu.c found BMI2 and ADX (subtraction uses adox).
  *
@@ -212,5 +212,84 @@ g16_add_mod_256:
         ret
         .cfi_endproc
         .size   g16_add_mod_256, .-g16_add_mod_256
+
+/* ------------------------------------------------------------------------ */
+/* Negation: r = p - a, then zeroed through a mask when a = 0 so that 0 maps
+ * to 0 (p itself is not a reduced value). */
+#define NEG_OR(off)     orq off(%rsi), %rcx
+
+/* void g16_neg_mod_384(uint64_t r[6], const uint64_t a[6], const uint64_t p[6]) */
+        .globl  g16_neg_mod_384
+        .type   g16_neg_mod_384, @function
+        .p2align 4
+g16_neg_mod_384:
+        .cfi_startproc
+        movq    0(%rdx), %r8
+        subq    0(%rsi), %r8
+        movq    8(%rdx), %r9
+        sbbq    8(%rsi), %r9
+        movq    16(%rdx), %r10
+        sbbq    16(%rsi), %r10
+        movq    24(%rdx), %r11
+        sbbq    24(%rsi), %r11
+        movq    32(%rdx), %rax
+        sbbq    32(%rsi), %rax
+        movq    40(%rdx), %rdx
+        sbbq    40(%rsi), %rdx
+        movq    0(%rsi), %rcx
+        NEG_OR(8)
+        NEG_OR(16)
+        NEG_OR(24)
+        NEG_OR(32)
+        NEG_OR(40)
+        negq    %rcx                    /* CF = (a != 0) */
+        sbbq    %rcx, %rcx              /* all ones when a != 0 */
+        andq    %rcx, %r8
+        andq    %rcx, %r9
+        andq    %rcx, %r10
+        andq    %rcx, %r11
+        andq    %rcx, %rax
+        andq    %rcx, %rdx
+        movq    %r8, 0(%rdi)
+        movq    %r9, 8(%rdi)
+        movq    %r10, 16(%rdi)
+        movq    %r11, 24(%rdi)
+        movq    %rax, 32(%rdi)
+        movq    %rdx, 40(%rdi)
+        ret
+        .cfi_endproc
+        .size   g16_neg_mod_384, .-g16_neg_mod_384
+
+/* void g16_neg_mod_256(uint64_t r[4], const uint64_t a[4], const uint64_t p[4]) */
+        .globl  g16_neg_mod_256
+        .type   g16_neg_mod_256, @function
+        .p2align 4
+g16_neg_mod_256:
+        .cfi_startproc
+        movq    0(%rdx), %r8
+        subq    0(%rsi), %r8
+        movq    8(%rdx), %r9
+        sbbq    8(%rsi), %r9
+        movq    16(%rdx), %r10
+        sbbq    16(%rsi), %r10
+        movq    24(%rdx), %r11
+        sbbq    24(%rsi), %r11
+        movq    0(%rsi), %rcx
+        NEG_OR(8)
+        NEG_OR(16)
+        NEG_OR(24)
+        negq    %rcx
+        sbbq    %rcx, %rcx
+        andq    %rcx, %r8
+        andq    %rcx, %r9
+        andq    %rcx, %r10
+        andq    %rcx, %r11
+        movq    %r8, 0(%rdi)
+        movq    %r9, 8(%rdi)
+        movq    %r10, 16(%rdi)
+        movq    %r11, 24(%rdi)
+        ret
+        .cfi_endproc
+        .size   g16_neg_mod_256, .-g16_neg_mod_256
 
         .section .note.GNU-stack,"",@progbits
