@@ -131,8 +131,8 @@ uint64_t g16_builder_constraints(const g16_builder *b);
  * The builder is left empty and may be freed or reused. */
 g16_status g16_builder_finish(g16_builder *b, g16_circuit **circ, g16_witness **wit);
 
-/* Maps a builder handle to its final variable index (valid for the numbering
- * finish produces, given the counts at finish time). */
+/* Maps a builder handle to the variable index finish will give it, given the
+ * inputs allocated so far: call it after the last alloc_input, before finish. */
 uint64_t g16_builder_var_index(const g16_builder *b, g16_var v);
 
 /* ---------------------------------------------------------------------------
