@@ -21,7 +21,8 @@
     if (g16_use_mulx) { fn(r, a, b, p, n0); return; }
 #define G16_ASM_SQR(fn, r, a, p, n0) \
     if (g16_use_mulx) { fn(r, a, p, n0); return; }
-/* x86_64/add_mod.S needs ADX too, so it shares the multiplication's flag. */
+/* add/sub/neg (x86_64/add_mod.S): the subtraction uses adox, so all three
+ * share the multiplication's flag. */
 #include "field/x86_64/add_mod.h"
 /* n is a constant at every use, so the width test folds away */
 #define G16_ASM_ADDSUB(op, r, a, b, p, n)                                     \
