@@ -35,6 +35,8 @@
 
 enum { ST_AFF = 1, ST_INB = 2, ST_XZ = 4 };
 enum { K_ADD = 0, K_DBL = 1, K_CANCEL = 2 };
+/* Most chains of the batch-affine bucket reduction (see reduce_affine). */
+#define MSM_CHAINS 512
 
 /* Per-worker scratch, allocated on the worker's first task and reused. */
 typedef struct LOCAL(scratch) {
@@ -45,6 +47,10 @@ typedef struct LOCAL(scratch) {
     const MSM_AFF **ep;  /* batch: the point added */
     uint8_t *eneg, *ekind;
     MSM_FE *den, *acc;   /* batch: denominators and their running products */
+    uint32_t *ids;       /* reduction: indices of the XYZZ overflow buckets */
+    MSM_AFF *tmp;        /* reduction: a batch of them in affine form */
+    MSM_AFF *ch;         /* reduction: chain sums run_j, tot_j */
+    uint8_t *chst;
     int failed;
 } LOCAL(scratch);
 
@@ -54,6 +60,7 @@ typedef struct LOCAL(ctx) {
     unsigned c, nw, nparts;
     int affine;
     int ones_mode;               /* sum p->ones instead of Pippenger on the rest */
+    int xyzz_reduce;             /* tuning: reduce affine buckets with XYZZ running sums */
     size_t batch, nb_max;
     MSM_XYZZ *wsum;              /* [w * nparts + part] */
     LOCAL(scratch) *scr;         /* one per worker */
@@ -88,6 +95,10 @@ static void LOCAL(scratch_free)(LOCAL(scratch) *s)
     free(s->ekind);
     free(s->den);
     free(s->acc);
+    free(s->ids);
+    free(s->tmp);
+    free(s->ch);
+    free(s->chst);
     memset(s, 0, sizeof *s);
 }
 
@@ -106,9 +117,14 @@ static int LOCAL(scratch_get)(LOCAL(ctx) *x, LOCAL(scratch) *s)
         s->ekind = malloc(B);
         s->den = malloc(B * sizeof *s->den);
         s->acc = malloc(B * sizeof *s->acc);
+        s->ids = malloc(nb * sizeof *s->ids);
+        s->tmp = malloc(B * sizeof *s->tmp);
+        s->ch = malloc(2 * MSM_CHAINS * sizeof *s->ch);
+        s->chst = malloc(2 * MSM_CHAINS);
     }
     if (!s->xz || !s->st ||
-        (x->affine && (!s->aff || !s->eb || !s->ep || !s->eneg || !s->ekind || !s->den || !s->acc))) {
+        (x->affine && (!s->aff || !s->eb || !s->ep || !s->eneg || !s->ekind || !s->den || !s->acc ||
+                       !s->ids || !s->tmp || !s->ch || !s->chst))) {
         LOCAL(scratch_free)(s);
         s->failed = 1;
         return 0;
@@ -131,13 +147,14 @@ static inline void LOCAL(xz_add)(LOCAL(scratch) *s, uint32_t b, const MSM_AFF *P
     }
 }
 
-/* Performs the n queued affine additions aff[eb[j]] += ±ep[j] with one inversion. */
-static void LOCAL(flush)(LOCAL(scratch) *s, size_t n)
+/* Performs the n queued affine additions tgt[eb[j]] += ±ep[j] with one inversion;
+ * tgt/st are the bucket array and its states (or the reduction's chain sums). */
+static void LOCAL(flush_to)(LOCAL(scratch) *s, MSM_AFF *tgt, uint8_t *sts, size_t n)
 {
     if (!n) return;
     MSM_FE *den = s->den, *acc = s->acc, inv, qy, lam, t;
     for (size_t j = 0; j < n; j++) {
-        const MSM_AFF *A = &s->aff[s->eb[j]], *P = s->ep[j];
+        const MSM_AFF *A = &tgt[s->eb[j]], *P = s->ep[j];
         if (!LOCAL(feq)(&A->x, &P->x)) {
             FE(_sub)(&den[j], &P->x, &A->x);
             s->ekind[j] = K_ADD;
@@ -170,11 +187,11 @@ static void LOCAL(flush)(LOCAL(scratch) *s, size_t n)
             ij = inv;
         }
         uint32_t b = s->eb[j];
-        MSM_AFF *A = &s->aff[b];
+        MSM_AFF *A = &tgt[b];
         const MSM_AFF *P = s->ep[j];
-        s->st[b] &= (uint8_t)~ST_INB;
+        sts[b] &= (uint8_t)~ST_INB;
         if (s->ekind[j] == K_CANCEL) {
-            s->st[b] &= (uint8_t)~ST_AFF;
+            sts[b] &= (uint8_t)~ST_AFF;
             continue;
         }
         if (s->ekind[j] == K_ADD) {
@@ -201,6 +218,11 @@ static void LOCAL(flush)(LOCAL(scratch) *s, size_t n)
     }
 }
 
+static inline void LOCAL(flush)(LOCAL(scratch) *s, size_t n)
+{
+    LOCAL(flush_to)(s, s->aff, s->st, n);
+}
+
 /* Σ_b (b+1)·bucket[b] by running sums, from the top bucket down. */
 static void LOCAL(reduce)(MSM_XYZZ *out, const LOCAL(scratch) *s, size_t nb)
 {
@@ -223,32 +245,100 @@ static void LOCAL(reduce)(MSM_XYZZ *out, const LOCAL(scratch) *s, size_t nb)
     *out = tot;
 }
 
-/* bucket[b] += ±P in the affine buckets: set an empty bucket, queue the addition,
- * or, when b is already queued, add into the XYZZ bucket b instead.  *j: batch fill. */
-static inline void LOCAL(insert)(LOCAL(scratch) *s, size_t *j, size_t B, uint32_t b,
-                                 const MSM_AFF *P, int neg)
+/* tgt[b] += ±P: set an empty entry, or queue the addition; when b is already
+ * queued (only possible for the bucket array) add into the XYZZ bucket b instead.
+ * *j: batch fill. */
+static inline void LOCAL(insert_to)(LOCAL(scratch) *s, MSM_AFF *tgt, uint8_t *sts, size_t *j,
+                                    size_t B, uint32_t b, const MSM_AFF *P, int neg)
 {
-    uint8_t st = s->st[b];
+    uint8_t st = sts[b];
     if (st & ST_INB) {
         LOCAL(xz_add)(s, b, P, neg);
     } else if (!(st & ST_AFF)) {
-        s->aff[b].x = P->x;
+        tgt[b].x = P->x;
         if (neg)
-            FE(_neg)(&s->aff[b].y, &P->y);
+            FE(_neg)(&tgt[b].y, &P->y);
         else
-            s->aff[b].y = P->y;
-        s->st[b] = st | ST_AFF;
+            tgt[b].y = P->y;
+        sts[b] = st | ST_AFF;
     } else {
-        __builtin_prefetch(&s->aff[b], 1);
-        s->st[b] = st | ST_INB;
+        __builtin_prefetch(&tgt[b], 1);
+        sts[b] = st | ST_INB;
         s->eb[*j] = b;
         s->ep[*j] = P;
         s->eneg[*j] = (uint8_t)neg;
         if (++*j == B) {
-            LOCAL(flush)(s, *j);
+            LOCAL(flush_to)(s, tgt, sts, *j);
             *j = 0;
         }
     }
+}
+
+static inline void LOCAL(insert)(LOCAL(scratch) *s, size_t *j, size_t B, uint32_t b,
+                                 const MSM_AFF *P, int neg)
+{
+    LOCAL(insert_to)(s, s->aff, s->st, j, B, b, P, neg);
+}
+
+/* Σ_b (b+1)·bucket[b] for affine buckets, with batch-affine additions.  The
+ * buckets are cut into K chains of L consecutive ones; chain j keeps a running sum
+ * run_j and a total tot_j (= Σ_i (i+1)·bucket[jL+i]), and step i updates all K
+ * chains at once, so each step is two batches of K independent additions (one
+ * inversion each) instead of 2K XYZZ additions.  Then
+ * Σ = Σ_j tot_j + L·Σ_j j·run_j.  The XYZZ overflow buckets are first normalised
+ * and added into the affine ones. */
+static void LOCAL(reduce_affine)(MSM_XYZZ *out, LOCAL(scratch) *s, size_t nb, size_t B)
+{
+    /* overflow buckets: compact to the front of xz (ids ascending, so in place) */
+    size_t cnt = 0, j = 0;
+    for (size_t b = 0; b < nb; b++) {
+        if (s->st[b] & ST_XZ) {
+            s->st[b] &= (uint8_t)~ST_XZ;
+            s->ids[cnt] = (uint32_t)b;
+            if (cnt != b) s->xz[cnt] = s->xz[b];
+            cnt++;
+        }
+    }
+    for (size_t off = 0; off < cnt; off += B) {
+        size_t len = cnt - off < B ? cnt - off : B;
+        PT(_xyzz_batch_to_affine)(s->tmp, s->xz + off, len);
+        for (size_t i = 0; i < len; i++) {
+            if (!LOCAL(aff_inf)(&s->tmp[i])) LOCAL(insert)(s, &j, B, s->ids[off + i], &s->tmp[i], 0);
+        }
+        LOCAL(flush)(s, j); /* tmp is reused by the next piece */
+        j = 0;
+    }
+    size_t K = nb / 4 < MSM_CHAINS ? nb / 4 : MSM_CHAINS;
+    if (K > B) K = B;
+    size_t L = nb / K;
+    MSM_AFF *ch = s->ch;
+    uint8_t *cs = s->chst;
+    memset(cs, 0, 2 * K);
+    for (size_t i = L; i-- > 0;) {
+        for (size_t c = 0; c < K; c++) {
+            size_t b = c * L + i;
+            if (s->st[b] & ST_AFF) LOCAL(insert_to)(s, ch, cs, &j, B, (uint32_t)c, &s->aff[b], 0);
+        }
+        LOCAL(flush_to)(s, ch, cs, j);
+        j = 0;
+        for (size_t c = 0; c < K; c++) {
+            if (cs[c] & ST_AFF) LOCAL(insert_to)(s, ch, cs, &j, B, (uint32_t)(K + c), &ch[c], 0);
+        }
+        LOCAL(flush_to)(s, ch, cs, j);
+        j = 0;
+    }
+    MSM_XYZZ tot, run, u;
+    PT(_xyzz_set_infinity)(&tot);
+    PT(_xyzz_set_infinity)(&run);
+    PT(_xyzz_set_infinity)(&u);
+    for (size_t c = K; c-- > 0;) {
+        if (cs[K + c] & ST_AFF) PT(_xyzz_add_affine)(&tot, &tot, &ch[K + c]);
+        if (c == 0) break;
+        if (cs[c] & ST_AFF) PT(_xyzz_add_affine)(&run, &run, &ch[c]);
+        PT(_xyzz_add)(&u, &u, &run);
+    }
+    for (size_t l = L; l > 1; l >>= 1) PT(_xyzz_dbl)(&u, &u);
+    PT(_xyzz_add)(out, &tot, &u);
 }
 
 /* Σ of every bucket (the ones' sum: no weights). */
@@ -302,7 +392,10 @@ static void LOCAL(task)(void *vctx, size_t task, unsigned worker)
             LOCAL(xz_add)(s, b, P, d < 0);
     }
     if (x->affine) LOCAL(flush)(s, j);
-    LOCAL(reduce)(out, s, nb);
+    if (x->affine && nb >= 64 && !x->xyzz_reduce)
+        LOCAL(reduce_affine)(out, s, nb, B);
+    else
+        LOCAL(reduce)(out, s, nb);
 }
 
 /* Runs x's tasks on the pool with per-worker scratch; fills x->wsum. */
@@ -354,8 +447,10 @@ static g16_status LOCAL(pippenger)(MSM_XYZZ *acc, const MSM_AFF *bases, const ms
     x.batch = (size_t)sqrt(213.0 * (double)msm_window_buckets(x.c, 0));
     if (x.batch < 16) x.batch = 16;
     if (x.batch > 4096) x.batch = 4096;
-    const char *bs = getenv("G16_MSM_BATCH"); /* tuning hook, see docs/msm.md */
+    const char *bs = getenv("G16_MSM_BATCH"); /* tuning hooks, see docs/msm.md */
     if (bs && atoi(bs) > 0) x.batch = (size_t)atoi(bs);
+    bs = getenv("G16_MSM_XYZZ_REDUCE");
+    x.xyzz_reduce = bs && atoi(bs) > 0;
     G16_TRY(LOCAL(run)(&x, (size_t)x.nw * x.nparts));
     MSM_XYZZ r;
     PT(_xyzz_set_infinity)(&r);

@@ -97,6 +97,7 @@ static const g16_msm_opts variants[] = {
     {0, G16_MSM_BUCKETS_XYZZ, 1, 0},
     {3, G16_MSM_BUCKETS_AFFINE, 0, 0},
     {5, G16_MSM_BUCKETS_XYZZ, 0, 0},
+    {8, G16_MSM_BUCKETS_AFFINE, 0, 0}, /* 128 buckets: the chained affine reduction */
 };
 #define NVAR (sizeof variants / sizeof variants[0])
 
