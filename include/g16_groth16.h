@@ -142,6 +142,30 @@ g16_status g16_verify(const g16_vk *vk, const uint8_t proof[G16_PROOF_BYTES],
 g16_status g16_verify_batch(const g16_vk *vk, const uint8_t *proofs, size_t k,
                             const uint8_t *inputs, size_t n_inputs);
 
+/* ---------------------------------------------------------------- bench
+ * `g16 bench prove`: generate a synthetic circuit and witness (g16_circuit_generate),
+ * TEST-ONLY setup, then one proof through the split API, timed stage by stage. */
+typedef struct g16_bench_prove_args {
+    unsigned log_n;     /* rows = 2^log_n */
+    int profile;        /* a g16_profile value (include/g16_circuit.h) */
+    uint32_t n_pub;     /* public inputs */
+    uint64_t seed;
+    unsigned threads;   /* 0: the default */
+} g16_bench_prove_args;
+
+typedef struct g16_bench_prove_result {
+    uint64_t rows, n_aux, n_a, n_b;     /* circuit and key sizes */
+    double generate, setup, synthesis;  /* seconds */
+    double setup_qap, setup_scalars, setup_g1, setup_g2; /* parts of setup */
+    double h_ntt, msm_h, msm_l, msm_a, msm_b1, msm_b2, assembly;
+    double prove_start, prove_total;    /* prove_start alone; synthesis to proof bytes */
+    double verify;
+    int valid;                          /* the proof verified */
+    long peak_rss_kb;                   /* getrusage ru_maxrss after the run */
+} g16_bench_prove_result;
+
+g16_status g16_bench_prove(g16_bench_prove_result *out, const g16_bench_prove_args *a);
+
 #ifdef __cplusplus
 }
 #endif

@@ -19,7 +19,11 @@ static const char bench_usage[] =
     "ntt:   seconds (median) of one forward Fr NTT of 2^log_n elements (coset with --coset).\n"
     "msm:   seconds (median) of one MSM of 2^log_n random bases; --ones/--zeros set the fraction\n"
     "       of scalars equal to 1 and 0 (the rest full-width random).\n"
-    "--threads 0 (default) means G16_THREADS or the CPU count.\n";
+    "--threads 0 (default) means G16_THREADS or the CPU count.\n"
+    "       g16 bench prove --log-n N [--profile porep|dense|bits] [--inputs I] [--threads T]\n"
+    "                       [--seed S] [--json]\n"
+    "prove: generate a circuit + witness, TEST-ONLY setup, one proof; seconds of each stage\n"
+    "       (synthesis, H NTTs, each MSM, b_g2, assembly), verification, peak RSS.\n";
 
 static int bench_field(int argc, char **argv)
 {
@@ -169,6 +173,99 @@ static int bench_kernel(int argc, char **argv, int is_msm)
     return CLI_OK;
 }
 
+static int bench_prove(int argc, char **argv)
+{
+    g16_bench_prove_args a = {0, G16_PROFILE_POREP, 2, 1, 0};
+    int json = 0, have_n = 0;
+    for (int i = 2; i < argc; i++) {
+        const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        char *end = NULL;
+        if (!strcmp(o, "--json")) {
+            json = 1;
+            continue;
+        }
+        if (!v) {
+            fprintf(stderr, "g16 bench prove: option '%s' needs a value (or is unknown)\n", o);
+            return CLI_ERROR;
+        }
+        i++;
+        if (!strcmp(o, "--log-n")) {
+            long n = strtol(v, &end, 10);
+            if (*end || n < 2 || n > 28) goto bad;
+            a.log_n = (unsigned)n;
+            have_n = 1;
+        } else if (!strcmp(o, "--profile")) {
+            g16_profile pr;
+            if (g16_profile_parse(&pr, v)) goto bad;
+            a.profile = pr;
+        } else if (!strcmp(o, "--inputs")) {
+            long n = strtol(v, &end, 10);
+            if (*end || n < 0 || n > 1000000) goto bad;
+            a.n_pub = (uint32_t)n;
+        } else if (!strcmp(o, "--threads")) {
+            long n = strtol(v, &end, 10);
+            if (*end || n < 0 || n > 4096) goto bad;
+            a.threads = (unsigned)n;
+        } else if (!strcmp(o, "--seed")) {
+            a.seed = strtoull(v, &end, 0);
+            if (*end) goto bad;
+        } else {
+            fprintf(stderr, "g16 bench prove: unknown option '%s'\n", o);
+            return CLI_ERROR;
+        }
+        continue;
+    bad:
+        fprintf(stderr, "g16 bench prove: bad value '%s' for %s\n", v, o);
+        return CLI_ERROR;
+    }
+    if (!have_n) {
+        fprintf(stderr, "g16 bench prove: --log-n is required\n");
+        return CLI_ERROR;
+    }
+    g16_bench_prove_result r;
+    g16_status s = g16_bench_prove(&r, &a);
+    if (s != G16_OK) return cli_fail("bench prove", s);
+    const char *prof = g16_profile_name((g16_profile)a.profile);
+    if (json) {
+        printf("{\"bench\":\"prove\",\"log_n\":%u,\"profile\":\"%s\",\"threads\":%u,"
+               "\"rows\":%llu,\"aux\":%llu,\"a_points\":%llu,\"b_points\":%llu,"
+               "\"generate\":%.4f,\"setup\":%.4f,\"setup_qap\":%.4f,\"setup_scalars\":%.4f,"
+               "\"setup_g1\":%.4f,\"setup_g2\":%.4f,\"synthesis\":%.4f,\"h_ntt\":%.4f,"
+               "\"msm_h\":%.4f,\"msm_l\":%.4f,\"msm_a\":%.4f,\"msm_b1\":%.4f,\"msm_b2\":%.4f,"
+               "\"assembly\":%.4f,\"prove_start\":%.4f,\"prove_total\":%.4f,\"verify\":%.4f,"
+               "\"valid\":%s,\"peak_rss_kb\":%ld}\n",
+               a.log_n, prof, g16_threads(), (unsigned long long)r.rows,
+               (unsigned long long)r.n_aux, (unsigned long long)r.n_a, (unsigned long long)r.n_b,
+               r.generate, r.setup, r.setup_qap, r.setup_scalars, r.setup_g1, r.setup_g2,
+               r.synthesis, r.h_ntt, r.msm_h, r.msm_l, r.msm_a, r.msm_b1,
+               r.msm_b2, r.assembly, r.prove_start, r.prove_total, r.verify,
+               r.valid ? "true" : "false", r.peak_rss_kb);
+    } else {
+        printf("prove 2^%u (%s, %llu rows, %llu aux; key a %llu, b %llu points), %u threads\n",
+               a.log_n, prof, (unsigned long long)r.rows, (unsigned long long)r.n_aux,
+               (unsigned long long)r.n_a, (unsigned long long)r.n_b, g16_threads());
+        printf("  %-26s %10.3f s\n", "generate circuit+witness", r.generate);
+        printf("  %-26s %10.3f s   (TEST-ONLY)\n", "setup", r.setup);
+        printf("  %-26s %10.3f s\n", "  Lagrange + QAP values", r.setup_qap);
+        printf("  %-26s %10.3f s\n", "  query scalars", r.setup_scalars);
+        printf("  %-26s %10.3f s\n", "  G1 fixed-base", r.setup_g1);
+        printf("  %-26s %10.3f s\n", "  G2 fixed-base", r.setup_g2);
+        printf("  %-26s %10.3f s\n", "synthesis (+density)", r.synthesis);
+        printf("  %-26s %10.3f s\n", "H: 7 NTTs + pointwise", r.h_ntt);
+        printf("  %-26s %10.3f s\n", "msm H", r.msm_h);
+        printf("  %-26s %10.3f s\n", "msm L", r.msm_l);
+        printf("  %-26s %10.3f s\n", "msm A", r.msm_a);
+        printf("  %-26s %10.3f s\n", "msm B1 (G1)", r.msm_b1);
+        printf("  %-26s %10.3f s   (background)\n", "msm B2 (G2)", r.msm_b2);
+        printf("  %-26s %10.3f s   (background)\n", "assembly", r.assembly);
+        printf("  %-26s %10.3f s\n", "prove_start", r.prove_start);
+        printf("  %-26s %10.3f s\n", "prove total (synth..proof)", r.prove_total);
+        printf("  %-26s %10.3f s   %s\n", "verify", r.verify, r.valid ? "valid" : "INVALID");
+        printf("  %-26s %10.1f MiB\n", "peak RSS", r.peak_rss_kb / 1024.0);
+    }
+    return r.valid ? CLI_OK : CLI_INVALID;
+}
+
 int cli_bench(int argc, char **argv)
 {
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
@@ -179,6 +276,7 @@ int cli_bench(int argc, char **argv)
     if (!strcmp(argv[1], "ntt")) return bench_kernel(argc, argv, 0);
     if (!strcmp(argv[1], "msm")) return bench_kernel(argc, argv, 1);
     if (!strcmp(argv[1], "pipeline")) return cli_bench_pipeline(argc, argv);
+    if (!strcmp(argv[1], "prove")) return bench_prove(argc, argv);
     fprintf(stderr, "g16 bench: unknown benchmark '%s'\n", argv[1]);
     fputs(bench_usage, stderr);
     return CLI_ERROR;

@@ -4,24 +4,32 @@
 #include "common/error.h"
 #include "common/pool.h"
 #include "curve/curve.h"
+#include "field/fp.h"
+#include "field/fp2.h"
 #include "groth16/groth16.h"
 
 /* Points per parallel chunk: one inversion per chunk in the normalisation. */
 #define FB_CHUNK 1024
 
 #define CV(name) g16_g1_##name
+#define FE(name) g16_fp_##name
+#define FE_T g16_fp
 #define AFF g16_g1_affine
 #define JAC g16_g1_jac
 #define FB_(name) fb_g1_##name
 #define FB_NAME g16_fixed_base_g1
 #include "groth16/fixed_base_impl.h"
 #undef CV
+#undef FE
+#undef FE_T
 #undef AFF
 #undef JAC
 #undef FB_
 #undef FB_NAME
 
 #define CV(name) g16_g2_##name
+#define FE(name) g16_fp2_##name
+#define FE_T g16_fp2
 #define AFF g16_g2_affine
 #define JAC g16_g2_jac
 #define FB_(name) fb_g2_##name

@@ -110,4 +110,10 @@ typedef struct g16_prove_times {
 } g16_prove_times;
 extern _Thread_local g16_prove_times g16_last_prove_times;
 
+/* Timing of the last g16_setup on the calling thread (bench prove). */
+typedef struct g16_setup_times {
+    double qap, scalars, g1, g2;
+} g16_setup_times;
+extern _Thread_local g16_setup_times g16_last_setup_times;
+
 #endif

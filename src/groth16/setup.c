@@ -2,12 +2,22 @@
  * derived from a seed).  Whoever knows the seed can forge proofs for the key. */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "common/error.h"
 #include "common/pool.h"
 #include "curve/curve.h"
 #include "groth16/groth16.h"
 #include "ntt/ntt.h"
+
+_Thread_local g16_setup_times g16_last_setup_times;
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
 
 typedef struct {
     const g16_circuit *circ;
@@ -128,6 +138,8 @@ g16_status g16_setup(g16_key **out, const g16_circuit *circ, const uint8_t *seed
                       (unsigned long long)n_vars);
         goto done;
     }
+    g16_setup_times tm = {0};
+    double t = now();
     st = lagrange(lag, rows, &tau, log_n);
     if (st) goto done;
     qap_ctx qc = {circ, lag, {uvw, uvw + n_vars, uvw + 2 * n_vars}};
@@ -135,6 +147,8 @@ g16_status g16_setup(g16_key **out, const g16_circuit *circ, const uint8_t *seed
     free(lag);
     lag = NULL;
 
+    tm.qap = now() - t;
+    t = now();
     const g16_fr *u = qc.uvw[0], *v = qc.uvw[1], *w = qc.uvw[2];
     uint64_t n_in = 1ull + circ->n_pub;
     g16_fr *s_ic = sc, *s_h = s_ic + n_in, *s_l = s_h + (N - 1), *s_a = s_l + circ->n_aux,
@@ -173,6 +187,7 @@ g16_status g16_setup(g16_key **out, const g16_circuit *circ, const uint8_t *seed
     }
     free(uvw);
     uvw = NULL;
+    tm.scalars = now() - t;
 
     k = g16_key_alloc();
     if (!k) {
@@ -195,13 +210,18 @@ g16_status g16_setup(g16_key **out, const g16_circuit *circ, const uint8_t *seed
         g16_g1_affine *outs[5] = {k->vk.ic, k->h, k->l, k->a, k->b_g1};
         const g16_fr *scs[5] = {s_ic, s_h, s_l, s_a, s_b};
         size_t ns[5] = {n_in, N - 1, circ->n_aux, n_a, n_b};
+        t = now();
         st = g16_fixed_base_g1(&g1, 5, outs, scs, ns);
         if (st) goto done;
+        tm.g1 = now() - t;
+        t = now();
         g16_g2_affine *o2[1] = {k->b_g2};
         const g16_fr *s2[1] = {s_b};
         size_t n2[1] = {n_b};
         st = g16_fixed_base_g2(&g2, 1, o2, s2, n2);
         if (st) goto done;
+        tm.g2 = now() - t;
+        g16_last_setup_times = tm;
     }
 done:
     free(lag);
