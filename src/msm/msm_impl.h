@@ -194,13 +194,15 @@ static void LOCAL(flush_to)(LOCAL(scratch) *s, MSM_AFF *tgt, uint8_t *sts, size_
             sts[b] &= (uint8_t)~ST_AFF;
             continue;
         }
+        /* Adding −P: λ = (−yP − yA)/(xP − xA) = −λ' with λ' = (yP + yA)/(xP − xA); λ² is
+         * the same and y3 = λ'·(x3 − xA) − yA, so the negation is never computed. */
+        int flip = 0;
         if (s->ekind[j] == K_ADD) {
-            if (s->eneg[j]) {
+            flip = s->eneg[j];
+            if (flip)
                 FE(_add)(&t, &P->y, &A->y);
-                FE(_neg)(&t, &t);
-            } else {
+            else
                 FE(_sub)(&t, &P->y, &A->y);
-            }
         } else {
             FE(_sqr)(&t, &A->x);
             FE(_add)(&lam, &t, &t);
@@ -211,7 +213,10 @@ static void LOCAL(flush_to)(LOCAL(scratch) *s, MSM_AFF *tgt, uint8_t *sts, size_
         FE(_sqr)(&t, &lam);
         FE(_sub)(&t, &t, &A->x);
         FE(_sub)(&t, &t, &P->x);
-        FE(_sub)(&qy, &A->x, &t);
+        if (flip)
+            FE(_sub)(&qy, &t, &A->x);
+        else
+            FE(_sub)(&qy, &A->x, &t);
         A->x = t;
         FE(_mul)(&qy, &qy, &lam);
         FE(_sub)(&A->y, &qy, &A->y);
