@@ -27,7 +27,7 @@ void g16_sj_root(g16_fr *out, unsigned log_n)
 typedef struct stage_ctx {
     g16_fr *x;
     const g16_fr *tw;   /* tw[i] = ω^i, i < n/2 */
-    size_t half;        /* butterfly span m */
+    unsigned log_half;  /* butterfly span m = 2^log_half */
     unsigned tw_shift;  /* stage root = ω^(n/2m): index stride */
 } stage_ctx;
 
@@ -35,9 +35,9 @@ static void stage_fn(void *vctx, size_t begin, size_t end, unsigned worker)
 {
     (void)worker;
     const stage_ctx *c = vctx;
-    size_t m = c->half;
+    size_t m = (size_t)1 << c->log_half;
     for (size_t t = begin; t < end; t++) {
-        size_t blk = t / m, i = t % m;
+        size_t blk = t >> c->log_half, i = t & (m - 1); /* shifts: a division per butterfly costs more than the add */
         g16_fr *u = &c->x[blk * 2 * m + i], *v = u + m, tv;
         g16_fr_mul(&tv, v, &c->tw[i << c->tw_shift]);
         g16_fr_sub(v, u, &tv);
@@ -77,7 +77,7 @@ static void ntt_core(g16_fr *x, unsigned log_n, const g16_fr *tw)
     size_t n = (size_t)1 << log_n;
     bitrev(x, n, log_n);
     for (unsigned s = 1; s <= log_n; s++) {
-        stage_ctx c = {x, tw, (size_t)1 << (s - 1), log_n - s};
+        stage_ctx c = {x, tw, s - 1, log_n - s};
         g16_parallel_for(n / 2, n >= 8192 ? 1024 : n / 2, stage_fn, &c);
     }
 }
