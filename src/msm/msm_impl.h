@@ -172,20 +172,52 @@ static void LOCAL(flush_to)(LOCAL(scratch) *s, MSM_AFF *tgt, uint8_t *sts, size_
                 s->ekind[j] = K_CANCEL;
             }
         }
+#if MSM_GROUP == 2
+        /* Fp2: batch-invert the Fp norms N = c0² + c1² and use 1/d = conj(d)/N:
+         * 7 Fp multiplications per element instead of 3 Fp2 ones (9). */
+        g16_fp t0;
+        g16_fp_sqr(&acc[j].c1, &den[j].c0);
+        g16_fp_sqr(&t0, &den[j].c1);
+        g16_fp_add(&acc[j].c1, &acc[j].c1, &t0);
+        if (j)
+            g16_fp_mul(&acc[j].c0, &acc[j - 1].c0, &acc[j].c1);
+        else
+            acc[0].c0 = acc[0].c1;
+#else
         if (j)
             FE(_mul)(&acc[j], &acc[j - 1], &den[j]);
         else
             acc[0] = den[0];
+#endif
     }
+#if MSM_GROUP == 2
+    g16_fp invn;
+    g16_fp_inv(&invn, &acc[n - 1].c0);
+    (void)inv;
+#else
     FE(_inv)(&inv, &acc[n - 1]);
+#endif
     for (size_t j = n; j-- > 0;) {
         MSM_FE ij;
+#if MSM_GROUP == 2
+        g16_fp in;
+        if (j) {
+            g16_fp_mul(&in, &invn, &acc[j - 1].c0);
+            g16_fp_mul(&invn, &invn, &acc[j].c1);
+        } else {
+            in = invn;
+        }
+        g16_fp_mul(&ij.c0, &den[j].c0, &in);
+        g16_fp_mul(&ij.c1, &den[j].c1, &in);
+        g16_fp_neg(&ij.c1, &ij.c1);
+#else
         if (j) {
             FE(_mul)(&ij, &inv, &acc[j - 1]);
             FE(_mul)(&inv, &inv, &den[j]);
         } else {
             ij = inv;
         }
+#endif
         uint32_t b = s->eb[j];
         MSM_AFF *A = &tgt[b];
         const MSM_AFF *P = s->ep[j];
