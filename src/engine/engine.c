@@ -3,6 +3,7 @@
  * bufpool.c, the timeline in trace.c. */
 #include <errno.h>
 #include <inttypes.h>
+#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -142,6 +143,14 @@ g16_status g16_engine_create(g16_engine **out, const g16_engine_config *cfg_in)
         cfg.budget_bytes = pages > 0 && pg > 0 ? (uint64_t)pages * (uint64_t)pg / 2 : (1ull << 32);
     }
 
+#ifdef M_MMAP_THRESHOLD
+    /* glibc raises its mmap threshold each time a mapped block is freed, after
+     * which the prover's large temporary buffers (the H step's N-entry arrays) come
+     * from malloc arenas and stay resident when freed: the bench measured RSS
+     * creeping up by 250 MB over ten 2^18 runs.  A fixed 1 MiB threshold sends every
+     * large block to mmap, so freeing it gives the memory back at once. */
+    mallopt(M_MMAP_THRESHOLD, 1 << 20);
+#endif
     g16_engine *e = calloc(1, sizeof *e);
     if (!e) return g16_fail(G16_ERR_NOMEM, "engine: out of memory");
     pthread_mutex_init(&e->mu, NULL);
