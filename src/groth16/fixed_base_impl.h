@@ -30,7 +30,7 @@ static void FB_(build_row)(void *vctx, size_t k, unsigned worker)
 }
 
 /* Signed base-2^w digits of a canonical scalar < 2^255, in [−2^(w−1), 2^(w−1)]. */
-static void FB_(recode)(int32_t *dig, const g16_fr *s, unsigned w, unsigned windows)
+static void FB_(recode)(int32_t *dig, size_t stride, const g16_fr *s, unsigned w, unsigned windows)
 {
     uint64_t k[4];
     g16_fr_to_canonical(k, s);
@@ -45,7 +45,7 @@ static void FB_(recode)(int32_t *dig, const g16_fr *s, unsigned w, unsigned wind
         }
         d += carry;
         carry = d > half;
-        dig[win] = carry ? (int32_t)d - (int32_t)full : (int32_t)d;
+        dig[win * stride] = carry ? (int32_t)d - (int32_t)full : (int32_t)d;
     }
 }
 
@@ -64,7 +64,7 @@ static void FB_(mul_chunk)(void *vctx, size_t b, size_t e, unsigned worker)
     uint8_t *inf = (uint8_t *)(prod + FB_CHUNK);
     AFF *acc = c->out + b;
     for (size_t i = 0; i < n; i++) {
-        FB_(recode)(dig + i * c->windows, &c->scalars[b + i], c->w, c->windows);
+        FB_(recode)(dig + i, FB_CHUNK, &c->scalars[b + i], c->w, c->windows);
         inf[i] = 1;
     }
     for (unsigned win = 0; win < c->windows; win++) {
@@ -73,14 +73,19 @@ static void FB_(mul_chunk)(void *vctx, size_t b, size_t e, unsigned worker)
         FE(set_one)(&run);
         /* pass 1: copy into empty accumulators, product of the denominators */
         for (size_t i = 0; i < n; i++) {
-            int32_t d = dig[i * c->windows + win];
+            /* table rows are far larger than the caches: fetch a few additions ahead */
+            if (i + FB_AHEAD < n) {
+                int32_t da = dig[(size_t)win * FB_CHUNK + i + FB_AHEAD];
+                if (da) __builtin_prefetch(&row[(da > 0 ? da : -da) - 1]);
+            }
+            int32_t d = dig[(size_t)win * FB_CHUNK + i];
             if (d == 0) continue;
             const AFF *q = &row[(d > 0 ? d : -d) - 1];
             if (inf[i]) {
                 acc[i] = *q;
                 if (d < 0) FE(neg)(&acc[i].y, &acc[i].y);
                 inf[i] = 0;
-                dig[i * c->windows + win] = 0; /* done */
+                dig[(size_t)win * FB_CHUNK + i] = 0; /* done */
                 continue;
             }
             if (FE(eq)(&acc[i].x, &q->x)) {
@@ -93,7 +98,7 @@ static void FB_(mul_chunk)(void *vctx, size_t b, size_t e, unsigned worker)
                     inf[i] = 1;
                 else
                     CV(jac_to_affine)(&acc[i], &j);
-                dig[i * c->windows + win] = 0;
+                dig[(size_t)win * FB_CHUNK + i] = 0;
                 continue;
             }
             prod[i] = run;
@@ -104,7 +109,11 @@ static void FB_(mul_chunk)(void *vctx, size_t b, size_t e, unsigned worker)
         FE(inv)(&run, &run);
         /* pass 2, backwards: each inverse denominator, then the addition */
         for (size_t i = n; i-- > 0;) {
-            int32_t d = dig[i * c->windows + win];
+            if (i >= FB_AHEAD) {
+                int32_t da = dig[(size_t)win * FB_CHUNK + i - FB_AHEAD];
+                if (da) __builtin_prefetch(&row[(da > 0 ? da : -da) - 1]);
+            }
+            int32_t d = dig[(size_t)win * FB_CHUNK + i];
             if (d == 0) continue;
             const AFF *q = &row[(d > 0 ? d : -d) - 1];
             FE_T dx, inv, lam, qy, x3, t;
@@ -143,6 +152,8 @@ g16_status FB_NAME(const AFF *base, size_t jobs, AFF *const *outs, const g16_fr 
         if ((double)W * (double)((size_t)1 << (w - 1)) * sizeof(AFF) > 128e6) break;
         if (cost < best_cost) best_cost = cost, best = w;
     }
+    const char *force = getenv("G16_FB_WINDOW"); /* tuning experiments only */
+    if (force && atoi(force) >= 2 && atoi(force) <= 22) best = (unsigned)atoi(force);
     FB_(ctx) c;
     c.w = best < 2 ? 2 : best;
     c.windows = 255 / c.w + 1;

@@ -62,8 +62,8 @@ void g16_vk_clear(g16_vk *vk);
 g16_status g16_vk_prepare(g16_vk *vk);
 
 /* Derives a test-only secret from a seed: the 512-bit big-endian string
- * SHA-256("g16 test setup v1" ‖ label ‖ 0x00 ‖ seed) ‖ SHA-256(… ‖ 0x01 ‖ seed)
- * reduced mod r.  Used for τ, α, β, γ, δ (labels "tau", "alpha", …) and the
+ * SHA-256("g16 test setup v1" ‖ label ‖ 0x00 ‖ 0x00 ‖ seed) ‖
+ * SHA-256("g16 test setup v1" ‖ label ‖ 0x00 ‖ 0x01 ‖ seed) reduced mod r.  Used for τ, α, β, γ, δ (labels "tau", "alpha", …) and the
  * deterministic r, s of tests. */
 void g16_derive_scalar(g16_fr *out, const char *label, const uint8_t *seed, size_t seed_len);
 

@@ -44,45 +44,62 @@ static void qap_task(void *vctx, size_t m, unsigned worker)
             g16_fr_add(&out[j], &out[j], &c->lag[c->circ->n_constraints + j]);
 }
 
-/* L_i(τ) = ω^i·(τ^N − 1) / (N·(τ − ω^i)), i < rows, with one inversion. */
+typedef struct {
+    g16_fr *lag;
+    g16_fr tau, omega, omega_inv, zt_n; /* zt_n = (τ^N − 1)/N */
+    _Atomic int degenerate;
+} lag_ctx;
+
+/* L_i(τ) = ω^i·(τ^N − 1) / (N·(τ − ω^i)) for i in [b, e), one inversion per chunk
+ * (Montgomery's trick); lag holds the prefix products until the walk back. */
+static void lag_chunk(void *vctx, size_t b, size_t e, unsigned worker)
+{
+    lag_ctx *c = vctx;
+    g16_fr wi, acc = g16_fr_one_mont, den;
+    uint64_t ex[1] = {b};
+    g16_fr_pow(&wi, &c->omega, ex, 1);
+    for (size_t i = b; i < e; i++) {
+        g16_fr_sub(&den, &c->tau, &wi);
+        if (g16_fr_is_zero(&den)) {
+            c->degenerate = 1;
+            return;
+        }
+        c->lag[i] = acc;
+        g16_fr_mul(&acc, &acc, &den);
+        g16_fr_mul(&wi, &wi, &c->omega);
+    }
+    g16_fr_inv(&acc, &acc);
+    for (size_t i = e; i-- > b;) {
+        g16_fr inv, t;
+        g16_fr_mul(&wi, &wi, &c->omega_inv); /* ω^i */
+        g16_fr_sub(&den, &c->tau, &wi);
+        g16_fr_mul(&inv, &acc, &c->lag[i]);
+        g16_fr_mul(&acc, &acc, &den);
+        g16_fr_mul(&t, &wi, &c->zt_n);
+        g16_fr_mul(&c->lag[i], &inv, &t);
+    }
+}
+
 static g16_status lagrange(g16_fr *lag, uint64_t rows, const g16_fr *tau, unsigned log_n)
 {
     uint64_t N = (uint64_t)1 << log_n;
-    g16_fr omega, wi, zt, ninv;
-    g16_domain_root(&omega, log_n);
+    lag_ctx c;
+    c.lag = lag;
+    c.tau = *tau;
+    c.degenerate = 0;
+    g16_domain_root(&c.omega, log_n);
+    g16_fr_inv(&c.omega_inv, &c.omega);
+    g16_fr ninv;
     uint64_t e[1] = {N};
-    g16_fr_pow(&zt, tau, e, 1);
-    g16_fr_sub(&zt, &zt, &g16_fr_one_mont);
-    if (g16_fr_is_zero(&zt)) return g16_fail(G16_ERR_ARG, "setup: degenerate seed (tau in the domain)");
+    g16_fr_pow(&c.zt_n, tau, e, 1);
+    g16_fr_sub(&c.zt_n, &c.zt_n, &g16_fr_one_mont);
+    if (g16_fr_is_zero(&c.zt_n))
+        return g16_fail(G16_ERR_ARG, "setup: degenerate seed (tau in the domain)");
     g16_fr_from_u64(&ninv, N);
     g16_fr_inv(&ninv, &ninv);
-    g16_fr_mul(&zt, &zt, &ninv);
-    /* lag[i] = prefix products of (τ − ω^i), then one inversion walked back */
-    g16_fr acc = g16_fr_one_mont;
-    g16_fr *den = malloc(rows * sizeof *den);
-    if (!den) return g16_fail(G16_ERR_NOMEM, "setup: out of memory");
-    wi = g16_fr_one_mont;
-    for (uint64_t i = 0; i < rows; i++) {
-        g16_fr_sub(&den[i], tau, &wi);
-        lag[i] = acc;
-        g16_fr_mul(&acc, &acc, &den[i]);
-        g16_fr_mul(&wi, &wi, &omega);
-    }
-    g16_fr_inv(&acc, &acc);
-    for (uint64_t i = rows; i-- > 0;) {
-        g16_fr inv;
-        g16_fr_mul(&inv, &acc, &lag[i]);
-        g16_fr_mul(&acc, &acc, &den[i]);
-        lag[i] = inv;
-    }
-    free(den);
-    wi = g16_fr_one_mont;
-    for (uint64_t i = 0; i < rows; i++) {
-        g16_fr t;
-        g16_fr_mul(&t, &wi, &zt);
-        g16_fr_mul(&lag[i], &lag[i], &t);
-        g16_fr_mul(&wi, &wi, &omega);
-    }
+    g16_fr_mul(&c.zt_n, &c.zt_n, &ninv);
+    g16_parallel_for(rows, 1u << 14, lag_chunk, &c);
+    if (c.degenerate) return g16_fail(G16_ERR_ARG, "setup: degenerate seed (tau in the domain)");
     return G16_OK;
 }
 
