@@ -89,7 +89,7 @@ g16_status g16_trace_write(g16_engine *e, const char *path, const g16_engine_sta
     for (size_t i = 0; i < t->n_ctr; i++)
         fprintf(f,
                 ",\n{\"ph\":\"C\",\"name\":\"memory\",\"pid\":1,\"ts\":%.3f,\"args\":{\"reserved_MiB\":%.3f,"
-                "\"abc_MiB\":%.3f}},\n{\"ph\":\"C\",\"name\":\"waiting\",\"pid\":1,\"ts\":%.3f,"
+                "\"abc_MiB\":%.3f}},\n{\"ph\":\"C\",\"name\":\"waiting partitions\",\"pid\":1,\"ts\":%.3f,"
                 "\"args\":{\"partitions\":%" PRId64 "}}",
                 t->ctr[i].ts * 1e6, t->ctr[i].reserved / 1048576.0, t->ctr[i].abc / 1048576.0,
                 t->ctr[i].ts * 1e6, t->ctr[i].waiting);
