@@ -47,6 +47,10 @@ typedef struct LOCAL(scratch) {
     const MSM_AFF **ep;  /* batch: the point added */
     uint8_t *eneg, *ekind;
     MSM_FE *den, *acc;   /* batch: denominators and their running products */
+    uint32_t *pb[2];     /* deferred additions (bucket already queued): bucket, */
+    const MSM_AFF **pp[2]; /* point, sign; two lists, swapped at each drain */
+    uint8_t *pn[2];
+    size_t npend;        /* entries in list 0 */
     uint32_t *ids;       /* reduction: indices of the XYZZ overflow buckets */
     MSM_AFF *tmp;        /* reduction: a batch of them in affine form */
     MSM_AFF *ch;         /* reduction: chain sums run_j, tot_j */
@@ -95,6 +99,11 @@ static void LOCAL(scratch_free)(LOCAL(scratch) *s)
     free(s->ekind);
     free(s->den);
     free(s->acc);
+    for (int i = 0; i < 2; i++) {
+        free(s->pb[i]);
+        free(s->pp[i]);
+        free(s->pn[i]);
+    }
     free(s->ids);
     free(s->tmp);
     free(s->ch);
@@ -117,6 +126,11 @@ static int LOCAL(scratch_get)(LOCAL(ctx) *x, LOCAL(scratch) *s)
         s->ekind = malloc(B);
         s->den = malloc(B * sizeof *s->den);
         s->acc = malloc(B * sizeof *s->acc);
+        for (int i = 0; i < 2; i++) {
+            s->pb[i] = malloc(B * sizeof *s->pb[i]);
+            s->pp[i] = malloc(B * sizeof *s->pp[i]);
+            s->pn[i] = malloc(B);
+        }
         s->ids = malloc(nb * sizeof *s->ids);
         s->tmp = malloc(B * sizeof *s->tmp);
         s->ch = malloc(2 * MSM_CHAINS * sizeof *s->ch);
@@ -124,7 +138,8 @@ static int LOCAL(scratch_get)(LOCAL(ctx) *x, LOCAL(scratch) *s)
     }
     if (!s->xz || !s->st ||
         (x->affine && (!s->aff || !s->eb || !s->ep || !s->eneg || !s->ekind || !s->den || !s->acc ||
-                       !s->ids || !s->tmp || !s->ch || !s->chst))) {
+                       !s->ids || !s->tmp || !s->ch || !s->chst || !s->pb[0] || !s->pp[0] ||
+                       !s->pn[0] || !s->pb[1] || !s->pp[1] || !s->pn[1]))) {
         LOCAL(scratch_free)(s);
         s->failed = 1;
         return 0;
@@ -317,6 +332,89 @@ static inline void LOCAL(insert)(LOCAL(scratch) *s, size_t *j, size_t B, uint32_
     LOCAL(insert_to)(s, s->aff, s->st, j, B, b, P, neg);
 }
 
+/* Queues bucket[b] += ±P (bucket not queued yet) or sets an empty bucket. */
+static inline void LOCAL(enqueue)(LOCAL(scratch) *s, size_t *j, uint32_t b, const MSM_AFF *P,
+                                  int neg)
+{
+    uint8_t st = s->st[b];
+    if (!(st & ST_AFF)) {
+        s->aff[b].x = P->x;
+        if (neg)
+            FE(_neg)(&s->aff[b].y, &P->y);
+        else
+            s->aff[b].y = P->y;
+        s->st[b] = st | ST_AFF;
+        return;
+    }
+    __builtin_prefetch(&s->aff[b], 1);
+    s->st[b] = st | ST_INB;
+    s->eb[*j] = b;
+    s->ep[*j] = P;
+    s->eneg[*j] = (uint8_t)neg;
+    ++*j;
+}
+
+/* Runs the queued batch, then moves the deferred additions into the new batch
+ * (those whose bucket is free now) or back to the deferred list.  The deferred
+ * list holds at most B entries, so the new batch cannot overflow; it is run again
+ * while it comes out full. */
+static void LOCAL(flush_drain)(LOCAL(scratch) *s, size_t *j, size_t B)
+{
+    do {
+        LOCAL(flush)(s, *j);
+        *j = 0;
+        size_t n = s->npend;
+        uint32_t *pb = s->pb[0];
+        const MSM_AFF **pp = s->pp[0];
+        uint8_t *pn = s->pn[0];
+        s->pb[0] = s->pb[1], s->pp[0] = s->pp[1], s->pn[0] = s->pn[1];
+        s->pb[1] = pb, s->pp[1] = pp, s->pn[1] = pn;
+        s->npend = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (s->st[pb[i]] & ST_INB) {
+                s->pb[0][s->npend] = pb[i];
+                s->pp[0][s->npend] = pp[i];
+                s->pn[0][s->npend++] = pn[i];
+            } else {
+                LOCAL(enqueue)(s, j, pb[i], pp[i], pn[i]);
+            }
+        }
+    } while (*j == B);
+}
+
+/* bucket[b] += ±P in the main Pippenger loop.  A point whose bucket is already
+ * queued is deferred to a later batch (no extra field work); only when the
+ * deferred list is full (an input that keeps hitting few buckets) does it go to
+ * the XYZZ bucket b, so such inputs run at XYZZ speed. */
+static inline void LOCAL(bucket_add)(LOCAL(scratch) *s, size_t *j, size_t B, uint32_t b,
+                                     const MSM_AFF *P, int neg)
+{
+    if (s->st[b] & ST_INB) {
+        if (s->npend < B) {
+            s->pb[0][s->npend] = b;
+            s->pp[0][s->npend] = P;
+            s->pn[0][s->npend++] = (uint8_t)neg;
+        } else {
+            LOCAL(xz_add)(s, b, P, neg);
+        }
+        return;
+    }
+    LOCAL(enqueue)(s, j, b, P, neg);
+    if (*j == B) LOCAL(flush_drain)(s, j, B);
+}
+
+/* Ends the main loop: runs what is queued; deferred additions left after one more
+ * round are few or all on the same buckets, so they go to the XYZZ buckets rather
+ * than costing an inversion each. */
+static void LOCAL(bucket_finish)(LOCAL(scratch) *s, size_t *j, size_t B)
+{
+    LOCAL(flush_drain)(s, j, B);
+    LOCAL(flush)(s, *j);
+    *j = 0;
+    for (size_t i = 0; i < s->npend; i++) LOCAL(xz_add)(s, s->pb[0][i], s->pp[0][i], s->pn[0][i]);
+    s->npend = 0;
+}
+
 /* Σ_b (b+1)·bucket[b] for affine buckets, with batch-affine additions.  The
  * buckets are cut into K chains of L consecutive ones; chain j keeps a running sum
  * run_j and a total tot_j (= Σ_i (i+1)·bucket[jL+i]), and step i updates all K
@@ -424,11 +522,11 @@ static void LOCAL(task)(void *vctx, size_t task, unsigned worker)
         if (LOCAL(aff_inf)(P)) continue;
         uint32_t b = (uint32_t)((d < 0 ? -d : d) - 1);
         if (x->affine)
-            LOCAL(insert)(s, &j, B, b, P, d < 0);
+            LOCAL(bucket_add)(s, &j, B, b, P, d < 0);
         else
             LOCAL(xz_add)(s, b, P, d < 0);
     }
-    if (x->affine) LOCAL(flush)(s, j);
+    if (x->affine) LOCAL(bucket_finish)(s, &j, B);
     if (x->affine && nb >= 64 && !x->xyzz_reduce)
         LOCAL(reduce_affine)(out, s, nb, B);
     else
@@ -478,12 +576,17 @@ static g16_status LOCAL(pippenger)(MSM_XYZZ *acc, const MSM_AFF *bases, const ms
                (o->buckets == G16_MSM_BUCKETS_AUTO && p->m / x.nparts >= 8192);
     x.nb_max = msm_window_buckets(x.c, 0);
     if (msm_window_buckets(x.c, x.nw - 1) > x.nb_max) x.nb_max = msm_window_buckets(x.c, x.nw - 1);
-    /* A batch of B amortises one inversion (~480 M) over B additions, but a point whose
-     * bucket is already in the batch (probability ~B/(2·buckets) on average) costs an
-     * XYZZ addition (~11 M instead of ~6.5 M): B ≈ sqrt(213·buckets) balances the two. */
-    x.batch = (size_t)sqrt(213.0 * (double)msm_window_buckets(x.c, 0));
-    if (x.batch < 16) x.batch = 16;
-    if (x.batch > 4096) x.batch = 4096;
+    /* A batch of B amortises one inversion (~480 M) over B additions; a point whose
+     * bucket is already in the batch (probability ~B/(2·buckets)) waits for a later
+     * batch, which costs no field work but keeps a batch from filling with distinct
+     * buckets when B nears the bucket count: B = sqrt(512·buckets), at most half the
+     * buckets and 4096 (measured, docs/msm.md). */
+    {
+        size_t nb0 = msm_window_buckets(x.c, 0), cap = nb0 / 2 < 4096 ? nb0 / 2 : 4096;
+        x.batch = (size_t)sqrt(512.0 * (double)nb0);
+        if (x.batch > cap) x.batch = cap;
+        if (x.batch < 16) x.batch = 16;
+    }
     const char *bs = getenv("G16_MSM_BATCH"); /* tuning hooks, see docs/msm.md */
     if (bs && atoi(bs) > 0) x.batch = (size_t)atoi(bs);
     bs = getenv("G16_MSM_XYZZ_REDUCE");
