@@ -6,7 +6,8 @@
  * d = 1 .. 2^(w−1) in affine form, so a scalar costs one affine addition per
  * window (W = ⌊255/w⌋ + 1 windows) and no doublings; the additions of a chunk
  * of scalars share one inversion per window.  w is chosen from n to balance the
- * table's cost (W·2^(w−1) additions, memory) against n·W additions. */
+ * table's cost (W·2^(w−1) Jacobian additions, memory) against n·W additions.
+ * G16_FB_WINDOW=w forces the window (tuning experiments only). */
 
 typedef struct {
     const AFF *tab; /* W rows of 2^(w−1) points */
@@ -49,6 +50,13 @@ static void FB_(recode)(int32_t *dig, size_t stride, const g16_fr *s, unsigned w
     }
 }
 
+/* An entry spans two (G1) or three (G2) cache lines: fetch them all. */
+static inline void FB_(prefetch)(const AFF *p)
+{
+    for (size_t o = 0; o < sizeof(AFF); o += 64) __builtin_prefetch((const char *)p + o);
+    __builtin_prefetch((const char *)p + sizeof(AFF) - 1);
+}
+
 /* The scalars of [b, e) in batch-affine form: every window adds one table point
  * to each accumulator, and the slopes of all those additions share one field
  * inversion (Montgomery's trick), about 6M + 1S an addition instead of the 11
@@ -76,7 +84,7 @@ static void FB_(mul_chunk)(void *vctx, size_t b, size_t e, unsigned worker)
             /* table rows are far larger than the caches: fetch a few additions ahead */
             if (i + FB_AHEAD < n) {
                 int32_t da = dig[(size_t)win * FB_CHUNK + i + FB_AHEAD];
-                if (da) __builtin_prefetch(&row[(da > 0 ? da : -da) - 1]);
+                if (da) FB_(prefetch)(&row[(da > 0 ? da : -da) - 1]);
             }
             int32_t d = dig[(size_t)win * FB_CHUNK + i];
             if (d == 0) continue;
@@ -111,7 +119,7 @@ static void FB_(mul_chunk)(void *vctx, size_t b, size_t e, unsigned worker)
         for (size_t i = n; i-- > 0;) {
             if (i >= FB_AHEAD) {
                 int32_t da = dig[(size_t)win * FB_CHUNK + i - FB_AHEAD];
-                if (da) __builtin_prefetch(&row[(da > 0 ? da : -da) - 1]);
+                if (da) FB_(prefetch)(&row[(da > 0 ? da : -da) - 1]);
             }
             int32_t d = dig[(size_t)win * FB_CHUNK + i];
             if (d == 0) continue;
@@ -143,12 +151,14 @@ g16_status FB_NAME(const AFF *base, size_t jobs, AFF *const *outs, const g16_fr 
     size_t n = 0;
     for (size_t j = 0; j < jobs; j++) n += ns[j];
     if (n == 0) return G16_OK;
-    /* cost in additions: n·W + W·2^(w−1); the table stays under ~64 Mi entries·size */
+    /* cost in affine-addition units: n·W for the products, and the table's W·2^(w−1)
+     * Jacobian additions plus their normalisation, about 3 units each; the table
+     * stays under 128 MB */
     unsigned best = 1;
     double best_cost = 1e300;
     for (unsigned w = 2; w <= 16; w++) {
         unsigned W = 255 / w + 1;
-        double cost = (double)n * W + (double)W * (double)((size_t)1 << (w - 1));
+        double cost = (double)n * W + 3.0 * W * (double)((size_t)1 << (w - 1));
         if ((double)W * (double)((size_t)1 << (w - 1)) * sizeof(AFF) > 128e6) break;
         if (cost < best_cost) best_cost = cost, best = w;
     }
