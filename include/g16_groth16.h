@@ -74,6 +74,17 @@ g16_status g16_vk_read(g16_vk **out, const char *path, unsigned flags, int allow
 
 /* Proof files are the raw 192·k bytes of k proofs. */
 
+/* Reads a proof file.  Out: out (malloc'd, free()), k proofs.
+ * Returns: G16_OK; G16_ERR_IO; G16_ERR_FORMAT when the size is 0 or not a multiple
+ * of 192 (the message gives the offset past the last whole proof); with validate,
+ * the decoding reason of the first bad point, naming the proof, point and offset. */
+g16_status g16_proof_file_read(uint8_t **out, size_t *k, const char *path, int validate);
+g16_status g16_proof_file_write(const char *path, const uint8_t *proofs, size_t k);
+/* Decodes and fully checks the three points of one proof (subgroup included).
+ * index/base_off/path only label the error message (path may be NULL). */
+g16_status g16_proof_check(const uint8_t proof[G16_PROOF_BYTES], size_t index, size_t base_off,
+                           const char *path);
+
 /* TEST-ONLY deterministic proof randomness: rs = r ‖ s (64 bytes, big-endian,
  * reduced) derived from seed like the setup's secrets (labels "r" and "s"). */
 void g16_derive_rs(uint8_t rs[64], const uint8_t *seed, size_t seed_len);

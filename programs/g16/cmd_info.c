@@ -1,5 +1,6 @@
 /* g16 info: what a file is (by magic or layout), its counts, whether it is valid. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -20,27 +21,15 @@ static int invalid(const char *path, const char *kind, g16_status st)
     return CLI_INVALID;
 }
 
-static int info_proofs(const char *path, const uint8_t *head, long size)
+static int info_proofs(const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) return CLI_ERROR;
-    uint8_t p[G16_PROOF_BYTES];
-    long k = size / G16_PROOF_BYTES;
-    for (long i = 0; i < k; i++) {
-        if (fread(p, 1, sizeof p, f) != sizeof p) break;
-        g16_group g;
-        g16_status st = g16_ec_check(&g, p, 48);
-        if (!st) st = g16_ec_check(&g, p + 48, 96);
-        if (!st) st = g16_ec_check(&g, p + 144, 48);
-        if (st) {
-            fclose(f);
-            char kind[96];
-            snprintf(kind, sizeof kind, "proof file, %ld proof(s); proof %ld", k, i);
-            return invalid(path, kind, st);
-        }
-    }
-    fclose(f);
-    printf("%s: proof file, %ld proof(s) of 192 bytes (A G1 || B G2 || C G1, compressed)\n", path, k);
+    uint8_t *p;
+    size_t k;
+    g16_status st = g16_proof_file_read(&p, &k, path, 1);
+    if (st == G16_ERR_IO) return cli_fail("info", st);
+    if (st) return invalid(path, "proof file", st);
+    free(p);
+    printf("%s: proof file, %zu proof(s) of 192 bytes (A G1 || B G2 || C G1, compressed)\n", path, k);
     printf("valid: yes (every point on the curve and in the subgroup)\n");
     return CLI_OK;
 }
@@ -107,7 +96,7 @@ int cli_info(int argc, char **argv)
     /* Proofs start with a compressed G1 point (bit 0x80 set); bellperson keys with
      * an uncompressed one (bit clear). */
     if (got >= 1 && (head[0] & 0x80) && size % G16_PROOF_BYTES == 0 && size > 0)
-        return info_proofs(path, head, size);
+        return info_proofs(path);
     if (got >= 1 && !(head[0] & 0x80)) {
         g16_vk *vk;
         g16_status st = g16_vk_read(&vk, path, G16_PARAMS_CHECK_SUBGROUP, 0);

@@ -88,11 +88,8 @@ int cli_prove(int argc, char **argv)
     g16_circuit_destroy(c);
     if (st == G16_ERR_IO && inputs_out) return CLI_ERROR;
     if (st) return cli_fail("prove", st);
-    FILE *f = fopen(out, "wb");
-    if (!f || fwrite(proof, 1, sizeof proof, f) != sizeof proof || fclose(f) != 0) {
-        fprintf(stderr, "g16 prove: %s: cannot write the proof\n", out);
-        return CLI_ERROR;
-    }
+    st = g16_proof_file_write(out, proof, 1);
+    if (st) return cli_fail("prove", st);
     printf("proof written to %s (192 bytes)%s\n", out,
            seed_rs ? " [TEST-ONLY deterministic r, s]" : "");
     return CLI_OK;

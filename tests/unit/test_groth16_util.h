@@ -194,7 +194,7 @@ static inline g16_status tg_prove(uint8_t proof[G16_PROOF_BYTES], g16_key *key, 
 }
 
 /* Public inputs of t as 32-byte big-endian values. */
-static uint8_t *tg_inputs(const tg_circ *t)
+static inline uint8_t *tg_inputs(const tg_circ *t)
 {
     uint8_t *x = malloc(32 * (size_t)t->c.n_pub + 1);
     for (uint32_t i = 0; i < t->c.n_pub; i++) g16_fr_to_be(x + 32 * i, &t->z[1 + i]);
