@@ -150,6 +150,50 @@ static void test_concurrent(void)
     }
 }
 
+/* Transforms called from inside pool callbacks run inline on the calling
+ * thread (pool.h): each task round-trips its own vector and spot-checks it. */
+typedef struct nested_ctx {
+    g16_fr *v[4];
+    const g16_fr *c[4];
+    const g16_domain *d;
+    int ok[4];
+} nested_ctx;
+
+static void nested_task(void *arg, size_t t, unsigned worker)
+{
+    nested_ctx *c = arg;
+    g16_ntt_forward_nr(c->d, c->v[t]);
+    g16_fr want, x = g16_fr_one_mont;
+    horner(&want, c->c[t], c->d->n, &x); /* value at ω^0 sits at index 0 */
+    int ok = g16_fr_eq(&c->v[t][0], &want);
+    g16_ntt_inverse_rn(c->d, c->v[t]);
+    c->ok[t] = ok && memcmp(c->v[t], c->c[t], c->d->n * sizeof(g16_fr)) == 0;
+}
+
+static void test_nested(int log_n)
+{
+    nested_ctx c;
+    if (g16_domain_get(&c.d, log_n) != G16_OK) {
+        CHECK(0, "domain 2^%d: %s", log_n, g16_last_error());
+        return;
+    }
+    g16_fr *orig[4];
+    for (int t = 0; t < 4; t++) {
+        orig[t] = malloc(c.d->n * sizeof(g16_fr));
+        c.v[t] = malloc(c.d->n * sizeof(g16_fr));
+        for (size_t i = 0; i < c.d->n; i++) rand_fr(&rng, &orig[t][i]);
+        memcpy(c.v[t], orig[t], c.d->n * sizeof(g16_fr));
+        c.c[t] = orig[t];
+        c.ok[t] = 0;
+    }
+    g16_pool_tasks(NULL, 4, nested_task, &c);
+    for (int t = 0; t < 4; t++) {
+        CHECK(c.ok[t], "2^%d transform nested in pool task %d", log_n, t);
+        free(orig[t]);
+        free(c.v[t]);
+    }
+}
+
 /* P(x) from its values on H by the barycentric formula:
  * P(x) = (x^n - 1)/n · sum_i v_i ω^i / (x - ω^i). */
 static void bary(g16_fr *out, const g16_domain *d, const g16_fr *v, const g16_fr *x)
@@ -255,6 +299,7 @@ int main(void)
     test_eval(MIN(17, BIG), 0, 3);
     test_round_trip(MIN(17, BIG) - 1);
     test_concurrent();
+    test_nested(16);
     g16_set_threads(0);
     return g16_test_finish("test_ntt_large");
 }
