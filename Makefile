@@ -4,7 +4,7 @@ BUILD ?= build
 ASAN_BUILD ?= build-asan
 G16 = $(BUILD)/g16
 
-.PHONY: all deps build asan test test-release test-asan run vectors clean
+.PHONY: all deps build asan test test-release test-asan run vectors fixtures clean
 
 all: build
 
@@ -43,6 +43,13 @@ vectors:
 	npm ci --no-audit --no-fund
 	node scripts/gen-vectors.mjs tests/vectors
 	python3 scripts/gen-selftest-kat.py tests/vectors src/diag/selftest_kat.h
+
+# Rebuilds the circom/snarkjs interop fixtures (tests/interop/fixtures): a small
+# powers-of-tau ceremony with public entropy (tests only), circom2 and snarkjs.
+fixtures:
+	npm ci --no-audit --no-fund
+	bash scripts/make-ptau.sh 11
+	bash tests/interop/make-fixtures.sh
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD)
