@@ -139,11 +139,15 @@ static void dif4_range(void *arg, size_t b, size_t e, unsigned worker)
     runner r;
     if (sc) runner_init(&r, sc, b, q, 4);  /* s == n: one block, j = t */
     size_t j = b % q, blk = b / q;
-    for (size_t t = b; t < e; t++, j = j + 1 == q ? 0 : j + 1, blk += j == 0) {
+    for (size_t t = b; t < e; t++) {
         g16_fr *x = c->a + blk * s + j;
         if (sc)
             for (int k = 0; k < 4; k++) runner_apply(&r, k, &x[k * q]);
         dif4(x, q, tw, j, st, c->inv);
+        if (++j == q) {
+            j = 0;
+            blk++;
+        }
     }
 }
 
@@ -156,11 +160,15 @@ static void dit4_range(void *arg, size_t b, size_t e, unsigned worker)
     runner r;
     if (sc) runner_init(&r, sc, b, q, 4);
     size_t j = b % q, blk = b / q;
-    for (size_t t = b; t < e; t++, j = j + 1 == q ? 0 : j + 1, blk += j == 0) {
+    for (size_t t = b; t < e; t++) {
         g16_fr *x = c->a + blk * s + j;
         dit4(x, q, tw, j, st, c->inv);
         if (sc)
             for (int k = 0; k < 4; k++) runner_apply(&r, k, &x[k * q]);
+        if (++j == q) {
+            j = 0;
+            blk++;
+        }
     }
 }
 
@@ -173,7 +181,7 @@ static void r2_range(void *arg, size_t b, size_t e, int dif)
     runner r;
     if (sc) runner_init(&r, sc, b, h, 2);
     size_t j = b % h, blk = b / h;
-    for (size_t t = b; t < e; t++, j = j + 1 == h ? 0 : j + 1, blk += j == 0) {
+    for (size_t t = b; t < e; t++) {
         g16_fr *x = c->a + blk * s + j;
         if (dif) {
             if (sc) {
@@ -187,6 +195,10 @@ static void r2_range(void *arg, size_t b, size_t e, int dif)
                 runner_apply(&r, 0, &x[0]);
                 runner_apply(&r, 1, &x[h]);
             }
+        }
+        if (++j == h) {
+            j = 0;
+            blk++;
         }
     }
 }
