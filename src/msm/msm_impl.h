@@ -579,11 +579,11 @@ static g16_status LOCAL(pippenger)(MSM_XYZZ *acc, const MSM_AFF *bases, const ms
     /* A batch of B amortises one inversion (~480 M) over B additions; a point whose
      * bucket is already in the batch (probability ~B/(2·buckets)) waits for a later
      * batch, which costs no field work but keeps a batch from filling with distinct
-     * buckets when B nears the bucket count: B = sqrt(512·buckets), at most half the
+     * buckets when B nears the bucket count: B = sqrt(128·buckets), at most half the
      * buckets and 4096 (measured, docs/msm.md). */
     {
         size_t nb0 = msm_window_buckets(x.c, 0), cap = nb0 / 2 < 4096 ? nb0 / 2 : 4096;
-        x.batch = (size_t)sqrt(512.0 * (double)nb0);
+        x.batch = (size_t)sqrt(128.0 * (double)nb0);
         if (x.batch > cap) x.batch = cap;
         if (x.batch < 16) x.batch = 16;
     }
