@@ -194,6 +194,8 @@ static int engine_run(int argc, char **argv)
             }
         }
     }
+    /* Idle pool buffers returned first, so "current" shows every counter back at 0. */
+    g16_engine_trim(e);
     g16_engine_stats es;
     g16_engine_stats_get(e, &es);
     g16_engine_destroy(e, 1);
