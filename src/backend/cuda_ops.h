@@ -31,13 +31,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "curve/point.h"
-#include "field/fr.h"
-#include "g16.h"
-
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+#include "curve/point.h"
+#include "field/fr.h"
+#include "g16.h"
 
 #define G16_CUDA_NTT_MAX_LOG 30u
 
@@ -50,6 +50,11 @@ typedef struct g16_cuda_bases g16_cuda_bases;
 g16_status g16_cuda_ctx_create(g16_cuda_ctx **out, int device);
 /* Frees everything the context holds (NULL is allowed). */
 void g16_cuda_ctx_destroy(g16_cuda_ctx *ctx);
+
+/* Test aid: when on, every pool buffer handed to an operation is first filled
+ * with the byte 0xA5, so output an operation forgets to write cannot pass as
+ * correct by reusing the previous call's result. */
+void g16_cuda_set_poison(g16_cuda_ctx *ctx, int on);
 
 /* Timing of the last operation on ctx, measured with CUDA events on its stream:
  * *total_ms from the first host-to-device copy to the last device-to-host copy,
@@ -74,6 +79,10 @@ g16_status g16_cuda_h_step(g16_cuda_ctx *ctx, g16_fr *h, const g16_fr *a, const 
  * G16_G1 (g16_g1_affine) or G16_G2 (g16_g2_affine); (0,0) = infinity allowed. */
 g16_status g16_cuda_bases_upload(g16_cuda_ctx *ctx, g16_cuda_bases **out, g16_group group,
                                  const void *bases, size_t n);
+/* A handle over the first n bases of b (no copy; b must outlive it; free it with
+ * g16_cuda_bases_free, which then frees only the handle).  Returns G16_ERR_ARG
+ * for n > b's count. */
+g16_status g16_cuda_bases_prefix(g16_cuda_bases **out, const g16_cuda_bases *b, size_t n);
 void g16_cuda_bases_free(g16_cuda_bases *b);
 
 /* MSM knobs; the zero value means automatic. */

@@ -47,6 +47,7 @@ extern "C" g16_status g16_cuda_ctx_create(g16_cuda_ctx **out, int device)
         (e = cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking)) != cudaSuccess ||
         (e = cudaEventCreate(&c->ev_start)) != cudaSuccess ||
         (e = cudaEventCreate(&c->ev_kernels)) != cudaSuccess ||
+        (e = cudaEventCreate(&c->ev_kernels_end)) != cudaSuccess ||
         (e = cudaEventCreate(&c->ev_end)) != cudaSuccess)
         s = g16_cuda_fail(e, "context setup", __FILE__, __LINE__);
     if (s != G16_OK) {
@@ -70,15 +71,35 @@ extern "C" void g16_cuda_ctx_destroy(g16_cuda_ctx *c)
     if (c->pinned) cudaFreeHost(c->pinned);
     if (c->ev_start) cudaEventDestroy(c->ev_start);
     if (c->ev_kernels) cudaEventDestroy(c->ev_kernels);
+    if (c->ev_kernels_end) cudaEventDestroy(c->ev_kernels_end);
     if (c->ev_end) cudaEventDestroy(c->ev_end);
     if (c->stream) cudaStreamDestroy(c->stream);
     free(c);
+}
+
+extern "C" void g16_cuda_set_poison(g16_cuda_ctx *ctx, int on)
+{
+    ctx->poison = on;
 }
 
 extern "C" void g16_cuda_last_times(const g16_cuda_ctx *ctx, float *total_ms, float *kernel_ms)
 {
     if (total_ms) *total_ms = ctx->total_ms;
     if (kernel_ms) *kernel_ms = ctx->kernel_ms;
+}
+
+g16_status g16_cuda_mark(g16_cuda_ctx *ctx, cudaEvent_t ev)
+{
+    CK(cudaEventRecord(ev, ctx->stream));
+    return G16_OK;
+}
+
+g16_status g16_cuda_times_finish(g16_cuda_ctx *ctx)
+{
+    CK(cudaEventSynchronize(ctx->ev_end));
+    CK(cudaEventElapsedTime(&ctx->total_ms, ctx->ev_start, ctx->ev_end));
+    CK(cudaEventElapsedTime(&ctx->kernel_ms, ctx->ev_kernels, ctx->ev_kernels_end));
+    return G16_OK;
 }
 
 g16_status g16_cuda_scratch(g16_cuda_ctx *ctx, void **p, int slot, size_t bytes)
@@ -96,6 +117,7 @@ g16_status g16_cuda_scratch(g16_cuda_ctx *ctx, void **p, int slot, size_t bytes)
         ctx->slot_bytes[slot] = bytes;
     }
     *p = ctx->slot[slot];
+    if (ctx->poison && slot != SLOT_POW) CK(cudaMemsetAsync(*p, 0xA5, bytes, ctx->stream));
     return G16_OK;
 }
 

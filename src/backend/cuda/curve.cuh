@@ -9,6 +9,11 @@
 
 #include "field.cuh"
 
+// Point operations are real calls on the device: inlining a dozen field
+// multiplications into every caller made ptxas/cicc take many minutes per file
+// (G2: ~40 Fp products per addition) for no measurable gain.
+#define G16_PT __host__ __device__ __noinline__
+
 template <class F>
 struct g16_daff {
     F x, y;
@@ -37,7 +42,7 @@ struct g16_dxyzz {
     }
 
     // 2·q for affine q (mdbl-2008-s-1); y = 0 gives V = 0 hence infinity.
-    G16_HD static g16_dxyzz dbl_affine(const g16_daff<F> &q)
+    G16_PT static g16_dxyzz dbl_affine(const g16_daff<F> &q)
     {
         F u = q.y.dbl(), v = u.sqr(), w = u * v, s = q.x * v;
         F xx = q.x.sqr(), m = xx.dbl() + xx;
@@ -47,7 +52,7 @@ struct g16_dxyzz {
     }
 
     // 2·this (dbl-2008-s-1).
-    G16_HD g16_dxyzz dbl() const
+    G16_PT g16_dxyzz dbl() const
     {
         F u = y.dbl(), v = u.sqr(), w = u * v, s = x * v;
         F xx = x.sqr(), m = xx.dbl() + xx;
@@ -57,7 +62,7 @@ struct g16_dxyzz {
     }
 
     // this + q for affine q (madd-2008-s); `negate` adds -q instead (signed digits).
-    G16_HD g16_dxyzz add_affine(const g16_daff<F> &q0, bool negate = false) const
+    G16_PT g16_dxyzz add_affine(const g16_daff<F> &q0, bool negate = false) const
     {
         g16_daff<F> q = q0;
         if (q.is_inf()) return *this;
@@ -76,7 +81,7 @@ struct g16_dxyzz {
     }
 
     // this + o (add-2008-s).
-    G16_HD g16_dxyzz add(const g16_dxyzz &o) const
+    G16_PT g16_dxyzz add(const g16_dxyzz &o) const
     {
         if (o.is_inf()) return *this;
         if (is_inf()) return o;
@@ -97,7 +102,7 @@ struct g16_dxyzz {
 
     // Jacobian (X·ZZ², Y·ZZZ², ZZZ): x = X/ZZ and y = Y/ZZZ because ZZZ² = ZZ³;
     // infinity (ZZ = ZZZ = 0) maps to Z = 0.
-    G16_HD g16_djac<F> to_jac() const
+    G16_PT g16_djac<F> to_jac() const
     {
         if (is_inf()) return {F::one(), F::one(), F::zero()};
         return {x * zz.sqr(), y * zzz.sqr(), zzz};

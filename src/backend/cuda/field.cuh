@@ -286,15 +286,16 @@ struct g16_dfp2 {
     }
     G16_HD g16_dfp2 dbl() const { return {c0.dbl(), c1.dbl()}; }
     G16_HD g16_dfp2 neg() const { return {c0.neg(), c1.neg()}; }
-    // Karatsuba: 3 Fp products.
-    G16_HD friend g16_dfp2 operator*(const g16_dfp2 &a, const g16_dfp2 &b)
+    // Karatsuba: 3 Fp products.  Not inlined on the device: G2 point code holds
+    // ~40 Fp products per addition and compiling them inline took minutes.
+    __host__ __device__ __noinline__ friend g16_dfp2 operator*(const g16_dfp2 &a, const g16_dfp2 &b)
     {
         g16_dfp t0 = a.c0 * b.c0, t1 = a.c1 * b.c1;
         g16_dfp t2 = (a.c0 + a.c1) * (b.c0 + b.c1);
         return {t0 - t1, t2 - t0 - t1};
     }
     // (c0 + c1 u)^2 = (c0 + c1)(c0 - c1) + 2 c0 c1 u: 2 products.
-    G16_HD g16_dfp2 sqr() const
+    __host__ __device__ __noinline__ g16_dfp2 sqr() const
     {
         g16_dfp t = c0 * c1;
         return {(c0 + c1) * (c0 - c1), t.dbl()};

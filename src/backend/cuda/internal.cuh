@@ -44,8 +44,9 @@ enum g16_cuda_slot {
 struct g16_cuda_ctx {
     int device;
     cudaStream_t stream;
-    cudaEvent_t ev_start, ev_kernels, ev_end;
+    cudaEvent_t ev_start, ev_kernels, ev_kernels_end, ev_end;
     float total_ms, kernel_ms;
+    int poison;
     void *slot[SLOT_COUNT];
     size_t slot_bytes[SLOT_COUNT];
     void *pinned;          // host staging buffer (page-locked)
@@ -57,7 +58,12 @@ struct g16_cuda_bases {
     g16_group group;
     size_t n;
     void *dev;
+    int borrowed;  // a prefix view: dev belongs to another handle
 };
+
+// Timing marks on ctx's stream (see g16_cuda_last_times); t_finish reads them back.
+g16_status g16_cuda_mark(g16_cuda_ctx *ctx, cudaEvent_t ev);
+g16_status g16_cuda_times_finish(g16_cuda_ctx *ctx);
 
 // Makes ctx's device current for the calling thread.
 g16_status g16_cuda_enter(g16_cuda_ctx *ctx);

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# GPU check and benchmark of the CUDA backend, for the GPU machine:
+#   1. configure + build (Release, -DG16_CUDA=ON -DG16_CUDA_ARCH=90) in build-gpu/;
+#   2. the differential test (CPU vs CUDA, fresh random inputs: tests/gpu/diff.c);
+#   3. the benchmark (tests/gpu/bench.c);
+#   4. one table: size, kernel time, total time, floor / peer figure, diff verdict.
+# Usage: bench/gpu/run.sh [--quick]
+# Env:   OUT        folder for the logs (default build-gpu/out)
+#        G16_GPU_BIN  folder holding prebuilt g16_gpu_diff and g16_gpu_bench: skip step 1
+#        DIFF_TIMEOUT, BENCH_TIMEOUT  seconds (default 900 and 1500)
+# Exit status: 0 when the build and the differential test passed.
+set -u
+root=$(cd "$(dirname "$0")/../.." && pwd)
+quick=""
+[ "${1:-}" = "--quick" ] && quick="--quick"
+out=${OUT:-$root/build-gpu/out}
+mkdir -p "$out"
+say() { echo "[run.sh $(date +%H:%M:%S)] $*"; }
+
+(nvidia-smi --query-gpu=name,memory.total,clocks.max.sm --format=csv 2>&1 || echo "nvidia-smi failed") >"$out/device.txt"
+say "device: $(tail -n +2 "$out/device.txt" | head -1)"
+
+bin=${G16_GPU_BIN:-}
+if [ -z "$bin" ]; then
+    bin=$root/build-gpu
+    say "building in $bin"
+    if ! { cmake -S "$root" -B "$bin" -DCMAKE_BUILD_TYPE=Release -DG16_CUDA=ON -DG16_CUDA_ARCH=90 &&
+           cmake --build "$bin" -j "$(nproc)" --target g16_gpu_diff g16_gpu_bench test_cuda_host_field; } \
+           >"$out/build.log" 2>&1; then
+        say "FAILED: build; last lines of $out/build.log:"
+        grep -E "error|Error" "$out/build.log" | head -20
+        tail -n 20 "$out/build.log"
+        exit 1
+    fi
+    "$bin/test_cuda_host_field" >"$out/host_field.log" 2>&1 || say "FAILED: host_field (see host_field.log)"
+fi
+for p in g16_gpu_diff g16_gpu_bench; do
+    if [ ! -x "$bin/$p" ]; then say "FAILED: $bin/$p missing"; exit 1; fi
+done
+
+say "differential test"
+timeout "${DIFF_TIMEOUT:-900}" "$bin/g16_gpu_diff" $quick >"$out/diff.log" 2>&1
+diff_rc=$?
+if [ $diff_rc -eq 0 ]; then diff_verdict=pass; else
+    diff_verdict="FAIL(rc=$diff_rc)"
+    say "FAILED: differential test (rc $diff_rc; 124 = timeout); first failures:"
+    grep -E "FAIL|failed" "$out/diff.log" | head -25
+fi
+tail -n 3 "$out/diff.log"
+
+say "benchmark"
+timeout "${BENCH_TIMEOUT:-1500}" "$bin/g16_gpu_bench" $quick >"$out/bench.log" 2>&1
+bench_rc=$?
+[ $bench_rc -ne 0 ] && { say "FAILED: benchmark (rc $bench_rc; 124 = timeout):"; grep FAILED "$out/bench.log" | head; }
+
+# Verdict per operation from the diff log ("ntt + h step 2^k: ok", "msm g1 n=...: ok").
+verdict() { if grep -q "^$1.*FAIL" "$out/diff.log"; then echo FAIL;
+            elif grep -q "^$1.*ok" "$out/diff.log"; then echo pass; else echo "n/a"; fi; }
+v_ntt=$(verdict "ntt + h step"); v_g1=$(verdict "msm g1"); v_g2=$(verdict "msm g2")
+# Floors (docs/KERNELS.md, measured on our H200): NTT 2^27 ≈ 28 ms (integer bound),
+# G1 MSM 2^24 ≈ 70 ms with XYZZ buckets, G2 ≈ 3× G1; scaled ∝ n (NTT ∝ n·log n).
+# Peer: sppark on the same H200 (NTT 2^24/26/27: 4.74/23.8/44.4 ms; G1 2^20/22/24/26:
+# 22.4/54.0/156/561 ms).  Bars: NTT 2^27 ≤ 40 ms, G1 2^24 ≤ 80 ms, 2^26 ≤ 300 ms.
+echo
+echo "== g16 CUDA on $(tail -n +2 "$out/device.txt" | head -1 | cut -d, -f1) (diff test: $diff_verdict) =="
+printf "%-8s %5s %11s %11s %11s %9s %6s\n" what "log n" "kernel ms" "total ms" "floor ms" "peer ms" diff
+awk -v vn="$v_ntt" -v v1="$v_g1" -v v2="$v_g2" '
+/^RESULT/ {
+    w=$2; lg=$3; k=$4; t=$5; n=2^lg; floor="-"; peer="-"; v="n/a"
+    if (w ~ /^ntt/ || w == "h_step") {
+        f = 28.0 * (n / 2^27) * (lg / 27.0); if (w == "h_step") f *= 7; floor = sprintf("%.2f", f); v = vn
+        if (w == "ntt_nn") { if (lg == 24) peer = 4.74; if (lg == 26) peer = 23.8; if (lg == 27) peer = 44.4 }
+    } else if (w == "msm_g1") {
+        floor = sprintf("%.1f", 70.0 * n / 2^24); v = v1
+        if (lg == 20) peer = 22.4; if (lg == 22) peer = 54.0; if (lg == 24) peer = 156; if (lg == 26) peer = 561
+    } else if (w == "msm_g2") { floor = sprintf("%.1f", 210.0 * n / 2^24); v = v2 }
+    printf "%-8s %5d %11.2f %11.2f %11s %9s %6s\n", w, lg, k, t, floor, peer, v
+}' "$out/bench.log"
+[ $diff_rc -eq 0 ]

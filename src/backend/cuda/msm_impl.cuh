@@ -1,0 +1,344 @@
+// G1/G2 multi-scalar multiplication on the device: Pippenger with signed window
+// digits, (bucket, point) pairs sorted by bucket with CUB's radix sort, XYZZ
+// buckets (one thread per bucket), segmented running-sum bucket reduction, and
+// the 0/1 split (bases of 1-scalars summed by a parallel batch addition).
+//
+// Data flow for n scalars, window c, W = floor(255/c) + 1 windows, B = 2^(c-1)
+// buckets per window:
+//   digits:     one thread per scalar: Montgomery -> canonical, zero/one test,
+//               signed digits d_w in [-B, B]; emits key = w·B + |d_w| - 1 and
+//               value = base index | sign·2^31 for each nonzero digit (a sentinel
+//               key W·B otherwise).  With a density bitmap the base index is the
+//               rank of the scalar's bit (per-word popcount prefix sums).
+//   sort:       CUB radix sort of the W·n pairs on the key bits.
+//   bounds:     start/end of each bucket's run in the sorted array.
+//   accumulate: one thread per bucket adds (or subtracts) its affine bases.
+//   reduce:     Σ_b b·S_b per window, split into segments of L buckets:
+//               Σ_{segment} = A + (v0 - 1)·R with running sums A, R.
+//   combine:    one block per window sums its segments; one thread combines the
+//               windows (Horner, c doublings each) and adds the 1-scalar sum.
+#ifndef G16_BACKEND_CUDA_MSM_IMPL_CUH
+#define G16_BACKEND_CUDA_MSM_IMPL_CUH
+
+#include <cub/cub.cuh>
+#include <string.h>
+
+#include "curve.cuh"
+#include "internal.cuh"
+
+#define MSM_SEG_LEN 32u
+
+template <class F>
+struct msm_traits;
+template <>
+struct msm_traits<g16_dfp> {
+    static constexpr int block_sum_threads = 128;
+    static constexpr unsigned ones_threads = 16384;
+    static constexpr g16_group group = G16_G1;
+};
+template <>
+struct msm_traits<g16_dfp2> {
+    static constexpr int block_sum_threads = 64;
+    static constexpr unsigned ones_threads = 8192;
+    static constexpr g16_group group = G16_G2;
+};
+
+__device__ __forceinline__ uint32_t window_bits(const g16_dfr &s, unsigned start, unsigned c)
+{
+    unsigned q = start >> 5, sh = start & 31;
+    if (q >= 8) return 0;
+    uint64_t v = s.l[q];
+    if (q + 1 < 8) v |= (uint64_t)s.l[q + 1] << 32;
+    return (uint32_t)(v >> sh) & ((1u << c) - 1);
+}
+
+static __global__ void popc_words(uint32_t *cnt, const uint64_t *dens, size_t words, size_t n)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= words) return;
+    uint64_t w = dens[i];
+    size_t lim = n - i * 64;  // bits of this word that belong to the n scalars
+    if (lim < 64) w &= (1ull << lim) - 1;
+    cnt[i] = (uint32_t)__popcll(w);
+}
+
+static __global__ void msm_digits(uint32_t *keys, uint32_t *vals, uint32_t *ones, uint32_t *ones_count,
+                           const g16_dfr *scal, size_t n, const uint64_t *dens,
+                           const uint32_t *rank, unsigned c, unsigned W, int split)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    const uint32_t B = 1u << (c - 1), sentinel = W * B;
+    uint32_t bi = (uint32_t)i;
+    bool live = true;
+    if (dens) {
+        uint64_t w = dens[i >> 6], below = w & ((1ull << (i & 63)) - 1);
+        live = (w >> (i & 63)) & 1;
+        bi = rank[i >> 6] + (uint32_t)__popcll(below);
+    }
+    g16_dfr s = g16_dfr::zero();
+    if (live) {
+        g16_dfr one_canon = g16_dfr::zero();
+        one_canon.l[0] = 1;
+        s = scal[i] * one_canon;  // x·R · 1 · R^-1: the canonical integer
+        if (s.is_zero()) live = false;
+        else if (split && s.l[0] == 1) {
+            bool is_one = true;
+#pragma unroll
+            for (int k = 1; k < 8; k++) is_one = is_one && s.l[k] == 0;
+            if (is_one) {
+                ones[atomicAdd(ones_count, 1u)] = bi;
+                live = false;
+            }
+        }
+    }
+    uint32_t carry = 0;
+    for (unsigned w = 0; w < W; w++) {
+        uint32_t key = sentinel, val = 0;
+        if (live) {
+            uint32_t raw = window_bits(s, w * c, c) + carry;
+            int32_t d = (int32_t)raw;
+            carry = 0;
+            if (raw > B) {
+                d = (int32_t)raw - (int32_t)(2 * B);
+                carry = 1;
+            }
+            if (d != 0) {
+                key = w * B + (uint32_t)(d < 0 ? -d : d) - 1;
+                val = bi | (d < 0 ? 0x80000000u : 0u);
+            }
+        }
+        keys[(size_t)w * n + i] = key;
+        vals[(size_t)w * n + i] = val;
+    }
+}
+
+static __global__ void bucket_bounds(uint32_t *bstart, uint32_t *bend, const uint32_t *keys, size_t total,
+                              uint32_t nb)
+{
+    size_t p = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (p >= total) return;
+    uint32_t k = keys[p];
+    if (k >= nb) return;
+    if (p == 0 || keys[p - 1] != k) bstart[k] = (uint32_t)p;
+    if (p == total - 1 || keys[p + 1] != k) bend[k] = (uint32_t)(p + 1);
+}
+
+template <class F>
+__global__ void bucket_accumulate(g16_dxyzz<F> *buckets, const g16_daff<F> *bases,
+                                  const uint32_t *vals, const uint32_t *bstart,
+                                  const uint32_t *bend, uint32_t nb)
+{
+    uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k >= nb) return;
+    g16_dxyzz<F> acc = g16_dxyzz<F>::inf();
+    for (uint32_t p = bstart[k], e = bend[k]; p < e; p++) {
+        uint32_t v = vals[p];
+        acc = acc.add_affine(bases[v & 0x7fffffffu], (v >> 31) != 0);
+    }
+    buckets[k] = acc;
+}
+
+// seg[w·S + j] = Σ_{b in segment j of window w} b·S_b (bucket value b = index + 1).
+template <class F>
+__global__ void bucket_reduce(g16_dxyzz<F> *seg, const g16_dxyzz<F> *buckets, uint32_t B,
+                              uint32_t L, uint32_t S, uint32_t W)
+{
+    uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= W * S) return;
+    uint32_t w = t / S, j = t % S;
+    const g16_dxyzz<F> *b = buckets + (size_t)w * B + (size_t)j * L;
+    g16_dxyzz<F> run = g16_dxyzz<F>::inf(), acc = g16_dxyzz<F>::inf();
+    for (uint32_t i = L; i-- > 0;) {
+        run = run.add(b[i]);
+        acc = acc.add(run);
+    }
+    // acc = Σ (b - v0 + 1)·S_b; add (v0 - 1)·run with v0 - 1 = j·L (double-and-add).
+    uint32_t m = j * L;
+    g16_dxyzz<F> mul = g16_dxyzz<F>::inf();
+    for (int bit = 31 - __clz(m | 1); bit >= 0; bit--) {
+        mul = mul.dbl();
+        if ((m >> bit) & 1) mul = mul.add(run);
+    }
+    seg[t] = acc.add(mul);
+}
+
+// out[g] = Σ_{i < m} in[g·m + i]; one block per group.
+template <class F>
+__global__ void block_sum(g16_dxyzz<F> *out, const g16_dxyzz<F> *in, uint32_t m)
+{
+    extern __shared__ uint4 smem_raw[];
+    g16_dxyzz<F> *sh = (g16_dxyzz<F> *)smem_raw;
+    const g16_dxyzz<F> *src = in + (size_t)blockIdx.x * m;
+    g16_dxyzz<F> acc = g16_dxyzz<F>::inf();
+    for (uint32_t i = threadIdx.x; i < m; i += blockDim.x) acc = acc.add(src[i]);
+    sh[threadIdx.x] = acc;
+    __syncthreads();
+    for (unsigned half = blockDim.x / 2; half > 0; half /= 2) {
+        if (threadIdx.x < half) sh[threadIdx.x] = sh[threadIdx.x].add(sh[threadIdx.x + half]);
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) out[blockIdx.x] = sh[0];
+}
+
+template <class F>
+__global__ void ones_partial(g16_dxyzz<F> *part, const g16_daff<F> *bases, const uint32_t *ones,
+                             const uint32_t *ones_count)
+{
+    uint32_t t = blockIdx.x * blockDim.x + threadIdx.x, stride = gridDim.x * blockDim.x;
+    uint32_t cnt = *ones_count;
+    g16_dxyzz<F> acc = g16_dxyzz<F>::inf();
+    for (uint32_t i = t; i < cnt; i += stride) acc = acc.add_affine(bases[ones[i]]);
+    part[t] = acc;
+}
+
+template <class F>
+__global__ void msm_finish(g16_djac<F> *out, const g16_dxyzz<F> *win, unsigned W, unsigned c,
+                           const g16_dxyzz<F> *ones)
+{
+    g16_dxyzz<F> acc = win[W - 1];
+    for (int w = (int)W - 2; w >= 0; w--) {
+        for (unsigned i = 0; i < c; i++) acc = acc.dbl();
+        acc = acc.add(win[w]);
+    }
+    acc = acc.add(*ones);
+    *out = acc.to_jac();
+}
+
+// ---- host side --------------------------------------------------------------------
+static inline unsigned grid_for(size_t n, unsigned threads)
+{
+    return (unsigned)((n + threads - 1) / threads);
+}
+
+static unsigned auto_window(size_t n)
+{
+    unsigned lg = 0;
+    while (((size_t)2 << lg) <= n) lg++;
+    int c = (int)lg - 4;
+    return c < 4 ? 4u : c > 20 ? 20u : (unsigned)c;
+}
+
+template <class F>
+static g16_status msm_run(g16_cuda_ctx *ctx, g16_djac<F> *out, const g16_cuda_bases *bases,
+                          const g16_fr *scalars, size_t n, const uint64_t *density,
+                          const g16_cuda_msm_opts *opts)
+{
+    typedef g16_dxyzz<F> X;
+    typedef g16_daff<F> A;
+    const char *fn = msm_traits<F>::group == G16_G1 ? "g16_cuda_msm_g1" : "g16_cuda_msm_g2";
+    if (!ctx || !out || !bases || (n && !scalars))
+        return g16_fail(G16_ERR_ARG, "%s: NULL argument", fn);
+    if (bases->group != msm_traits<F>::group)
+        return g16_fail(G16_ERR_ARG, "%s: bases belong to the other group", fn);
+    size_t want = n;
+    if (density) {
+        want = 0;
+        for (size_t i = 0; i < n / 64; i++) want += (size_t)__builtin_popcountll(density[i]);
+        if (n % 64) want += (size_t)__builtin_popcountll(density[n / 64] & ((1ull << (n % 64)) - 1));
+    }
+    if (want != bases->n)
+        return g16_fail(G16_ERR_ARG, "%s: %zu bases for %zu scalars with a base", fn, bases->n, want);
+    unsigned c = opts && opts->window ? opts->window : auto_window(n);
+    if (c < 2 || c > 22) return g16_fail(G16_ERR_ARG, "%s: window %u outside [2, 22]", fn, c);
+    const int split = !(opts && opts->no_split);
+    const unsigned W = 255 / c + 1;
+    const uint32_t B = 1u << (c - 1), nb = W * B;
+    if (n > 0x7fffffffu || (size_t)W * n > 0x7fffffffu)
+        return g16_fail(G16_ERR_ARG, "%s: %zu scalars exceed one sort (2^31 pairs)", fn, n);
+    G16_TRY(g16_cuda_enter(ctx));
+    if (n == 0) {
+        out->x = F::one(), out->y = F::one(), out->z = F::zero();
+        ctx->total_ms = ctx->kernel_ms = 0;
+        return G16_OK;
+    }
+    unsigned end_bit = 1;
+    while (((uint64_t)1 << end_bit) <= nb) end_bit++;  // the sentinel nb must fit too
+    const size_t total = (size_t)W * n, words = (n + 63) / 64;
+    const uint32_t S = B > MSM_SEG_LEN ? B / MSM_SEG_LEN : 1, L = B / S;
+    unsigned ones_thr = msm_traits<F>::ones_threads;
+    while (ones_thr > 64 && ones_thr / 8 >= n) ones_thr /= 2;
+
+    void *scal, *k0, *k1, *v0, *v1, *bstart, *bend, *bk, *seg, *win, *ones, *onesp, *dens = NULL,
+         *rank = NULL, *cnt, *tmp;
+    G16_TRY(g16_cuda_scratch(ctx, &scal, SLOT_MSM_SCAL, n * sizeof(g16_fr)));
+    G16_TRY(g16_cuda_scratch(ctx, &k0, SLOT_MSM_KEYS0, total * 4));
+    G16_TRY(g16_cuda_scratch(ctx, &k1, SLOT_MSM_KEYS1, total * 4));
+    G16_TRY(g16_cuda_scratch(ctx, &v0, SLOT_MSM_VALS0, total * 4));
+    G16_TRY(g16_cuda_scratch(ctx, &v1, SLOT_MSM_VALS1, total * 4));
+    G16_TRY(g16_cuda_scratch(ctx, &bstart, SLOT_MSM_BSTART, (size_t)nb * 4));
+    G16_TRY(g16_cuda_scratch(ctx, &bend, SLOT_MSM_BEND, (size_t)nb * 4));
+    G16_TRY(g16_cuda_scratch(ctx, &bk, SLOT_MSM_BUCKETS, (size_t)nb * sizeof(X)));
+    G16_TRY(g16_cuda_scratch(ctx, &seg, SLOT_MSM_SEG, (size_t)W * S * sizeof(X)));
+    G16_TRY(g16_cuda_scratch(ctx, &win, SLOT_MSM_WIN, (W + 2) * sizeof(X)));
+    G16_TRY(g16_cuda_scratch(ctx, &ones, SLOT_MSM_ONES, n * 4));
+    G16_TRY(g16_cuda_scratch(ctx, &onesp, SLOT_MSM_ONESP, ones_thr * sizeof(X)));
+    G16_TRY(g16_cuda_scratch(ctx, &cnt, SLOT_MSM_COUNT, 64));
+    if (density) {
+        G16_TRY(g16_cuda_scratch(ctx, &dens, SLOT_MSM_DENS, words * 8));
+        G16_TRY(g16_cuda_scratch(ctx, &rank, SLOT_MSM_RANK, words * 8));
+    }
+    // CUB scratch: the larger of the sort's and the scan's.
+    cub::DoubleBuffer<uint32_t> dk((uint32_t *)k0, (uint32_t *)k1), dv((uint32_t *)v0, (uint32_t *)v1);
+    size_t sort_bytes = 0, scan_bytes = 0;
+    CK(cub::DeviceRadixSort::SortPairs(NULL, sort_bytes, dk, dv, (int)total, 0, (int)end_bit,
+                                       ctx->stream));
+    if (density)
+        CK(cub::DeviceScan::ExclusiveSum(NULL, scan_bytes, (uint32_t *)rank, (uint32_t *)rank + words,
+                                         (int)words, ctx->stream));
+    size_t tmp_bytes = sort_bytes > scan_bytes ? sort_bytes : scan_bytes;
+    G16_TRY(g16_cuda_scratch(ctx, &tmp, SLOT_MSM_CUB, tmp_bytes));
+
+    G16_TRY(g16_cuda_mark(ctx, ctx->ev_start));
+    G16_TRY(g16_cuda_upload(ctx, scal, scalars, n * sizeof(g16_fr)));
+    if (density) G16_TRY(g16_cuda_upload(ctx, dens, density, words * 8));
+    G16_TRY(g16_cuda_mark(ctx, ctx->ev_kernels));
+
+    const uint32_t *rk = NULL;
+    if (density) {
+        popc_words<<<grid_for(words, 256), 256, 0, ctx->stream>>>((uint32_t *)rank,
+                                                                  (const uint64_t *)dens, words, n);
+        CK_LAUNCH("popc_words");
+        CK(cub::DeviceScan::ExclusiveSum(tmp, tmp_bytes, (uint32_t *)rank, (uint32_t *)rank + words,
+                                         (int)words, ctx->stream));
+        rk = (const uint32_t *)rank + words;
+    }
+    CK(cudaMemsetAsync(cnt, 0, 64, ctx->stream));
+    msm_digits<<<grid_for(n, 256), 256, 0, ctx->stream>>>(
+        (uint32_t *)k0, (uint32_t *)v0, (uint32_t *)ones, (uint32_t *)cnt, (const g16_dfr *)scal, n,
+        (const uint64_t *)dens, rk, c, W, split);
+    CK_LAUNCH("msm_digits");
+    CK(cub::DeviceRadixSort::SortPairs(tmp, tmp_bytes, dk, dv, (int)total, 0, (int)end_bit,
+                                       ctx->stream));
+    CK(cudaMemsetAsync(bstart, 0, (size_t)nb * 4, ctx->stream));
+    CK(cudaMemsetAsync(bend, 0, (size_t)nb * 4, ctx->stream));
+    bucket_bounds<<<grid_for(total, 256), 256, 0, ctx->stream>>>(
+        (uint32_t *)bstart, (uint32_t *)bend, dk.Current(), total, nb);
+    CK_LAUNCH("bucket_bounds");
+    const A *bs = (const A *)bases->dev;
+    bucket_accumulate<F><<<grid_for(nb, 128), 128, 0, ctx->stream>>>(
+        (X *)bk, bs, dv.Current(), (const uint32_t *)bstart, (const uint32_t *)bend, nb);
+    CK_LAUNCH("bucket_accumulate");
+    bucket_reduce<F><<<grid_for((size_t)W * S, 64), 64, 0, ctx->stream>>>((X *)seg, (const X *)bk,
+                                                                          B, L, S, W);
+    CK_LAUNCH("bucket_reduce");
+    const int bt = msm_traits<F>::block_sum_threads;
+    block_sum<F><<<W, bt, bt * sizeof(X), ctx->stream>>>((X *)win, (const X *)seg, S);
+    CK_LAUNCH("block_sum");
+    X *ones_total = (X *)win + W;
+    ones_partial<F><<<ones_thr / 64, 64, 0, ctx->stream>>>((X *)onesp, bs, (const uint32_t *)ones,
+                                                            (const uint32_t *)cnt);
+    CK_LAUNCH("ones_partial");
+    block_sum<F><<<1, bt, bt * sizeof(X), ctx->stream>>>(ones_total, (const X *)onesp, ones_thr);
+    CK_LAUNCH("block_sum");
+    g16_djac<F> *dout = (g16_djac<F> *)((X *)win + W + 1);
+    msm_finish<F><<<1, 1, 0, ctx->stream>>>(dout, (const X *)win, W, c, ones_total);
+    CK_LAUNCH("msm_finish");
+    G16_TRY(g16_cuda_mark(ctx, ctx->ev_kernels_end));
+    CK(cudaMemcpyAsync(out, dout, sizeof *out, cudaMemcpyDeviceToHost, ctx->stream));
+    G16_TRY(g16_cuda_mark(ctx, ctx->ev_end));
+    G16_TRY(g16_cuda_sync(ctx));
+    return g16_cuda_times_finish(ctx);
+}
+
+#endif

@@ -1,0 +1,369 @@
+// Fr NTT and the Groth16 H step on the device.
+//
+// Transforms are radix-2, several stages per kernel: a block loads a tile of
+// 2^k rows (elements 2^lo apart) × C adjacent columns into shared memory, runs
+// the k stages whose butterfly distances are 2^lo .. 2^(lo+k-1) there, and writes
+// the tile back, so a 2^27 transform makes 4 passes over device memory.  The low
+// pass (lo = 0) takes 10 stages with C = 1; the upper passes take ≤ 8 stages with
+// C = 1024 / 2^k columns, so each row segment read is ≥ 128 contiguous bytes.
+//
+// Orders: Gentleman–Sande (DIF) maps natural → bit-reversed and Cooley–Tukey (DIT)
+// bit-reversed → natural, so the H step (inverse, coset forward, pointwise, coset
+// inverse) needs no reordering until its final output, where the reorder is fused
+// with the last scaling.  Twiddles ω^m (m < n/2) are tabulated once per size and
+// direction and cached in the context.
+#include <string.h>
+
+#include <new>
+
+#include "internal.cuh"
+
+extern "C" {
+#include "field/fr.h"
+}
+
+#define NTT_LOW_STAGES 10u
+#define NTT_HIGH_STAGES 8u
+#define NTT_TILE 1024u  // elements per block tile (32 KiB of shared memory)
+
+__device__ __forceinline__ uint32_t bitrev(uint32_t j, unsigned log_n)
+{
+    return log_n ? __brev(j) >> (32 - log_n) : 0;
+}
+
+__device__ __forceinline__ void ld(g16_dfr &d, const g16_dfr *p)
+{
+    const uint4 *q = (const uint4 *)p;
+    uint4 a = q[0], b = q[1];
+    d.l[0] = a.x, d.l[1] = a.y, d.l[2] = a.z, d.l[3] = a.w;
+    d.l[4] = b.x, d.l[5] = b.y, d.l[6] = b.z, d.l[7] = b.w;
+}
+__device__ __forceinline__ void st(g16_dfr *p, const g16_dfr &d)
+{
+    uint4 *q = (uint4 *)p;
+    q[0] = make_uint4(d.l[0], d.l[1], d.l[2], d.l[3]);
+    q[1] = make_uint4(d.l[4], d.l[5], d.l[6], d.l[7]);
+}
+
+// One pass of k stages on bits [lo, lo+k) of the index; see the file comment.
+// Thread count = 2^k·C/2 (one butterfly per thread per stage).
+template <bool DIT>
+__global__ void __launch_bounds__(512) ntt_pass(g16_dfr *x, const g16_dfr *tw, unsigned log_n,
+                                                unsigned lo, unsigned k, unsigned log_c)
+{
+    extern __shared__ uint4 smem_raw[];
+    g16_dfr *s = (g16_dfr *)smem_raw;
+    const uint32_t C = 1u << log_c, nb_low = 1u << (lo - log_c);
+    const uint32_t lg = blockIdx.x & (nb_low - 1), hi = blockIdx.x >> (lo - log_c);
+    const size_t base = ((size_t)hi << (lo + k)) + (size_t)lg * C;
+    const uint32_t nthr = blockDim.x;
+    for (uint32_t t = threadIdx.x; t < 2 * nthr; t += nthr) {
+        uint32_t r = t >> log_c, c = t & (C - 1);
+        g16_dfr v;
+        ld(v, &x[base + ((size_t)r << lo) + c]);
+        st(&s[t], v);
+    }
+    __syncthreads();
+    const uint32_t u = threadIdx.x, c = u & (C - 1), v = u >> log_c;
+    for (unsigned i = 0; i < k; i++) {
+        const unsigned st_ = DIT ? i : k - 1 - i;
+        const uint32_t mask = (1u << st_) - 1;
+        const uint32_t r0 = ((v >> st_) << (st_ + 1)) | (v & mask), r1 = r0 | (1u << st_);
+        const uint32_t e = ((((r0 & mask) << lo) | (lg * C + c)) << (log_n - lo - st_ - 1));
+        g16_dfr w, a, b;
+        ld(w, &tw[e]);
+        ld(a, &s[(r0 << log_c) + c]);
+        ld(b, &s[(r1 << log_c) + c]);
+        if (DIT) {
+            b = b * w;
+            st(&s[(r0 << log_c) + c], a + b);
+            st(&s[(r1 << log_c) + c], a - b);
+        } else {
+            st(&s[(r0 << log_c) + c], a + b);
+            st(&s[(r1 << log_c) + c], (a - b) * w);
+        }
+        __syncthreads();
+    }
+    for (uint32_t t = threadIdx.x; t < 2 * nthr; t += nthr) {
+        uint32_t r = t >> log_c, cc = t & (C - 1);
+        g16_dfr val;
+        ld(val, &s[t]);
+        st(&x[base + ((size_t)r << lo) + cc], val);
+    }
+}
+
+__global__ void fill_twiddles(g16_dfr *w, const g16_dfr *pow_t, size_t m)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < m) st(&w[i], g16_pow_lookup(pow_t, (uint32_t)i));
+}
+
+// out[scatter ? bitrev(j) : j] = in[j] · f · base^(in_bitrev ? bitrev(j) : j),
+// with f and base folded into the power table.  out may equal in when !scatter.
+__global__ void scale_kernel(g16_dfr *out, const g16_dfr *in, const g16_dfr *pow_t, unsigned log_n,
+                             int in_bitrev, int scatter)
+{
+    size_t j = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (j >> log_n) return;
+    uint32_t rj = bitrev((uint32_t)j, log_n);
+    g16_dfr v;
+    ld(v, &in[j]);
+    v = v * g16_pow_lookup(pow_t, in_bitrev ? rj : (uint32_t)j);
+    st(&out[scatter ? rj : j], v);
+}
+
+__global__ void permute_kernel(g16_dfr *out, const g16_dfr *in, unsigned log_n)
+{
+    size_t j = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (j >> log_n) return;
+    g16_dfr v;
+    ld(v, &in[j]);
+    st(&out[bitrev((uint32_t)j, log_n)], v);
+}
+
+// a = (a·b − c)·zinv on the coset.
+__global__ void h_pointwise(g16_dfr *a, const g16_dfr *b, const g16_dfr *c, g16_dfr zinv, size_t n)
+{
+    size_t j = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (j >= n) return;
+    g16_dfr x, y, z;
+    ld(x, &a[j]);
+    ld(y, &b[j]);
+    ld(z, &c[j]);
+    st(&a[j], (x * y - z) * zinv);
+}
+
+// ---- host side ------------------------------------------------------------------
+static inline unsigned grid_for(size_t n, unsigned threads)
+{
+    return (unsigned)((n + threads - 1) / threads);
+}
+
+static g16_dfr dfr_of(const g16_fr &h)
+{
+    g16_dfr r;
+    memcpy(&r, &h, sizeof r);
+    return r;
+}
+
+// ω_n (or its inverse) for n = 2^log_n: 7^((r-1)/2^32) squared 32 - log_n times.
+static g16_fr root_of_unity(unsigned log_n, int inverse)
+{
+    uint64_t e[4];
+    uint64_t m0 = g16_fr_modulus[0] - 1;  // r - 1; r is odd so no borrow
+    e[0] = (m0 >> 32) | (g16_fr_modulus[1] << 32);
+    e[1] = (g16_fr_modulus[1] >> 32) | (g16_fr_modulus[2] << 32);
+    e[2] = (g16_fr_modulus[2] >> 32) | (g16_fr_modulus[3] << 32);
+    e[3] = g16_fr_modulus[3] >> 32;
+    g16_fr g, w;
+    g16_fr_from_u64(&g, 7);
+    g16_fr_pow(&w, &g, e, 4);
+    for (unsigned i = log_n; i < 32; i++) g16_fr_sqr(&w, &w);
+    if (inverse) g16_fr_inv(&w, &w);
+    return w;
+}
+
+// Uploads the power table of (base, f) into table slot `which` (0..3) of SLOT_POW.
+static g16_status pow_table(g16_cuda_ctx *ctx, g16_dfr **out, int which, const g16_fr &base,
+                            const g16_fr &f)
+{
+    static_assert(sizeof(g16_dfr) == 32, "Fr size");
+    void *p;
+    G16_TRY(g16_cuda_scratch(ctx, &p, SLOT_POW, 4 * G16_POW_TABLE * sizeof(g16_dfr)));
+    g16_dfr *host = new (std::nothrow) g16_dfr[G16_POW_TABLE];
+    if (!host) return g16_fail(G16_ERR_NOMEM, "CUDA NTT: power table");
+    g16_dfr b = dfr_of(base), ff = dfr_of(f);
+    g16_cuda_pow_table_host(host, &b, &ff);
+    g16_dfr *dev = (g16_dfr *)p + (size_t)which * G16_POW_TABLE;
+    g16_status s = g16_cuda_upload(ctx, dev, host, G16_POW_TABLE * sizeof(g16_dfr));
+    delete[] host;
+    *out = dev;
+    return s;
+}
+
+static g16_status twiddles(g16_cuda_ctx *ctx, const g16_dfr **out, unsigned log_n, int inverse)
+{
+    if (!ctx->tw[inverse][log_n]) {
+        size_t m = log_n ? (size_t)1 << (log_n - 1) : 1;
+        g16_dfr *w;
+        CK(cudaMalloc((void **)&w, m * sizeof(g16_dfr)));
+        g16_fr one;
+        g16_fr_set_one(&one);
+        g16_dfr *pt;
+        g16_status s = pow_table(ctx, &pt, 3, root_of_unity(log_n, inverse), one);
+        if (s == G16_OK) {
+            fill_twiddles<<<grid_for(m, 256), 256, 0, ctx->stream>>>(w, pt, m);
+            cudaError_t e = cudaGetLastError();
+            if (e == cudaSuccess) e = cudaStreamSynchronize(ctx->stream);
+            if (e != cudaSuccess) s = g16_cuda_fail(e, "fill_twiddles", __FILE__, __LINE__);
+        }
+        if (s != G16_OK) {
+            cudaFree(w);
+            return s;
+        }
+        ctx->tw[inverse][log_n] = w;
+    }
+    *out = ctx->tw[inverse][log_n];
+    return G16_OK;
+}
+
+// All stages: DIF (natural -> bit-reversed) or DIT (bit-reversed -> natural).
+static g16_status run_passes(g16_cuda_ctx *ctx, g16_dfr *x, unsigned log_n, int inverse, bool dit)
+{
+    if (log_n == 0) return G16_OK;
+    const g16_dfr *tw = NULL;
+    G16_TRY(twiddles(ctx, &tw, log_n, inverse));
+    // pass list, from low bits to high: (lo, k)
+    unsigned lo_[8], k_[8], np = 0;
+    unsigned k0 = log_n < NTT_LOW_STAGES ? log_n : NTT_LOW_STAGES;
+    lo_[np] = 0, k_[np++] = k0;
+    unsigned rest = log_n - k0;
+    if (rest) {
+        unsigned parts = (rest + NTT_HIGH_STAGES - 1) / NTT_HIGH_STAGES, lo = k0;
+        for (unsigned i = 0; i < parts; i++) {
+            unsigned k = rest / parts + (i < rest % parts ? 1 : 0);
+            lo_[np] = lo, k_[np++] = k;
+            lo += k;
+        }
+    }
+    for (unsigned i = 0; i < np; i++) {
+        unsigned p = dit ? i : np - 1 - i, lo = lo_[p], k = k_[p];
+        // columns: fill the tile, but never more than the 2^lo adjacent entries
+        unsigned log_c = 0;
+        while (log_c < lo && (1u << (k + log_c + 1)) <= NTT_TILE) log_c++;
+        size_t tile = (size_t)1 << (k + log_c);
+        unsigned blocks = (unsigned)(((size_t)1 << log_n) / tile), threads = (unsigned)(tile / 2);
+        size_t sm = tile * sizeof(g16_dfr);
+        if (dit)
+            ntt_pass<true><<<blocks, threads, sm, ctx->stream>>>(x, tw, log_n, lo, k, log_c);
+        else
+            ntt_pass<false><<<blocks, threads, sm, ctx->stream>>>(x, tw, log_n, lo, k, log_c);
+        CK_LAUNCH("ntt_pass");
+    }
+    return G16_OK;
+}
+
+// Transform of the device array x (tmp: scratch of the same size); *res is x or tmp.
+static g16_status ntt_dev(g16_cuda_ctx *ctx, g16_dfr **res, g16_dfr *x, g16_dfr *tmp,
+                          unsigned log_n, int inverse, int coset, int in_bitrev, int out_bitrev)
+{
+    size_t n = (size_t)1 << log_n;
+    unsigned gb = grid_for(n, 256);
+    g16_fr gen, one, ninv;
+    g16_fr_from_u64(&gen, 7);
+    g16_fr_set_one(&one);
+    g16_fr_from_u64(&ninv, n);
+    g16_fr_inv(&ninv, &ninv);
+    g16_dfr *pt;
+    if (!inverse && coset) {
+        G16_TRY(pow_table(ctx, &pt, 0, gen, one));
+        scale_kernel<<<gb, 256, 0, ctx->stream>>>(x, x, pt, log_n, in_bitrev, 0);
+        CK_LAUNCH("scale_kernel");
+    }
+    G16_TRY(run_passes(ctx, x, log_n, inverse, in_bitrev != 0));
+    int now_bitrev = !in_bitrev;
+    *res = x;
+    if (inverse) {
+        g16_fr base = one;
+        if (coset) g16_fr_inv(&base, &gen);
+        G16_TRY(pow_table(ctx, &pt, 0, base, ninv));
+        int scatter = now_bitrev != out_bitrev;
+        scale_kernel<<<gb, 256, 0, ctx->stream>>>(scatter ? tmp : x, x, pt, log_n, now_bitrev,
+                                                  scatter);
+        CK_LAUNCH("scale_kernel");
+        if (scatter) *res = tmp;
+    } else if (now_bitrev != out_bitrev) {
+        permute_kernel<<<gb, 256, 0, ctx->stream>>>(tmp, x, log_n);
+        CK_LAUNCH("permute_kernel");
+        *res = tmp;
+    }
+    return G16_OK;
+}
+
+extern "C" g16_status g16_cuda_ntt(g16_cuda_ctx *ctx, g16_fr *data, unsigned log_n, int inverse,
+                                   int coset, int in_bitrev, int out_bitrev)
+{
+    if (!ctx || !data) return g16_fail(G16_ERR_ARG, "g16_cuda_ntt: NULL argument");
+    if (log_n > G16_CUDA_NTT_MAX_LOG)
+        return g16_fail(G16_ERR_ARG, "g16_cuda_ntt: log_n %u above %u", log_n, G16_CUDA_NTT_MAX_LOG);
+    G16_TRY(g16_cuda_enter(ctx));
+    size_t bytes = sizeof(g16_fr) << log_n;
+    void *x, *t;
+    G16_TRY(g16_cuda_scratch(ctx, &x, SLOT_NTT_A, bytes));
+    G16_TRY(g16_cuda_scratch(ctx, &t, SLOT_NTT_T, bytes));
+    // Tables first, so that the timed region holds only the transform.
+    const g16_dfr *tw = NULL;
+    if (log_n) G16_TRY(twiddles(ctx, &tw, log_n, inverse));
+    G16_TRY(g16_cuda_mark(ctx, ctx->ev_start));
+    G16_TRY(g16_cuda_upload(ctx, x, data, bytes));
+    G16_TRY(g16_cuda_mark(ctx, ctx->ev_kernels));
+    g16_dfr *res = (g16_dfr *)x;
+    G16_TRY(ntt_dev(ctx, &res, (g16_dfr *)x, (g16_dfr *)t, log_n, inverse, coset, in_bitrev,
+                    out_bitrev));
+    G16_TRY(g16_cuda_mark(ctx, ctx->ev_kernels_end));
+    G16_TRY(g16_cuda_download(ctx, data, res, bytes));
+    G16_TRY(g16_cuda_mark(ctx, ctx->ev_end));
+    G16_TRY(g16_cuda_sync(ctx));
+    return g16_cuda_times_finish(ctx);
+}
+
+extern "C" g16_status g16_cuda_h_step(g16_cuda_ctx *ctx, g16_fr *h, const g16_fr *a,
+                                      const g16_fr *b, const g16_fr *c, unsigned log_n)
+{
+    if (!ctx || !h || !a || !b || !c) return g16_fail(G16_ERR_ARG, "g16_cuda_h_step: NULL argument");
+    if (log_n > G16_CUDA_NTT_MAX_LOG)
+        return g16_fail(G16_ERR_ARG, "g16_cuda_h_step: log_n %u above %u", log_n,
+                        G16_CUDA_NTT_MAX_LOG);
+    G16_TRY(g16_cuda_enter(ctx));
+    size_t n = (size_t)1 << log_n, bytes = n * sizeof(g16_fr);
+    void *d[4];
+    G16_TRY(g16_cuda_scratch(ctx, &d[0], SLOT_NTT_A, bytes));
+    G16_TRY(g16_cuda_scratch(ctx, &d[1], SLOT_NTT_B, bytes));
+    G16_TRY(g16_cuda_scratch(ctx, &d[2], SLOT_NTT_C, bytes));
+    G16_TRY(g16_cuda_scratch(ctx, &d[3], SLOT_NTT_T, bytes));
+    const g16_dfr *tw = NULL;
+    if (log_n) {
+        G16_TRY(twiddles(ctx, &tw, log_n, 0));
+        G16_TRY(twiddles(ctx, &tw, log_n, 1));
+    }
+    // Z = g^n - 1 on the coset, and the scaling tables: coefficient k of each
+    // input times n^-1·g^k (inverse NTT and coset shift in one multiplication),
+    // and n^-1·g^-k for the result.
+    g16_fr gen, ginv, one, ninv, z;
+    g16_fr_from_u64(&gen, 7);
+    g16_fr_inv(&ginv, &gen);
+    g16_fr_set_one(&one);
+    g16_fr_from_u64(&ninv, n);
+    g16_fr_inv(&ninv, &ninv);
+    uint64_t e[1] = {n};
+    g16_fr_pow(&z, &gen, e, 1);
+    g16_fr_sub(&z, &z, &one);
+    g16_fr_inv(&z, &z);
+    g16_dfr *t_in, *t_out;
+    G16_TRY(pow_table(ctx, &t_in, 1, gen, ninv));
+    G16_TRY(pow_table(ctx, &t_out, 2, ginv, ninv));
+    G16_TRY(g16_cuda_mark(ctx, ctx->ev_start));
+    const g16_fr *src[3] = {a, b, c};
+    for (int i = 0; i < 3; i++) G16_TRY(g16_cuda_upload(ctx, d[i], src[i], bytes));
+    G16_TRY(g16_cuda_mark(ctx, ctx->ev_kernels));
+    unsigned gb = grid_for(n, 256);
+    for (int i = 0; i < 3; i++) {
+        g16_dfr *x = (g16_dfr *)d[i];
+        G16_TRY(run_passes(ctx, x, log_n, 1, false));  // values -> coefficients (bit-rev)
+        scale_kernel<<<gb, 256, 0, ctx->stream>>>(x, x, t_in, log_n, 1, 0);
+        CK_LAUNCH("scale_kernel");
+        G16_TRY(run_passes(ctx, x, log_n, 0, true));  // -> values on the coset (natural)
+    }
+    h_pointwise<<<gb, 256, 0, ctx->stream>>>((g16_dfr *)d[0], (const g16_dfr *)d[1],
+                                             (const g16_dfr *)d[2], dfr_of(z), n);
+    CK_LAUNCH("h_pointwise");
+    G16_TRY(run_passes(ctx, (g16_dfr *)d[0], log_n, 1, false));
+    scale_kernel<<<gb, 256, 0, ctx->stream>>>((g16_dfr *)d[3], (const g16_dfr *)d[0], t_out, log_n,
+                                              1, 1);
+    CK_LAUNCH("scale_kernel");
+    G16_TRY(g16_cuda_mark(ctx, ctx->ev_kernels_end));
+    G16_TRY(g16_cuda_download(ctx, h, d[3], bytes));
+    G16_TRY(g16_cuda_mark(ctx, ctx->ev_end));
+    G16_TRY(g16_cuda_sync(ctx));
+    return g16_cuda_times_finish(ctx);
+}

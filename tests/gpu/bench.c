@@ -1,0 +1,186 @@
+/* GPU benchmark: NTT 2^20..2^27, H step, G1 MSM 2^20..2^26, G2 MSM 2^20..2^24
+ * (as device memory allows), bases already on the GPU.  Each figure is the
+ * median of several runs measured with CUDA events (kernel time: inputs already
+ * on the device; total: including the host-to-device copy of the scalars /
+ * vectors through pinned staging).
+ *
+ *   g16_gpu_bench [--quick] [--only ntt|h|g1|g2]
+ *
+ * Prints one line per figure:  RESULT <what> <log2 size> <kernel ms> <total ms>
+ * MSM bases: 2^18 (G1) / 2^16 (G2) distinct points tiled to the size (the work
+ * of an MSM does not depend on the bases being distinct), scalars uniform.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend/cuda_ops.h"
+#include "check.h"
+#include "curve/curve.h"
+#include "field/fr.h"
+
+static g16_rng rng;
+
+static void rand_scalars(g16_fr *s, size_t n)
+{
+    /* canonical < 2^254 < r, read as Montgomery form: still uniform-looking */
+    for (size_t i = 0; i < n; i++) {
+        for (int k = 0; k < 4; k++) s[i].l[k] = g16_rng_u64(&rng);
+        s[i].l[3] &= 0x3fffffffffffffffULL;
+    }
+}
+
+static int cmp_f(const void *a, const void *b)
+{
+    float x = *(const float *)a, y = *(const float *)b;
+    return (x > y) - (x < y);
+}
+
+static void report(const char *what, unsigned lg, float *k, float *t, int reps)
+{
+    qsort(k, (size_t)reps, sizeof *k, cmp_f);
+    qsort(t, (size_t)reps, sizeof *t, cmp_f);
+    printf("RESULT %s %u %.3f %.3f\n", what, lg, k[reps / 2], t[reps / 2]);
+    fflush(stdout);
+}
+
+static int fail(const char *what)
+{
+    printf("FAILED %s: %s\n", what, g16_last_error());
+    fflush(stdout);
+    return 1;
+}
+
+int main(int argc, char **argv)
+{
+    int quick = 0;
+    const char *only = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--quick")) quick = 1;
+        else if (!strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
+    }
+    g16_rng_seed(&rng, g16_test_seed(1));
+    g16_cuda_ctx *ctx;
+    if (g16_cuda_ctx_create(&ctx, 0) != G16_OK) return fail("context");
+    int bad = 0;
+    float k[7], t[7];
+    const unsigned ntt_max = quick ? 22 : 27, g1_max = quick ? 20 : 26, g2_max = quick ? 18 : 24;
+
+    size_t cap = (size_t)1 << ntt_max;
+    g16_fr *v = malloc(cap * sizeof *v);
+    if (!v) return fail("host memory");
+    if (!only || !strcmp(only, "ntt")) {
+        for (unsigned lg = 20; lg <= ntt_max; lg++) {
+            size_t n = (size_t)1 << lg;
+            int reps = lg <= 24 ? 5 : 3;
+            for (int r = 0; r < reps; r++) {
+                rand_scalars(v, n);
+                if (g16_cuda_ntt(ctx, v, lg, 0, 0, 0, 0) != G16_OK) {
+                    bad |= fail("ntt");
+                    break;
+                }
+                g16_cuda_last_times(ctx, &t[r], &k[r]);
+            }
+            report("ntt_nn", lg, k, t, reps);
+            for (int r = 0; r < reps; r++) {
+                if (g16_cuda_ntt(ctx, v, lg, 0, 0, 0, 1) != G16_OK) {
+                    bad |= fail("ntt");
+                    break;
+                }
+                g16_cuda_last_times(ctx, &t[r], &k[r]);
+            }
+            report("ntt_nb", lg, k, t, reps);
+        }
+    }
+    if (!only || !strcmp(only, "h")) {
+        for (unsigned lg = 20; lg <= (quick ? 20u : 26u); lg += 2) {
+            size_t n = (size_t)1 << lg;
+            g16_fr *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *a), *c = malloc(n * sizeof *a);
+            if (!a || !b || !c) {
+                bad |= fail("host memory");
+                break;
+            }
+            rand_scalars(a, n), rand_scalars(b, n), rand_scalars(c, n);
+            for (int r = 0; r < 3; r++) {
+                if (g16_cuda_h_step(ctx, v, a, b, c, lg) != G16_OK) {
+                    bad |= fail("h step");
+                    break;
+                }
+                g16_cuda_last_times(ctx, &t[r], &k[r]);
+            }
+            report("h_step", lg, k, t, 3);
+            free(a), free(b), free(c);
+        }
+    }
+    free(v);
+
+    if (!only || !strcmp(only, "g1")) {
+        size_t nmax = (size_t)1 << g1_max, distinct = (size_t)1 << 18;
+        g16_g1_affine *bases = malloc(nmax * sizeof *bases);
+        g16_g1_jac *tmp = malloc(distinct * sizeof *tmp);
+        g16_fr *sc = malloc(nmax * sizeof *sc);
+        if (!bases || !tmp || !sc) return fail("host memory");
+        g16_g1_jac p, q;
+        g16_g1_jac_generator(&q);
+        p = q;
+        for (size_t i = 0; i < distinct; i++) tmp[i] = p, g16_g1_jac_add(&p, &p, &q);
+        g16_g1_jac_batch_to_affine(bases, tmp, distinct);
+        for (size_t i = distinct; i < nmax; i++) bases[i] = bases[i % distinct];
+        g16_cuda_bases *db;
+        if (g16_cuda_bases_upload(ctx, &db, G16_G1, bases, nmax) != G16_OK) return fail("upload");
+        rand_scalars(sc, nmax);
+        for (unsigned lg = 20; lg <= g1_max; lg++) {
+            size_t n = (size_t)1 << lg;
+            int reps = lg <= 24 ? 5 : 3;
+            g16_cuda_bases *sub;
+            if (g16_cuda_bases_prefix(&sub, db, n) != G16_OK) return fail("prefix");
+            for (int r = 0; r < reps; r++) {
+                g16_g1_jac out;
+                if (g16_cuda_msm_g1(ctx, &out, sub, sc, n, NULL, NULL) != G16_OK) {
+                    bad |= fail("msm g1");
+                    break;
+                }
+                g16_cuda_last_times(ctx, &t[r], &k[r]);
+            }
+            g16_cuda_bases_free(sub);
+            report("msm_g1", lg, k, t, reps);
+        }
+        g16_cuda_bases_free(db);
+        free(bases), free(tmp), free(sc);
+    }
+    if (!only || !strcmp(only, "g2")) {
+        size_t nmax = (size_t)1 << g2_max, distinct = (size_t)1 << 16;
+        g16_g2_affine *bases = malloc(nmax * sizeof *bases);
+        g16_g2_jac *tmp = malloc(distinct * sizeof *tmp);
+        g16_fr *sc = malloc(nmax * sizeof *sc);
+        if (!bases || !tmp || !sc) return fail("host memory");
+        g16_g2_jac p, q;
+        g16_g2_jac_generator(&q);
+        p = q;
+        for (size_t i = 0; i < distinct; i++) tmp[i] = p, g16_g2_jac_add(&p, &p, &q);
+        g16_g2_jac_batch_to_affine(bases, tmp, distinct);
+        for (size_t i = distinct; i < nmax; i++) bases[i] = bases[i % distinct];
+        g16_cuda_bases *db;
+        if (g16_cuda_bases_upload(ctx, &db, G16_G2, bases, nmax) != G16_OK) return fail("upload");
+        rand_scalars(sc, nmax);
+        for (unsigned lg = 20 - (quick ? 2 : 0); lg <= g2_max; lg++) {
+            size_t n = (size_t)1 << lg;
+            g16_cuda_bases *sub;
+            if (g16_cuda_bases_prefix(&sub, db, n) != G16_OK) return fail("prefix");
+            for (int r = 0; r < 3; r++) {
+                g16_g2_jac out;
+                if (g16_cuda_msm_g2(ctx, &out, sub, sc, n, NULL, NULL) != G16_OK) {
+                    bad |= fail("msm g2");
+                    break;
+                }
+                g16_cuda_last_times(ctx, &t[r], &k[r]);
+            }
+            g16_cuda_bases_free(sub);
+            report("msm_g2", lg, k, t, 3);
+        }
+        g16_cuda_bases_free(db);
+        free(bases), free(tmp), free(sc);
+    }
+    g16_cuda_ctx_destroy(ctx);
+    return bad;
+}

@@ -1,0 +1,511 @@
+/* Differential test: CUDA backend vs CPU reference, bit for bit, on fresh random
+ * inputs (seed from the clock unless G16_TEST_SEED is set; printed either way).
+ *
+ *   g16_gpu_diff [--quick]
+ *
+ * Covers: device field ops (Fr, Fp, Fp2 mul; Fp add/sub) incl. 0, 1, p-1;
+ * NTT sizes 2^0..2^22 in every direction/coset/order combination against a
+ * plain radix-2 CPU NTT (itself checked against the O(n²) DFT at small sizes);
+ * the H step; G1 MSM 1..2^20 and G2 MSM 1..2^16 against the CPU MSM (msm/msm.h)
+ * with edge scalars 0, 1, r-1, repeated and opposite bases, infinity bases,
+ * density bitmaps, forced windows and the 0/1 split on and off.  Every device
+ * buffer is poisoned (0xA5) before each operation and every host output is
+ * poisoned before the call.  Exit code 0 only when every check passed; each
+ * failure prints what differed.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "backend/cuda_ops.h"
+
+int g16_cuda_probe(int *count, char *names, size_t cap); /* cuda/probe.cu */
+#include "check.h"
+#include "curve/curve.h"
+#include "field/fp.h"
+#include "field/fp2.h"
+#include "field/fr.h"
+#include "msm/msm.h"
+
+static g16_rng rng;
+
+static void rand_fr(g16_fr *r)
+{
+    uint64_t l[4];
+    for (int i = 0; i < 4; i++) l[i] = g16_rng_u64(&rng);
+    l[3] &= 0x3fffffffffffffffULL;
+    g16_fr_from_canonical(r, l);
+}
+static void rand_fp(g16_fp *r)
+{
+    uint64_t l[6];
+    for (int i = 0; i < 6; i++) l[i] = g16_rng_u64(&rng);
+    l[5] &= 0x0fffffffffffffffULL;
+    g16_fp_from_canonical(r, l);
+}
+
+/* ---- reference NTT (plain radix-2, natural order in and out) ---------------- */
+static g16_fr root_of_unity(unsigned log_n)
+{
+    /* 7^((r-1)/2^32), squared down to order 2^log_n */
+    uint64_t e[4];
+    e[0] = ((g16_fr_modulus[0] - 1) >> 32) | (g16_fr_modulus[1] << 32);
+    e[1] = (g16_fr_modulus[1] >> 32) | (g16_fr_modulus[2] << 32);
+    e[2] = (g16_fr_modulus[2] >> 32) | (g16_fr_modulus[3] << 32);
+    e[3] = g16_fr_modulus[3] >> 32;
+    g16_fr g, w;
+    g16_fr_from_u64(&g, 7);
+    g16_fr_pow(&w, &g, e, 4);
+    for (unsigned i = log_n; i < 32; i++) g16_fr_sqr(&w, &w);
+    return w;
+}
+
+static size_t brev(size_t j, unsigned log_n)
+{
+    size_t r = 0;
+    for (unsigned i = 0; i < log_n; i++) r |= ((j >> i) & 1) << (log_n - 1 - i);
+    return r;
+}
+
+static void permute(g16_fr *x, unsigned log_n)
+{
+    size_t n = (size_t)1 << log_n;
+    for (size_t j = 0; j < n; j++) {
+        size_t k = brev(j, log_n);
+        if (k > j) {
+            g16_fr t = x[j];
+            x[j] = x[k], x[k] = t;
+        }
+    }
+}
+
+/* natural -> natural; inverse includes n^-1; coset scales coefficients by g^±k. */
+static void ref_ntt(g16_fr *x, unsigned log_n, int inverse, int coset)
+{
+    size_t n = (size_t)1 << log_n;
+    g16_fr g, one, t;
+    g16_fr_from_u64(&g, 7);
+    g16_fr_set_one(&one);
+    if (coset && !inverse) {
+        g16_fr p = one;
+        for (size_t k = 0; k < n; k++) g16_fr_mul(&x[k], &x[k], &p), g16_fr_mul(&p, &p, &g);
+    }
+    permute(x, log_n);
+    for (unsigned s = 1; s <= log_n; s++) {
+        size_t len = (size_t)1 << s;
+        g16_fr wl = root_of_unity(s);
+        if (inverse) g16_fr_inv(&wl, &wl);
+        for (size_t i = 0; i < n; i += len) {
+            g16_fr w = one;
+            for (size_t j = 0; j < len / 2; j++) {
+                g16_fr u = x[i + j], v;
+                g16_fr_mul(&v, &x[i + j + len / 2], &w);
+                g16_fr_add(&x[i + j], &u, &v);
+                g16_fr_sub(&x[i + j + len / 2], &u, &v);
+                g16_fr_mul(&w, &w, &wl);
+            }
+        }
+    }
+    if (inverse) {
+        g16_fr ninv, gi, p;
+        g16_fr_from_u64(&ninv, n);
+        g16_fr_inv(&ninv, &ninv);
+        g16_fr_inv(&gi, &g);
+        p = ninv;
+        for (size_t k = 0; k < n; k++) {
+            g16_fr_mul(&x[k], &x[k], &p);
+            if (coset) g16_fr_mul(&p, &p, &gi);
+        }
+    }
+    (void)t;
+}
+
+/* Checks ref_ntt itself against the O(n²) definition at small sizes. */
+static void check_reference(void)
+{
+    for (unsigned log_n = 0; log_n <= 5; log_n++) {
+        size_t n = (size_t)1 << log_n;
+        g16_fr x[32], y[32], w = root_of_unity(log_n), g;
+        g16_fr_from_u64(&g, 7);
+        for (size_t i = 0; i < n; i++) rand_fr(&x[i]), y[i] = x[i];
+        ref_ntt(y, log_n, 0, 1);
+        for (size_t i = 0; i < n; i++) {
+            g16_fr pt, acc, p, t;
+            uint64_t e[1] = {i};
+            g16_fr_pow(&pt, &w, e, 1);
+            g16_fr_mul(&pt, &pt, &g); /* g·ω^i */
+            g16_fr_set_zero(&acc);
+            g16_fr_set_one(&p);
+            for (size_t k = 0; k < n; k++) {
+                g16_fr_mul(&t, &x[k], &p);
+                g16_fr_add(&acc, &acc, &t);
+                g16_fr_mul(&p, &p, &pt);
+            }
+            CHECK(g16_fr_eq(&acc, &y[i]), "reference coset NTT 2^%u differs from the DFT at %zu",
+                  log_n, i);
+        }
+        ref_ntt(y, log_n, 1, 1);
+        CHECK(memcmp(x, y, n * sizeof *x) == 0, "reference coset round trip 2^%u", log_n);
+    }
+}
+
+static size_t first_diff(const g16_fr *a, const g16_fr *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (memcmp(&a[i], &b[i], sizeof *a)) return i;
+    return n;
+}
+
+/* ---- tests ---------------------------------------------------------------------- */
+static void test_field(g16_cuda_ctx *ctx)
+{
+    enum { N = 100000 };
+    g16_fp2 *a = malloc(N * sizeof *a), *b = malloc(N * sizeof *b), *o = malloc(N * sizeof *o);
+    g16_fp2 *w = malloc(N * sizeof *w);
+    if (!a || !b || !o || !w) {
+        CHECK(0, "out of memory");
+        return;
+    }
+    for (int op = 0; op < 5; op++) {
+        size_t sz = op == 0 ? sizeof(g16_fr) : op == 2 ? sizeof(g16_fp2) : sizeof(g16_fp);
+        for (size_t i = 0; i < N; i++) {
+            char *pa = (char *)a + i * sz, *pb = (char *)b + i * sz;
+            if (op == 0) {
+                g16_fr x, y, z;
+                rand_fr(&x), rand_fr(&y);
+                if (i < 9) { /* 0, 1, r-1 against each other */
+                    g16_fr e[3];
+                    g16_fr_set_zero(&e[0]), g16_fr_set_one(&e[1]), g16_fr_neg(&e[2], &e[1]);
+                    x = e[i / 3], y = e[i % 3];
+                }
+                memcpy(pa, &x, sz), memcpy(pb, &y, sz);
+                g16_fr_mul(&z, &x, &y);
+                memcpy((char *)w + i * sz, &z, sz);
+            } else if (op == 2) {
+                g16_fp2 x, y, z;
+                rand_fp(&x.c0), rand_fp(&x.c1), rand_fp(&y.c0), rand_fp(&y.c1);
+                memcpy(pa, &x, sz), memcpy(pb, &y, sz);
+                g16_fp2_mul(&z, &x, &y);
+                memcpy((char *)w + i * sz, &z, sz);
+            } else {
+                g16_fp x, y, z;
+                rand_fp(&x), rand_fp(&y);
+                if (i < 9) {
+                    g16_fp e[3];
+                    g16_fp_set_zero(&e[0]), g16_fp_set_one(&e[1]), g16_fp_neg(&e[2], &e[1]);
+                    x = e[i / 3], y = e[i % 3];
+                }
+                memcpy(pa, &x, sz), memcpy(pb, &y, sz);
+                if (op == 1) g16_fp_mul(&z, &x, &y);
+                if (op == 3) g16_fp_add(&z, &x, &y);
+                if (op == 4) g16_fp_sub(&z, &x, &y);
+                memcpy((char *)w + i * sz, &z, sz);
+            }
+        }
+        memset(o, 0xA5, N * sz);
+        g16_status s = g16_cuda_field_op(ctx, o, a, b, N, op);
+        CHECK(s == G16_OK, "field op %d: %s", op, g16_last_error());
+        size_t bad = 0, first = N;
+        for (size_t i = 0; i < N; i++)
+            if (memcmp((char *)o + i * sz, (char *)w + i * sz, sz)) {
+                if (!bad) first = i;
+                bad++;
+            }
+        CHECK(bad == 0, "field op %d: %zu of %d differ (first at %zu)", op, bad, N, first);
+        printf("field op %d (%s): %s\n", op,
+               (const char *[]){"Fr mul", "Fp mul", "Fp2 mul", "Fp add", "Fp sub"}[op],
+               bad ? "FAIL" : "ok");
+    }
+    free(a), free(b), free(o), free(w);
+}
+
+static void test_ntt(g16_cuda_ctx *ctx, unsigned max_log)
+{
+    for (unsigned log_n = 0; log_n <= max_log; log_n++) {
+        size_t n = (size_t)1 << log_n;
+        g16_fr *x = malloc(n * sizeof *x), *want = malloc(n * sizeof *x), *got = malloc(n * sizeof *x);
+        if (!x || !want || !got) {
+            CHECK(0, "out of memory");
+            return;
+        }
+        int fails = 0;
+        for (int mode = 0; mode < 16; mode++) {
+            int inverse = mode & 1, coset = (mode >> 1) & 1, ib = (mode >> 2) & 1, ob = (mode >> 3) & 1;
+            if (log_n > 16 && (ib || ob) && mode != 4 && mode != 9) continue; /* keep big sizes short */
+            for (size_t i = 0; i < n; i++) rand_fr(&x[i]);
+            memcpy(want, x, n * sizeof *x);
+            ref_ntt(want, log_n, inverse, coset);
+            if (ob) permute(want, log_n);
+            memcpy(got, x, n * sizeof *x);
+            if (ib) permute(got, log_n);
+            g16_status s = g16_cuda_ntt(ctx, got, log_n, inverse, coset, ib, ob);
+            CHECK(s == G16_OK, "ntt 2^%u: %s", log_n, g16_last_error());
+            size_t d = first_diff(got, want, n);
+            CHECK(d == n, "ntt 2^%u inverse=%d coset=%d in_bitrev=%d out_bitrev=%d differs at %zu",
+                  log_n, inverse, coset, ib, ob, d);
+            fails += d != n;
+        }
+        /* H step */
+        g16_fr *a = malloc(n * sizeof *a), *b = malloc(n * sizeof *a), *c = malloc(n * sizeof *a);
+        if (a && b && c) {
+            for (size_t i = 0; i < n; i++) rand_fr(&a[i]), rand_fr(&b[i]), rand_fr(&c[i]);
+            g16_fr *ra = want, *rb = x, *rc = malloc(n * sizeof *a);
+            if (rc) {
+                memcpy(ra, a, n * sizeof *a), memcpy(rb, b, n * sizeof *a), memcpy(rc, c, n * sizeof *a);
+                ref_ntt(ra, log_n, 1, 0), ref_ntt(ra, log_n, 0, 1);
+                ref_ntt(rb, log_n, 1, 0), ref_ntt(rb, log_n, 0, 1);
+                ref_ntt(rc, log_n, 1, 0), ref_ntt(rc, log_n, 0, 1);
+                g16_fr z, g, one;
+                g16_fr_from_u64(&g, 7);
+                g16_fr_set_one(&one);
+                uint64_t e[1] = {n};
+                g16_fr_pow(&z, &g, e, 1);
+                g16_fr_sub(&z, &z, &one);
+                g16_fr_inv(&z, &z);
+                for (size_t i = 0; i < n; i++) {
+                    g16_fr_mul(&ra[i], &ra[i], &rb[i]);
+                    g16_fr_sub(&ra[i], &ra[i], &rc[i]);
+                    g16_fr_mul(&ra[i], &ra[i], &z);
+                }
+                ref_ntt(ra, log_n, 1, 1);
+                memset(got, 0xA5, n * sizeof *got);
+                g16_status s = g16_cuda_h_step(ctx, got, a, b, c, log_n);
+                CHECK(s == G16_OK, "h step 2^%u: %s", log_n, g16_last_error());
+                size_t d = first_diff(got, ra, n);
+                CHECK(d == n, "h step 2^%u differs at %zu", log_n, d);
+                fails += d != n;
+                free(rc);
+            }
+        }
+        free(a), free(b), free(c);
+        printf("ntt + h step 2^%u: %s\n", log_n, fails ? "FAIL" : "ok");
+        fflush(stdout);
+        free(x), free(want), free(got);
+    }
+}
+
+/* Bases P_i = P0 + i·Q (cheap distinct subgroup points); a few replaced by
+ * infinity, by a copy of another base, or by the negation of another base. */
+static void make_g1_bases(g16_g1_affine *out, size_t n)
+{
+    g16_g1_jac gen, p, q, *tmp = malloc(n * sizeof *tmp);
+    uint64_t k1[4], k2[4];
+    for (int i = 0; i < 4; i++) k1[i] = g16_rng_u64(&rng), k2[i] = g16_rng_u64(&rng);
+    g16_g1_jac_generator(&gen);
+    g16_g1_mul(&p, &gen, k1);
+    g16_g1_mul(&q, &gen, k2);
+    g16_g1_affine qa;
+    g16_g1_jac_to_affine(&qa, &q);
+    for (size_t i = 0; i < n; i++) {
+        tmp[i] = p;
+        g16_g1_jac_add_affine(&p, &p, &qa);
+    }
+    g16_g1_jac_batch_to_affine(out, tmp, n);
+    free(tmp);
+    for (size_t i = 0; n > 8 && i < n / 64 + 2; i++) {
+        size_t a = g16_rng_u64(&rng) % n, b = g16_rng_u64(&rng) % n;
+        switch (i % 3) {
+        case 0: g16_g1_affine_set_infinity(&out[a]); break;
+        case 1: out[a] = out[b]; break;
+        default: g16_g1_affine_neg(&out[a], &out[b]); break;
+        }
+    }
+}
+
+static void make_g2_bases(g16_g2_affine *out, size_t n)
+{
+    g16_g2_jac gen, p, q, *tmp = malloc(n * sizeof *tmp);
+    uint64_t k1[4], k2[4];
+    for (int i = 0; i < 4; i++) k1[i] = g16_rng_u64(&rng), k2[i] = g16_rng_u64(&rng);
+    g16_g2_jac_generator(&gen);
+    g16_g2_mul(&p, &gen, k1);
+    g16_g2_mul(&q, &gen, k2);
+    g16_g2_affine qa;
+    g16_g2_jac_to_affine(&qa, &q);
+    for (size_t i = 0; i < n; i++) {
+        tmp[i] = p;
+        g16_g2_jac_add_affine(&p, &p, &qa);
+    }
+    g16_g2_jac_batch_to_affine(out, tmp, n);
+    free(tmp);
+    for (size_t i = 0; n > 8 && i < n / 64 + 2; i++) {
+        size_t a = g16_rng_u64(&rng) % n, b = g16_rng_u64(&rng) % n;
+        switch (i % 3) {
+        case 0: g16_g2_affine_set_infinity(&out[a]); break;
+        case 1: out[a] = out[b]; break;
+        default: g16_g2_affine_neg(&out[a], &out[b]); break;
+        }
+    }
+}
+
+/* dist 0: uniform; 1: Groth16-like (mostly 0 and 1, some small, some r-1);
+ * 2: all equal to one random value (one bucket per window). */
+static void make_scalars(g16_fr *s, size_t n, int dist)
+{
+    g16_fr same;
+    rand_fr(&same);
+    for (size_t i = 0; i < n; i++) {
+        uint64_t r = g16_rng_u64(&rng) % 16;
+        if (dist == 2) s[i] = same;
+        else if (dist == 0 && r) rand_fr(&s[i]);
+        else if (r < 6) g16_fr_set_zero(&s[i]);
+        else if (r < 11) g16_fr_set_one(&s[i]);
+        else if (r < 13) g16_fr_from_u64(&s[i], g16_rng_u64(&rng) % 1000);
+        else if (r == 13) {
+            g16_fr one;
+            g16_fr_set_one(&one);
+            g16_fr_neg(&s[i], &one); /* r - 1 */
+        } else rand_fr(&s[i]);
+    }
+}
+
+static size_t make_density(uint64_t *d, size_t n)
+{
+    size_t set = 0;
+    for (size_t w = 0; w < (n + 63) / 64; w++) d[w] = g16_rng_u64(&rng) & g16_rng_u64(&rng);
+    for (size_t i = 0; i < n; i++) set += (d[i / 64] >> (i % 64)) & 1;
+    return set;
+}
+
+static void test_msm_g1(g16_cuda_ctx *ctx, size_t max_n)
+{
+    static const size_t sizes[] = {1, 2, 3, 7, 64, 100, 1000, 4096, 65536, 1u << 18, 1u << 20};
+    for (size_t si = 0; si < sizeof sizes / sizeof *sizes && sizes[si] <= max_n; si++) {
+        size_t n = sizes[si];
+        g16_g1_affine *bases = malloc(n * sizeof *bases), *sub = malloc(n * sizeof *sub);
+        g16_fr *sc = malloc(n * sizeof *sc);
+        uint64_t *dens = malloc(((n + 63) / 64) * 8);
+        if (!bases || !sc || !dens || !sub) {
+            CHECK(0, "out of memory");
+            return;
+        }
+        make_g1_bases(bases, n);
+        int fails = 0;
+        for (int v = 0; v < 6; v++) {
+            if (n > 65536 && v >= 4) break;
+            int dist = v == 1 || v == 3 ? 1 : v == 5 ? 2 : 0;
+            int use_dens = v == 3;
+            g16_cuda_msm_opts o = {0, 0};
+            g16_msm_opts co = {0};
+            if (v == 2) o.window = 5, o.no_split = 1;
+            if (v == 4) o.window = 2;
+            make_scalars(sc, n, dist);
+            size_t nb = n;
+            const g16_g1_affine *bp = bases;
+            if (use_dens) {
+                nb = make_density(dens, n);
+                for (size_t i = 0, k = 0; i < n; i++)
+                    if ((dens[i / 64] >> (i % 64)) & 1) sub[k++] = bases[i];
+                bp = sub;
+            }
+            g16_g1_jac want, got;
+            g16_status s = g16_msm_g1_ex(&want, bp, nb, sc, n, use_dens ? dens : NULL, &co);
+            CHECK(s == G16_OK, "cpu msm: %s", g16_last_error());
+            g16_cuda_bases *db = NULL;
+            s = g16_cuda_bases_upload(ctx, &db, G16_G1, bp, nb);
+            CHECK(s == G16_OK, "upload: %s", g16_last_error());
+            memset(&got, 0xA5, sizeof got);
+            s = g16_cuda_msm_g1(ctx, &got, db, sc, n, use_dens ? dens : NULL, &o);
+            CHECK(s == G16_OK, "cuda msm g1: %s", g16_last_error());
+            g16_cuda_bases_free(db);
+            int ok = s == G16_OK && g16_g1_jac_eq(&want, &got);
+            CHECK(ok, "G1 MSM n=%zu variant %d (dist %d, density %d, window %u, split %d) differs",
+                  n, v, dist, use_dens, o.window, !o.no_split);
+            fails += !ok;
+        }
+        printf("msm g1 n=%zu: %s\n", n, fails ? "FAIL" : "ok");
+        fflush(stdout);
+        free(bases), free(sub), free(sc), free(dens);
+    }
+}
+
+static void test_msm_g2(g16_cuda_ctx *ctx, size_t max_n)
+{
+    static const size_t sizes[] = {1, 2, 5, 100, 1000, 4096, 65536};
+    for (size_t si = 0; si < sizeof sizes / sizeof *sizes && sizes[si] <= max_n; si++) {
+        size_t n = sizes[si];
+        g16_g2_affine *bases = malloc(n * sizeof *bases), *sub = malloc(n * sizeof *sub);
+        g16_fr *sc = malloc(n * sizeof *sc);
+        uint64_t *dens = malloc(((n + 63) / 64) * 8);
+        if (!bases || !sc || !dens || !sub) {
+            CHECK(0, "out of memory");
+            return;
+        }
+        make_g2_bases(bases, n);
+        int fails = 0;
+        for (int v = 0; v < 4; v++) {
+            int dist = v == 1 || v == 3 ? 1 : 0, use_dens = v == 3;
+            g16_cuda_msm_opts o = {0, 0};
+            if (v == 2) o.window = 6, o.no_split = 1;
+            make_scalars(sc, n, dist);
+            size_t nb = n;
+            const g16_g2_affine *bp = bases;
+            if (use_dens) {
+                nb = make_density(dens, n);
+                for (size_t i = 0, k = 0; i < n; i++)
+                    if ((dens[i / 64] >> (i % 64)) & 1) sub[k++] = bases[i];
+                bp = sub;
+            }
+            g16_g2_jac want, got;
+            g16_status s = g16_msm_g2(&want, bp, nb, sc, n, use_dens ? dens : NULL);
+            CHECK(s == G16_OK, "cpu msm: %s", g16_last_error());
+            g16_cuda_bases *db = NULL;
+            s = g16_cuda_bases_upload(ctx, &db, G16_G2, bp, nb);
+            CHECK(s == G16_OK, "upload: %s", g16_last_error());
+            memset(&got, 0xA5, sizeof got);
+            s = g16_cuda_msm_g2(ctx, &got, db, sc, n, use_dens ? dens : NULL, &o);
+            CHECK(s == G16_OK, "cuda msm g2: %s", g16_last_error());
+            g16_cuda_bases_free(db);
+            int ok = s == G16_OK && g16_g2_jac_eq(&want, &got);
+            CHECK(ok, "G2 MSM n=%zu variant %d (dist %d, density %d) differs", n, v, dist, use_dens);
+            fails += !ok;
+        }
+        printf("msm g2 n=%zu: %s\n", n, fails ? "FAIL" : "ok");
+        fflush(stdout);
+        free(bases), free(sub), free(sc), free(dens);
+    }
+}
+
+static void test_errors(g16_cuda_ctx *ctx)
+{
+    g16_fr x[4];
+    CHECK(g16_cuda_ntt(ctx, x, 31, 0, 0, 0, 0) == G16_ERR_ARG, "log_n 31 accepted");
+    g16_g1_affine p[2];
+    g16_g1_affine_set_infinity(&p[0]), g16_g1_affine_set_infinity(&p[1]);
+    g16_cuda_bases *db = NULL;
+    CHECK(g16_cuda_bases_upload(ctx, &db, G16_G1, p, 2) == G16_OK, "upload");
+    g16_g2_jac o2;
+    g16_fr_set_one(&x[0]), g16_fr_set_one(&x[1]);
+    CHECK(g16_cuda_msm_g2(ctx, &o2, db, x, 2, NULL, NULL) == G16_ERR_ARG, "G1 bases taken for G2");
+    g16_g1_jac o1;
+    CHECK(g16_cuda_msm_g1(ctx, &o1, db, x, 3, NULL, NULL) == G16_ERR_ARG, "n_bases mismatch accepted");
+    CHECK(g16_cuda_msm_g1(ctx, &o1, db, x, 2, NULL, NULL) == G16_OK && g16_g1_jac_is_infinity(&o1),
+          "sum of infinities is not infinity");
+    g16_cuda_bases_free(db);
+}
+
+int main(int argc, char **argv)
+{
+    int quick = argc > 1 && !strcmp(argv[1], "--quick");
+    g16_rng_seed(&rng, g16_test_seed((uint64_t)time(NULL)));
+    char desc[512];
+    int ndev = 0;
+    g16_cuda_probe(&ndev, desc, sizeof desc);
+    printf("devices: %d (%s)\n", ndev, desc);
+    g16_cuda_ctx *ctx = NULL;
+    g16_status s = g16_cuda_ctx_create(&ctx, 0);
+    if (s != G16_OK) {
+        fprintf(stderr, "FAIL: no CUDA context: %s\n", g16_last_error());
+        return 1;
+    }
+    g16_cuda_set_poison(ctx, 1);
+    check_reference();
+    test_field(ctx);
+    test_errors(ctx);
+    test_ntt(ctx, quick ? 12 : 20);
+    test_msm_g1(ctx, quick ? 4096 : (size_t)1 << 20);
+    test_msm_g2(ctx, quick ? 1000 : 65536);
+    g16_cuda_ctx_destroy(ctx);
+    return g16_test_finish("g16_gpu_diff");
+}
