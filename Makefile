@@ -33,9 +33,14 @@ test: deps
 	$(MAKE) test-asan
 	@echo "g16: all test stages passed"
 
-# The main job.
+# The main job: the self-test (known answers), the stage table of one 2^16
+# porep-profile proof, then a 10-partition porep job through the engine with the
+# best backend present, every proof verified, the trace written to
+# $(BUILD)/engine-trace.json.  Keys are TEST-ONLY (derived from a seed).
 run: deps build
-	$(G16) selftest
+	$(G16) selftest --no-bench
+	$(G16) bench prove --log-n 16 --profile porep
+	$(G16) engine run --partitions 10 --log-n 16 --profile porep --pw 2 --trace $(BUILD)/engine-trace.json
 
 # Regenerates tests/vectors from @noble/curves (pinned in package-lock.json) and the
 # self-test's known answers picked from them.

@@ -37,7 +37,9 @@ typedef enum g16_status {
     G16_ERR_INFINITY = 15,      /* infinity flag set but other bits are not zero */
     G16_ERR_UNSATISFIED = 16,   /* a witness does not satisfy its circuit */
     G16_ERR_BACKEND = 20,       /* a compute backend failed or is unavailable */
-    G16_ERR_INTERNAL = 30       /* an invariant did not hold: a bug in g16 */
+    G16_ERR_INTERNAL = 30,      /* an invariant did not hold: a bug in g16 */
+    G16_ERR_TIMEOUT = 40,       /* a wait ran out before the work finished */
+    G16_ERR_CANCELLED = 41      /* the work was cancelled */
 } g16_status;
 
 /* Returns: a static, human-readable name for a status code ("not on curve"). */

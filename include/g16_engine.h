@@ -27,14 +27,6 @@ struct g16_witness;
 
 typedef struct g16_engine g16_engine;
 
-/* Status codes of the engine not (yet) in g16_status: a wait that ran out and a
- * cancelled job.  g16_status_str does not know them; g16_engine_status_str does. */
-#define G16_ERR_TIMEOUT ((g16_status)40)
-#define G16_ERR_CANCELLED ((g16_status)41)
-
-/* Returns: g16_status_str(s), or the name of the two engine codes above. */
-const char *g16_engine_status_str(g16_status s);
-
 typedef enum g16_priority {
     G16_PRIO_CRITICAL = 0, /* e.g. WinningPoSt: must never wait behind PoReps */
     G16_PRIO_HIGH = 1,

@@ -179,7 +179,7 @@ static int engine_run(int argc, char **argv)
         st = g16_engine_await(e, ids[j], -1, proofs, (size_t)parts * G16_PROOF_BYTES, &js);
         if (st) {
             fprintf(stderr, "g16 engine run: job %llu %s in stage %s: %s\n", (unsigned long long)ids[j],
-                    g16_engine_status_str(st), js.stage, js.message);
+                    g16_status_str(st), js.stage, js.message);
             rc = CLI_ERROR;
             continue;
         }

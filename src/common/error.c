@@ -58,6 +58,8 @@ const char *g16_status_str(g16_status s)
     case G16_ERR_INFINITY: return "non-canonical infinity";
     case G16_ERR_UNSATISFIED: return "constraint not satisfied";
     case G16_ERR_BACKEND: return "backend failure";
+    case G16_ERR_TIMEOUT: return "timed out";
+    case G16_ERR_CANCELLED: return "cancelled";
     case G16_ERR_INTERNAL: return "internal error";
     }
     return "unknown status";

@@ -24,13 +24,6 @@ double g16_engine_now(const g16_engine *e)
     return mono() - e->t0;
 }
 
-const char *g16_engine_status_str(g16_status s)
-{
-    if (s == G16_ERR_TIMEOUT) return "timed out";
-    if (s == G16_ERR_CANCELLED) return "cancelled";
-    return g16_status_str(s);
-}
-
 const char *g16_stage_name(g16_stage s)
 {
     static const char *const names[G16_STAGE_COUNT] = {"queue",  "synthesis", "wait",
