@@ -35,6 +35,9 @@
 
 enum { ST_AFF = 1, ST_INB = 2, ST_XZ = 4 };
 enum { K_ADD = 0, K_DBL = 1, K_CANCEL = 2 };
+/* Points per task from which batch-affine buckets beat XYZZ ones (measured,
+ * docs/msm.md): below, batches stay too small to amortise the inversion. */
+#define MSM_AFFINE_FROM (MSM_GROUP == 1 ? 2048u : 1024u)
 /* Most chains of the batch-affine bucket reduction (see reduce_affine). */
 #define MSM_CHAINS 512
 
@@ -573,7 +576,7 @@ static g16_status LOCAL(pippenger)(MSM_XYZZ *acc, const MSM_AFF *bases, const ms
     x.nw = msm_windows(x.c);
     x.nparts = g16_msm_parts(x.c, threads, p->m);
     x.affine = o->buckets == G16_MSM_BUCKETS_AFFINE ||
-               (o->buckets == G16_MSM_BUCKETS_AUTO && p->m / x.nparts >= 8192);
+               (o->buckets == G16_MSM_BUCKETS_AUTO && p->m / x.nparts >= MSM_AFFINE_FROM);
     x.nb_max = msm_window_buckets(x.c, 0);
     if (msm_window_buckets(x.c, x.nw - 1) > x.nb_max) x.nb_max = msm_window_buckets(x.c, x.nw - 1);
     /* A batch of B amortises one inversion (~480 M) over B additions; a point whose
