@@ -10,13 +10,15 @@
  *    into a batch of independent ones (each bucket at most once per batch) and
  *    done together with ONE field inversion (Montgomery's trick): about 6 M per
  *    addition plus the inversion shared by the batch.  A point whose bucket is
- *    already in the batch is not queued: it goes to a second, XYZZ bucket of the
- *    same index (mixed add, about 10 M).  Collisions are rare (batch ≪ buckets),
- *    and an input that always hits the same bucket still runs at XYZZ speed
- *    instead of one inversion per point.
+ *    already in the batch waits in a deferred list for the next batch; only when
+ *    that list is full (an input that keeps hitting the same buckets) does it go
+ *    to a second, XYZZ bucket of the same index (mixed add), so such inputs run at
+ *    XYZZ speed instead of one inversion per point.
  *  - XYZZ only: every addition is a mixed XYZZ addition.
- * Each task reduces its buckets with running sums to Σ (b+1)·bucket[b]; the
- * windows are then combined by doublings (Horner). */
+ * Each task reduces its buckets to Σ (b+1)·bucket[b] (running sums: chained
+ * batch-affine ones for affine buckets, XYZZ ones otherwise); the windows are
+ * then combined by doublings (Horner).  The bases whose scalar is 1 are summed
+ * by the same batch machinery (ones_mode).  See docs/msm.md. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,7 +26,7 @@
 #include "common/error.h"
 #include "common/pool.h"
 #include "curve/curve.h"
-#include "field/mont.h"
+#include "field/mont.h" /* g16_limbs_eq */
 #include "msm/msm_internal.h"
 
 #define MSM_CAT_(a, b) a##b
@@ -44,7 +46,9 @@ enum { K_ADD = 0, K_DBL = 1, K_CANCEL = 2 };
 /* Per-worker scratch, allocated on the worker's first task and reused. */
 typedef struct LOCAL(scratch) {
     MSM_AFF *aff;        /* affine buckets */
-    MSM_XYZZ *xz;        /* XYZZ buckets (overflow of the affine ones, or the only ones) */
+    MSM_XYZZ *xz;        /* XYZZ buckets (overflow of the affine ones, or the only ones);
+                            allocated on first use: affine runs rarely need them */
+    size_t nb;           /* buckets allocated */
     uint8_t *st;         /* ST_* per bucket */
     uint32_t *eb;        /* batch: bucket index */
     const MSM_AFF **ep;  /* batch: the point added */
@@ -119,7 +123,7 @@ static int LOCAL(scratch_get)(LOCAL(ctx) *x, LOCAL(scratch) *s)
     if (s->st) return 1;
     if (s->failed) return 0;
     size_t nb = x->nb_max, B = x->batch;
-    s->xz = malloc(nb * sizeof *s->xz);
+    s->nb = nb;
     s->st = malloc(nb);
     if (x->affine) {
         s->aff = malloc(nb * sizeof *s->aff);
@@ -139,7 +143,7 @@ static int LOCAL(scratch_get)(LOCAL(ctx) *x, LOCAL(scratch) *s)
         s->ch = malloc(2 * MSM_CHAINS * sizeof *s->ch);
         s->chst = malloc(2 * MSM_CHAINS);
     }
-    if (!s->xz || !s->st ||
+    if (!s->st ||
         (x->affine && (!s->aff || !s->eb || !s->ep || !s->eneg || !s->ekind || !s->den || !s->acc ||
                        !s->ids || !s->tmp || !s->ch || !s->chst || !s->pb[0] || !s->pp[0] ||
                        !s->pn[0] || !s->pb[1] || !s->pp[1] || !s->pn[1]))) {
@@ -153,6 +157,13 @@ static int LOCAL(scratch_get)(LOCAL(ctx) *x, LOCAL(scratch) *s)
 /* bucket[b] += ±P into the XYZZ bucket b */
 static inline void LOCAL(xz_add)(LOCAL(scratch) *s, uint32_t b, const MSM_AFF *P, int neg)
 {
+    if (__builtin_expect(!s->xz, 0)) {
+        s->xz = malloc(s->nb * sizeof *s->xz);
+        if (!s->xz) { /* run() sees the flag and fails the whole MSM */
+            s->failed = 1;
+            return;
+        }
+    }
     if (s->st[b] & ST_XZ) {
         if (neg)
             PT(_xyzz_sub_affine)(&s->xz[b], &s->xz[b], P);
