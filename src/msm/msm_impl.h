@@ -661,7 +661,7 @@ g16_status MSM_CAT(MSM_CAT(g16_msm_, MSM_G), _ex)(MSM_JAC *out, const MSM_AFF *b
     if (!n) return G16_OK;
 
     unsigned threads = g16_pool_size(NULL);
-    if (o->threads && o->threads < threads) threads = o->threads;
+    if (o->threads) threads = o->threads; /* plan for that many; the pool runs the tasks */
     size_t chunk = n < G16_MSM_CHUNK ? n : G16_MSM_CHUNK;
     msm_prep p;
     if (g16_msm_prep_alloc(&p, chunk) != G16_OK)
