@@ -57,6 +57,8 @@ typedef struct g16_msm_opts {
     int no_split;             /* nonzero: treat 1 like any other scalar */
     unsigned threads;         /* plan the window and task split for this many threads
                                  (0: the pool's size); the pool still runs the tasks */
+    size_t chunk;             /* scalars prepared and run per piece, a multiple of 64
+                                 (0: G16_MSM_CHUNK); small values are for tests */
 } g16_msm_opts;
 
 #define G16_MSM_MAX_WINDOW 20u

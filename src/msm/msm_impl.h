@@ -651,6 +651,8 @@ g16_status MSM_CAT(MSM_CAT(g16_msm_, MSM_G), _ex)(MSM_JAC *out, const MSM_AFF *b
     if (o->buckets != G16_MSM_BUCKETS_AUTO && o->buckets != G16_MSM_BUCKETS_AFFINE &&
         o->buckets != G16_MSM_BUCKETS_XYZZ)
         return g16_fail(G16_ERR_ARG, "msm: unknown bucket form %d", (int)o->buckets);
+    if (o->chunk % 64)
+        return g16_fail(G16_ERR_ARG, "msm: chunk %zu is not a multiple of 64", o->chunk);
     if (n && !scalars) return g16_fail(G16_ERR_ARG, "msm: scalars is NULL with n = %zu", n);
     size_t want = density ? g16_msm_popcount(density, n) : n;
     if (n_bases != want)
@@ -662,7 +664,8 @@ g16_status MSM_CAT(MSM_CAT(g16_msm_, MSM_G), _ex)(MSM_JAC *out, const MSM_AFF *b
 
     unsigned threads = g16_pool_size(NULL);
     if (o->threads) threads = o->threads; /* plan for that many; the pool runs the tasks */
-    size_t chunk = n < G16_MSM_CHUNK ? n : G16_MSM_CHUNK;
+    size_t chunk = o->chunk ? o->chunk : G16_MSM_CHUNK;
+    if (chunk > n) chunk = n;
     msm_prep p;
     if (g16_msm_prep_alloc(&p, chunk) != G16_OK)
         return g16_fail(G16_ERR_NOMEM, "msm: no memory for %zu prepared scalars", chunk);

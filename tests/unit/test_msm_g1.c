@@ -90,14 +90,15 @@ static void naive(TJAC *r, const TAFF *b, const g16_fr *s, size_t n)
 }
 
 static const g16_msm_opts variants[] = {
-    {0, G16_MSM_BUCKETS_AUTO, 0, 0},
-    {0, G16_MSM_BUCKETS_AFFINE, 0, 0},
-    {0, G16_MSM_BUCKETS_XYZZ, 0, 0},
-    {0, G16_MSM_BUCKETS_AFFINE, 1, 0},
-    {0, G16_MSM_BUCKETS_XYZZ, 1, 0},
-    {3, G16_MSM_BUCKETS_AFFINE, 0, 0},
-    {5, G16_MSM_BUCKETS_XYZZ, 0, 0},
-    {8, G16_MSM_BUCKETS_AFFINE, 0, 0}, /* 128 buckets: the chained affine reduction */
+    {0, G16_MSM_BUCKETS_AUTO, 0, 0, 0},
+    {0, G16_MSM_BUCKETS_AFFINE, 0, 0, 0},
+    {0, G16_MSM_BUCKETS_XYZZ, 0, 0, 0},
+    {0, G16_MSM_BUCKETS_AFFINE, 1, 0, 0},
+    {0, G16_MSM_BUCKETS_XYZZ, 1, 0, 0},
+    {3, G16_MSM_BUCKETS_AFFINE, 0, 0, 0},
+    {5, G16_MSM_BUCKETS_XYZZ, 0, 0, 0},
+    {8, G16_MSM_BUCKETS_AFFINE, 0, 0, 0}, /* 128 buckets: the chained affine reduction */
+    {0, G16_MSM_BUCKETS_AUTO, 0, 0, 64}, /* 64 scalars per piece: the chunk loop */
 };
 #define NVAR (sizeof variants / sizeof variants[0])
 
@@ -211,7 +212,7 @@ static void test_windows(void)
         unsigned c = cs[ci];
         if ((!BIG || TDIV > 1) && c > 12) break;
         for (int form = 1; form <= 2; form++) {
-            g16_msm_opts o = {c, (g16_msm_buckets)form, 0, 0};
+            g16_msm_opts o = {c, (g16_msm_buckets)form, 0, 0, 0};
             TJAC got;
             CHECK(MSM_EX(&got, b, n, s, n, NULL, &o) == G16_OK, "window %u", c);
             CHECK(PT(_jac_eq)(&got, &want), "window %u form %d differs", c, form);
@@ -229,12 +230,12 @@ static void test_windows(void)
     for (size_t t = 0; t < sizeof sizes / sizeof sizes[0]; t++) {
         size_t m = sizes[t];
         if (m > maxn) continue;
-        g16_msm_opts ox = {4, G16_MSM_BUCKETS_XYZZ, 1, 0};
+        g16_msm_opts ox = {4, G16_MSM_BUCKETS_XYZZ, 1, 0, 0};
         TJAC ref, got;
         CHECK(MSM_EX(&ref, b, m, s, m, NULL, &ox) == G16_OK, "ref n=%zu", m);
         check_all("threshold sizes", &ref, b, m, s, m, NULL);
         for (unsigned th = 1; th <= 64 && (m == 257 || (m == 2049 && TDIV == 1)); th *= 4) {
-            g16_msm_opts o = {0, G16_MSM_BUCKETS_AUTO, 0, th};
+            g16_msm_opts o = {0, G16_MSM_BUCKETS_AUTO, 0, th, 0};
             CHECK(MSM_EX(&got, b, m, s, m, NULL, &o) == G16_OK, "threads plan %u", th);
             CHECK(PT(_jac_eq)(&got, &ref), "n=%zu planned for %u threads differs", m, th);
         }
@@ -252,7 +253,7 @@ static void test_linearity(void)
     for (size_t i = 0; i < n; i++) rand_fr(&s[i]);
     rand_fr(&a);
     TJAC m1, m2, m3, t;
-    g16_msm_opts xz = {0, G16_MSM_BUCKETS_XYZZ, 0, 0};
+    g16_msm_opts xz = {0, G16_MSM_BUCKETS_XYZZ, 0, 0, 0};
     CHECK(MSM(&m1, b, n, s, n, NULL) == G16_OK, "%s", "linearity msm 1");
     CHECK(MSM_EX(&m3, b, n, s, n, NULL, &xz) == G16_OK, "%s", "linearity msm xyzz");
     CHECK(PT(_jac_eq)(&m1, &m3), "%s", "affine and XYZZ buckets differ at large n");
@@ -285,8 +286,8 @@ static void test_split(void)
                 else
                     rand_fr(&s[i]);
             }
-            g16_msm_opts plain = {0, G16_MSM_BUCKETS_AUTO, 1, 0};
-            g16_msm_opts split = {0, G16_MSM_BUCKETS_AUTO, 0, 0};
+            g16_msm_opts plain = {0, G16_MSM_BUCKETS_AUTO, 1, 0, 0};
+            g16_msm_opts split = {0, G16_MSM_BUCKETS_AUTO, 0, 0, 0};
             TJAC p, q;
             CHECK(MSM_EX(&p, b, n, s, n, NULL, &plain) == G16_OK, "%s", "plain");
             CHECK(MSM_EX(&q, b, n, s, n, NULL, &split) == G16_OK, "%s", "split");
@@ -368,12 +369,14 @@ static void test_density(void)
     if (n <= 300) {
         naive(&want, full, sz, n);
     } else {
-        g16_msm_opts ox = {0, G16_MSM_BUCKETS_XYZZ, 1, 0};
+        g16_msm_opts ox = {0, G16_MSM_BUCKETS_XYZZ, 1, 0, 0};
         CHECK(MSM_EX(&want, full, n, sz, n, NULL, &ox) == G16_OK, "%s", "dense reference");
     }
     check_all("density", &want, b, nb, s, n, dens);
     TJAC got;
     CHECK(MSM(&got, b, nb + 1, s, n, dens) == G16_ERR_ARG, "%s", "wrong base count accepted");
+    g16_msm_opts odd = {0, G16_MSM_BUCKETS_AUTO, 0, 0, 100};
+    CHECK(MSM_EX(&got, b, nb, s, n, dens, &odd) == G16_ERR_ARG, "%s", "chunk of 100 accepted");
     CHECK(MSM(&got, b, nb, s, n, NULL) == G16_ERR_ARG || nb == n, "%s", "bitmap-less count accepted");
     free(full);
     free(s);

@@ -9,9 +9,10 @@
 #include "vectors.h"
 
 static const g16_msm_opts variants[] = {
-    {0, G16_MSM_BUCKETS_AUTO, 0, 0},   {0, G16_MSM_BUCKETS_AFFINE, 0, 0},
-    {0, G16_MSM_BUCKETS_XYZZ, 0, 0},   {0, G16_MSM_BUCKETS_AFFINE, 1, 0},
-    {4, G16_MSM_BUCKETS_AFFINE, 0, 0}, {7, G16_MSM_BUCKETS_XYZZ, 1, 0},
+    {0, G16_MSM_BUCKETS_AUTO, 0, 0, 0},   {0, G16_MSM_BUCKETS_AFFINE, 0, 0, 0},
+    {0, G16_MSM_BUCKETS_XYZZ, 0, 0, 0},   {0, G16_MSM_BUCKETS_AFFINE, 1, 0, 0},
+    {4, G16_MSM_BUCKETS_AFFINE, 0, 0, 0}, {7, G16_MSM_BUCKETS_XYZZ, 1, 0, 0},
+    {0, G16_MSM_BUCKETS_AUTO, 0, 0, 128},
 };
 #define NVAR (sizeof variants / sizeof variants[0])
 
