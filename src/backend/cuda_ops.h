@@ -51,6 +51,13 @@ g16_status g16_cuda_ctx_create(g16_cuda_ctx **out, int device);
 /* Frees everything the context holds (NULL is allowed). */
 void g16_cuda_ctx_destroy(g16_cuda_ctx *ctx);
 
+/* Page-locked host memory for buffers the device reads or writes (a, b, c, h,
+ * scalars): the operations copy such buffers directly at full bus speed instead
+ * of staging them through the context's pinned buffer with a host memcpy.
+ * Returns G16_OK, G16_ERR_NOMEM or G16_ERR_BACKEND. */
+g16_status g16_cuda_host_alloc(void **p, size_t bytes);
+void g16_cuda_host_free(void *p);
+
 /* Test aid: when on, every pool buffer handed to an operation is first filled
  * with the byte 0xA5, so output an operation forgets to write cannot pass as
  * correct by reusing the previous call's result. */

@@ -48,7 +48,10 @@ extern "C" g16_status g16_cuda_ctx_create(g16_cuda_ctx **out, int device)
         (e = cudaEventCreate(&c->ev_start)) != cudaSuccess ||
         (e = cudaEventCreate(&c->ev_kernels)) != cudaSuccess ||
         (e = cudaEventCreate(&c->ev_kernels_end)) != cudaSuccess ||
-        (e = cudaEventCreate(&c->ev_end)) != cudaSuccess)
+        (e = cudaEventCreate(&c->ev_end)) != cudaSuccess ||
+        // G2 kernels need ~2.5 KB of stack per thread (point routines are calls);
+        // fixing the limit up front avoids a resize at their first launch.
+        (e = cudaDeviceSetLimit(cudaLimitStackSize, 4096)) != cudaSuccess)
         s = g16_cuda_fail(e, "context setup", __FILE__, __LINE__);
     if (s != G16_OK) {
         g16_cuda_ctx_destroy(c);
@@ -75,6 +78,18 @@ extern "C" void g16_cuda_ctx_destroy(g16_cuda_ctx *c)
     if (c->ev_end) cudaEventDestroy(c->ev_end);
     if (c->stream) cudaStreamDestroy(c->stream);
     free(c);
+}
+
+extern "C" g16_status g16_cuda_host_alloc(void **p, size_t bytes)
+{
+    *p = NULL;
+    CK(cudaHostAlloc(p, bytes ? bytes : 1, cudaHostAllocPortable));
+    return G16_OK;
+}
+
+extern "C" void g16_cuda_host_free(void *p)
+{
+    if (p) cudaFreeHost(p);
 }
 
 extern "C" void g16_cuda_set_poison(g16_cuda_ctx *ctx, int on)
@@ -139,9 +154,26 @@ g16_status g16_cuda_pinned(g16_cuda_ctx *ctx, void **p, size_t bytes)
 // engine drains the other.
 #define STAGE_CHUNK ((size_t)64 << 20)
 
+// 1 when `host` lies in page-locked memory (g16_cuda_host_alloc or registered):
+// such buffers are copied directly, at full bus speed, without staging.
+static int is_pinned(const void *host)
+{
+    cudaPointerAttributes a;
+    if (cudaPointerGetAttributes(&a, host) != cudaSuccess) {
+        cudaGetLastError();  // older runtimes report plain pageable memory as an error
+        return 0;
+    }
+    return a.type == cudaMemoryTypeHost;
+}
+
 g16_status g16_cuda_upload(g16_cuda_ctx *ctx, void *dev, const void *host, size_t bytes)
 {
     if (bytes == 0) return G16_OK;
+    if (is_pinned(host)) {
+        CK(cudaMemcpyAsync(dev, host, bytes, cudaMemcpyHostToDevice, ctx->stream));
+        CK(cudaStreamSynchronize(ctx->stream));
+        return G16_OK;
+    }
     void *pin;
     G16_TRY(g16_cuda_pinned(ctx, &pin, 2 * STAGE_CHUNK));
     cudaEvent_t done[2];
@@ -179,6 +211,11 @@ g16_status g16_cuda_upload(g16_cuda_ctx *ctx, void *dev, const void *host, size_
 g16_status g16_cuda_download(g16_cuda_ctx *ctx, void *host, const void *dev, size_t bytes)
 {
     if (bytes == 0) return G16_OK;
+    if (is_pinned(host)) {
+        CK(cudaMemcpyAsync(host, dev, bytes, cudaMemcpyDeviceToHost, ctx->stream));
+        CK(cudaStreamSynchronize(ctx->stream));
+        return G16_OK;
+    }
     void *pin;
     G16_TRY(g16_cuda_pinned(ctx, &pin, 2 * STAGE_CHUNK));
     for (size_t off = 0; off < bytes; off += STAGE_CHUNK) {
