@@ -74,13 +74,15 @@ void g16_cuda_last_times(const g16_cuda_ctx *ctx, float *total_ms, float *kernel
 g16_status g16_cuda_ntt(g16_cuda_ctx *ctx, g16_fr *data, unsigned log_n, int inverse,
                         int coset, int in_bitrev, int out_bitrev);
 
-/* The Groth16 H step on a domain of n = 2^log_n: a, b, c are evaluations on H in
- * natural order; h gets the n coefficients, natural order, of
+/* The Groth16 H step on a domain of n = 2^log_n (the CPU's g16_ntt_h_step):
+ * a, b, c are evaluations on H, in bit-reversed order when bitrev_in (as
+ * synthesis can write them; then no pass reorders anything), else natural;
+ * h gets the n coefficients, natural order, of
  *   h = coset_inverse((coset_forward(inverse(a))·coset_forward(inverse(b))
  *                      − coset_forward(inverse(c))) · Z^-1),  Z = g^n − 1.
  * h may alias a, b or c.  Returns G16_OK; G16_ERR_ARG; G16_ERR_BACKEND/NOMEM. */
 g16_status g16_cuda_h_step(g16_cuda_ctx *ctx, g16_fr *h, const g16_fr *a, const g16_fr *b,
-                           const g16_fr *c, unsigned log_n);
+                           const g16_fr *c, unsigned log_n, int bitrev_in);
 
 /* Device-resident bases (uploaded once, e.g. a proving key's query).  group is
  * G16_G1 (g16_g1_affine) or G16_G2 (g16_g2_affine); (0,0) = infinity allowed. */

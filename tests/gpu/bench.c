@@ -110,7 +110,7 @@ int main(int argc, char **argv)
             }
             rand_scalars(a, n), rand_scalars(b, n), rand_scalars(c, n);
             for (int r = 0; r < 3; r++) {
-                if (g16_cuda_h_step(ctx, v, a, b, c, lg) != G16_OK) {
+                if (g16_cuda_h_step(ctx, v, a, b, c, lg, 0) != G16_OK) {
                     bad |= fail("h step");
                     break;
                 }

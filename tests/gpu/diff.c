@@ -1,7 +1,7 @@
 /* Differential test: CUDA backend vs CPU reference, bit for bit, on fresh random
  * inputs (seed from the clock unless G16_TEST_SEED is set; printed either way).
  *
- *   g16_gpu_diff [--quick]
+ *   g16_gpu_diff [--quick | --cpu-only]   (--cpu-only: the CPU references alone)
  *
  * Covers: device field ops (Fr, Fp, Fp2 mul; Fp add/sub) incl. 0, 1, p-1;
  * NTT sizes 2^0..2^22 in every direction/coset/order combination against a
@@ -27,6 +27,9 @@ int g16_cuda_probe(int *count, char *names, size_t cap); /* cuda/probe.cu */
 #include "field/fp2.h"
 #include "field/fr.h"
 #include "msm/msm.h"
+#ifdef G16_HAVE_CPU_NTT
+#include "ntt/ntt.h"
+#endif
 
 static g16_rng rng;
 
@@ -237,6 +240,21 @@ static void test_ntt(g16_cuda_ctx *ctx, unsigned max_log)
             memcpy(want, x, n * sizeof *x);
             ref_ntt(want, log_n, inverse, coset);
             if (ob) permute(want, log_n);
+#ifdef G16_HAVE_CPU_NTT
+            if (!ib && !ob) { /* the CPU backend's NTT agrees with the reference too */
+                const g16_domain *dom;
+                memcpy(got, x, n * sizeof *x);
+                CHECK(g16_domain_get(&dom, (int)log_n) == G16_OK, "domain: %s", g16_last_error());
+                if (inverse && coset) g16_ntt_coset_inverse_nn(dom, got);
+                else if (inverse) g16_ntt_inverse_nn(dom, got);
+                else if (coset) g16_ntt_coset_forward_nn(dom, got);
+                else g16_ntt_forward_nn(dom, got);
+                size_t dc = first_diff(got, want, n);
+                CHECK(dc == n, "CPU ntt 2^%u inverse=%d coset=%d differs from the reference at %zu",
+                      log_n, inverse, coset, dc);
+            }
+#endif
+            if (!ctx) continue; /* --cpu-only */
             memcpy(got, x, n * sizeof *x);
             if (ib) permute(got, log_n);
             g16_status s = g16_cuda_ntt(ctx, got, log_n, inverse, coset, ib, ob);
@@ -269,12 +287,26 @@ static void test_ntt(g16_cuda_ctx *ctx, unsigned max_log)
                     g16_fr_mul(&ra[i], &ra[i], &z);
                 }
                 ref_ntt(ra, log_n, 1, 1);
-                memset(got, 0xA5, n * sizeof *got);
-                g16_status s = g16_cuda_h_step(ctx, got, a, b, c, log_n);
-                CHECK(s == G16_OK, "h step 2^%u: %s", log_n, g16_last_error());
-                size_t d = first_diff(got, ra, n);
-                CHECK(d == n, "h step 2^%u differs at %zu", log_n, d);
-                fails += d != n;
+                for (int br = 0; br < 2; br++) {
+                    /* br: inputs handed over in bit-reversed order */
+                    if (br) permute(a, log_n), permute(b, log_n), permute(c, log_n);
+                    if (!ctx) continue;
+                    memset(got, 0xA5, n * sizeof *got);
+                    g16_status s = g16_cuda_h_step(ctx, got, a, b, c, log_n, br);
+                    CHECK(s == G16_OK, "h step 2^%u: %s", log_n, g16_last_error());
+                    size_t d = first_diff(got, ra, n);
+                    CHECK(d == n, "h step 2^%u (bitrev_in %d) differs at %zu", log_n, br, d);
+                    fails += d != n;
+                }
+#ifdef G16_HAVE_CPU_NTT
+                { /* and the CPU backend's H step (a, b, c are bit-reversed now) */
+                    const g16_domain *dom;
+                    CHECK(g16_domain_get(&dom, (int)log_n) == G16_OK, "domain");
+                    CHECK(g16_ntt_h_step(dom, a, b, c, 1) == G16_OK, "cpu h step");
+                    size_t d = first_diff(a, ra, n);
+                    CHECK(d == n, "CPU h step 2^%u differs from the reference at %zu", log_n, d);
+                }
+#endif
                 free(rc);
             }
         }
@@ -508,12 +540,18 @@ static void test_errors(g16_cuda_ctx *ctx)
 int main(int argc, char **argv)
 {
     int quick = argc > 1 && !strcmp(argv[1], "--quick");
+    int cpu_only = argc > 1 && !strcmp(argv[1], "--cpu-only");
     g16_rng_seed(&rng, g16_test_seed((uint64_t)time(NULL)));
     char desc[512];
     int ndev = 0;
     g16_cuda_probe(&ndev, desc, sizeof desc);
     printf("devices: %d (%s)\n", ndev, desc);
     g16_cuda_ctx *ctx = NULL;
+    if (cpu_only) { /* the references alone (no device): reference NTT vs DFT and CPU NTT */
+        check_reference();
+        test_ntt(NULL, 12);
+        return g16_test_finish("g16_gpu_diff --cpu-only");
+    }
     g16_status s = g16_cuda_ctx_create(&ctx, 0);
     if (s != G16_OK) {
         fprintf(stderr, "FAIL: no CUDA context: %s\n", g16_last_error());

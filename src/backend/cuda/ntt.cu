@@ -308,7 +308,8 @@ extern "C" g16_status g16_cuda_ntt(g16_cuda_ctx *ctx, g16_fr *data, unsigned log
 }
 
 extern "C" g16_status g16_cuda_h_step(g16_cuda_ctx *ctx, g16_fr *h, const g16_fr *a,
-                                      const g16_fr *b, const g16_fr *c, unsigned log_n)
+                                      const g16_fr *b, const g16_fr *c, unsigned log_n,
+                                      int bitrev_in)
 {
     if (!ctx || !h || !a || !b || !c) return g16_fail(G16_ERR_ARG, "g16_cuda_h_step: NULL argument");
     if (log_n > G16_CUDA_NTT_MAX_LOG)
@@ -321,7 +322,7 @@ extern "C" g16_status g16_cuda_h_step(g16_cuda_ctx *ctx, g16_fr *h, const g16_fr
     G16_TRY(g16_cuda_scratch(ctx, &d[1], SLOT_NTT_B, bytes));
     G16_TRY(g16_cuda_scratch(ctx, &d[2], SLOT_NTT_C, bytes));
     G16_TRY(g16_cuda_scratch(ctx, &d[3], SLOT_NTT_T, bytes));
-    const g16_dfr *tw = NULL;
+    const g16_dfr *tw;
     if (log_n) {
         G16_TRY(twiddles(ctx, &tw, log_n, 0));
         G16_TRY(twiddles(ctx, &tw, log_n, 1));
@@ -347,22 +348,30 @@ extern "C" g16_status g16_cuda_h_step(g16_cuda_ctx *ctx, g16_fr *h, const g16_fr
     for (int i = 0; i < 3; i++) G16_TRY(g16_cuda_upload(ctx, d[i], src[i], bytes));
     G16_TRY(g16_cuda_mark(ctx, ctx->ev_kernels));
     unsigned gb = grid_for(n, 256);
+    // Natural values: DIF gives bit-reversed coefficients, DIT back to natural
+    // coset values.  Bit-reversed values: DIT gives natural coefficients, DIF
+    // bit-reversed coset values.  The pointwise step is order-blind, and the
+    // last inverse lands in natural order either way (scattered in the first case).
+    const bool dit_first = bitrev_in != 0;
     for (int i = 0; i < 3; i++) {
         g16_dfr *x = (g16_dfr *)d[i];
-        G16_TRY(run_passes(ctx, x, log_n, 1, false));  // values -> coefficients (bit-rev)
-        scale_kernel<<<gb, 256, 0, ctx->stream>>>(x, x, t_in, log_n, 1, 0);
+        G16_TRY(run_passes(ctx, x, log_n, 1, dit_first));
+        scale_kernel<<<gb, 256, 0, ctx->stream>>>(x, x, t_in, log_n, !dit_first, 0);
         CK_LAUNCH("scale_kernel");
-        G16_TRY(run_passes(ctx, x, log_n, 0, true));  // -> values on the coset (natural)
+        G16_TRY(run_passes(ctx, x, log_n, 0, !dit_first));
     }
     h_pointwise<<<gb, 256, 0, ctx->stream>>>((g16_dfr *)d[0], (const g16_dfr *)d[1],
                                              (const g16_dfr *)d[2], dfr_of(z), n);
     CK_LAUNCH("h_pointwise");
-    G16_TRY(run_passes(ctx, (g16_dfr *)d[0], log_n, 1, false));
-    scale_kernel<<<gb, 256, 0, ctx->stream>>>((g16_dfr *)d[3], (const g16_dfr *)d[0], t_out, log_n,
-                                              1, 1);
+    G16_TRY(run_passes(ctx, (g16_dfr *)d[0], log_n, 1, dit_first));
+    // natural input: bit-reversed coefficients, scattered to natural order;
+    // bit-reversed input: already natural, scaled in place.
+    scale_kernel<<<gb, 256, 0, ctx->stream>>>(dit_first ? (g16_dfr *)d[0] : (g16_dfr *)d[3],
+                                              (const g16_dfr *)d[0], t_out, log_n, !dit_first,
+                                              !dit_first);
     CK_LAUNCH("scale_kernel");
     G16_TRY(g16_cuda_mark(ctx, ctx->ev_kernels_end));
-    G16_TRY(g16_cuda_download(ctx, h, d[3], bytes));
+    G16_TRY(g16_cuda_download(ctx, h, dit_first ? d[0] : d[3], bytes));
     G16_TRY(g16_cuda_mark(ctx, ctx->ev_end));
     G16_TRY(g16_cuda_sync(ctx));
     return g16_cuda_times_finish(ctx);
