@@ -58,6 +58,12 @@ void g16_cuda_ctx_destroy(g16_cuda_ctx *ctx);
 g16_status g16_cuda_host_alloc(void **p, size_t bytes);
 void g16_cuda_host_free(void *p);
 
+/* NTT pass kernel: radix 2 (one stage per shared-memory round trip; the default,
+ * validated and measured on the H200) or radix 4 (two stages per round trip,
+ * half the block barriers; validated on the host by tests/gpu/host_ntt.cu, on
+ * the GPU by the differential test).  Returns G16_ERR_ARG for other values. */
+g16_status g16_cuda_set_ntt_radix(g16_cuda_ctx *ctx, int radix);
+
 /* Test aid: when on, every pool buffer handed to an operation is first filled
  * with the byte 0xA5, so output an operation forgets to write cannot pass as
  * correct by reusing the previous call's result. */

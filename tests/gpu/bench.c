@@ -75,7 +75,9 @@ int main(int argc, char **argv)
     size_t cap = (size_t)1 << ntt_max;
     g16_fr *v;
     if (g16_cuda_host_alloc((void **)&v, cap * sizeof *v) != G16_OK) return fail("pinned memory");
-    if (!only || !strcmp(only, "ntt")) {
+    for (int radix = 2; radix <= 4 && (!only || !strcmp(only, "ntt")); radix += 2) {
+        if (g16_cuda_set_ntt_radix(ctx, radix) != G16_OK) return fail("radix");
+        const char *nn = radix == 2 ? "ntt_nn" : "ntt4_nn", *nb = radix == 2 ? "ntt_nb" : "ntt4_nb";
         for (unsigned lg = 20; lg <= ntt_max; lg++) {
             size_t n = (size_t)1 << lg;
             int reps = lg <= 24 ? 5 : 3;
@@ -87,7 +89,7 @@ int main(int argc, char **argv)
                 }
                 g16_cuda_last_times(ctx, &t[r], &k[r]);
             }
-            report("ntt_nn", lg, k, t, reps);
+            report(nn, lg, k, t, reps);
             for (int r = 0; r < reps; r++) {
                 if (g16_cuda_ntt(ctx, v, lg, 0, 0, 0, 1) != G16_OK) {
                     bad |= fail("ntt");
@@ -95,9 +97,10 @@ int main(int argc, char **argv)
                 }
                 g16_cuda_last_times(ctx, &t[r], &k[r]);
             }
-            report("ntt_nb", lg, k, t, reps);
+            report(nb, lg, k, t, reps);
         }
     }
+    g16_cuda_set_ntt_radix(ctx, 2);
     if (!only || !strcmp(only, "h")) {
         for (unsigned lg = 20; lg <= (quick ? 20u : 26u); lg += 2) {
             size_t n = (size_t)1 << lg;

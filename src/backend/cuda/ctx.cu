@@ -92,6 +92,14 @@ extern "C" void g16_cuda_host_free(void *p)
     if (p) cudaFreeHost(p);
 }
 
+extern "C" g16_status g16_cuda_set_ntt_radix(g16_cuda_ctx *ctx, int radix)
+{
+    if (radix != 2 && radix != 4)
+        return g16_fail(G16_ERR_ARG, "g16_cuda_set_ntt_radix: radix %d (2 or 4)", radix);
+    ctx->ntt_radix = radix;
+    return G16_OK;
+}
+
 extern "C" void g16_cuda_set_poison(g16_cuda_ctx *ctx, int on)
 {
     ctx->poison = on;

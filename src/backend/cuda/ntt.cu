@@ -17,85 +17,56 @@
 #include <new>
 
 #include "internal.cuh"
+#include "ntt_step.cuh"
 
 extern "C" {
 #include "field/fr.h"
 }
-
-#define NTT_LOW_STAGES 10u
-#define NTT_HIGH_STAGES 8u
-#define NTT_TILE 1024u  // elements per block tile (32 KiB of shared memory)
 
 __device__ __forceinline__ uint32_t bitrev(uint32_t j, unsigned log_n)
 {
     return log_n ? __brev(j) >> (32 - log_n) : 0;
 }
 
-__device__ __forceinline__ void ld(g16_dfr &d, const g16_dfr *p)
-{
-    const uint4 *q = (const uint4 *)p;
-    uint4 a = q[0], b = q[1];
-    d.l[0] = a.x, d.l[1] = a.y, d.l[2] = a.z, d.l[3] = a.w;
-    d.l[4] = b.x, d.l[5] = b.y, d.l[6] = b.z, d.l[7] = b.w;
-}
-__device__ __forceinline__ void st(g16_dfr *p, const g16_dfr &d)
-{
-    uint4 *q = (uint4 *)p;
-    q[0] = make_uint4(d.l[0], d.l[1], d.l[2], d.l[3]);
-    q[1] = make_uint4(d.l[4], d.l[5], d.l[6], d.l[7]);
-}
-
-// One pass of k stages on bits [lo, lo+k) of the index; see the file comment.
-// Thread count = 2^k·C/2 (one butterfly per thread per stage).
-template <bool DIT>
+// One pass of k stages on bits [lo, lo+k) of the index (ntt_step.cuh has the
+// index arithmetic); R4 pairs the stages (radix 4).
+template <bool DIT, bool R4>
 __global__ void __launch_bounds__(512) ntt_pass(g16_dfr *x, const g16_dfr *tw, unsigned log_n,
                                                 unsigned lo, unsigned k, unsigned log_c)
 {
     extern __shared__ uint4 smem_raw[];
     g16_dfr *s = (g16_dfr *)smem_raw;
-    const uint32_t C = 1u << log_c, nb_low = 1u << (lo - log_c);
+    const uint32_t C = 1u << log_c, nb_low = 1u << (lo - log_c), tile = 1u << (k + log_c);
     const uint32_t lg = blockIdx.x & (nb_low - 1), hi = blockIdx.x >> (lo - log_c);
     const size_t base = ((size_t)hi << (lo + k)) + (size_t)lg * C;
     const uint32_t nthr = blockDim.x;
-    for (uint32_t t = threadIdx.x; t < 2 * nthr; t += nthr) {
-        uint32_t r = t >> log_c, c = t & (C - 1);
+    for (uint32_t t = threadIdx.x; t < tile; t += nthr) {
         g16_dfr v;
-        ld(v, &x[base + ((size_t)r << lo) + c]);
-        st(&s[t], v);
+        ntt_ld(v, &x[base + ((size_t)(t >> log_c) << lo) + (t & (C - 1))]);
+        ntt_st(&s[t], v);
     }
     __syncthreads();
-    const uint32_t u = threadIdx.x, c = u & (C - 1), v = u >> log_c;
-    for (unsigned i = 0; i < k; i++) {
-        const unsigned st_ = DIT ? i : k - 1 - i;
-        const uint32_t mask = (1u << st_) - 1;
-        const uint32_t r0 = ((v >> st_) << (st_ + 1)) | (v & mask), r1 = r0 | (1u << st_);
-        const uint32_t e = ((((r0 & mask) << lo) | (lg * C + c)) << (log_n - lo - st_ - 1));
-        g16_dfr w, a, b;
-        ld(w, &tw[e]);
-        ld(a, &s[(r0 << log_c) + c]);
-        ld(b, &s[(r1 << log_c) + c]);
-        if (DIT) {
-            b = b * w;
-            st(&s[(r0 << log_c) + c], a + b);
-            st(&s[(r1 << log_c) + c], a - b);
-        } else {
-            st(&s[(r0 << log_c) + c], a + b);
-            st(&s[(r1 << log_c) + c], (a - b) * w);
-        }
+    const unsigned steps = ntt_step_count(k, R4);
+    for (unsigned i = 0; i < steps; i++) {
+        unsigned stage;
+        bool pair;
+        ntt_step_at(DIT, R4, k, i, &stage, &pair);
+        const uint32_t units = ntt_step_units(k, log_c, pair);
+        for (uint32_t u = threadIdx.x; u < units; u += nthr)
+            ntt_step<DIT>(s, tw, log_n, lo, log_c, lg * C, stage, pair, u);
         __syncthreads();
     }
-    for (uint32_t t = threadIdx.x; t < 2 * nthr; t += nthr) {
-        uint32_t r = t >> log_c, cc = t & (C - 1);
-        g16_dfr val;
-        ld(val, &s[t]);
-        st(&x[base + ((size_t)r << lo) + cc], val);
+    for (uint32_t t = threadIdx.x; t < tile; t += nthr) {
+        g16_dfr v;
+        ntt_ld(v, &s[t]);
+        ntt_st(&x[base + ((size_t)(t >> log_c) << lo) + (t & (C - 1))], v);
     }
 }
 
 __global__ void fill_twiddles(g16_dfr *w, const g16_dfr *pow_t, size_t m)
 {
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < m) st(&w[i], g16_pow_lookup(pow_t, (uint32_t)i));
+    if (i < m) ntt_st(&w[i], g16_pow_lookup(pow_t, (uint32_t)i));
 }
 
 // out[scatter ? bitrev(j) : j] = in[j] · f · base^(in_bitrev ? bitrev(j) : j),
@@ -107,9 +78,9 @@ __global__ void scale_kernel(g16_dfr *out, const g16_dfr *in, const g16_dfr *pow
     if (j >> log_n) return;
     uint32_t rj = bitrev((uint32_t)j, log_n);
     g16_dfr v;
-    ld(v, &in[j]);
+    ntt_ld(v, &in[j]);
     v = v * g16_pow_lookup(pow_t, in_bitrev ? rj : (uint32_t)j);
-    st(&out[scatter ? rj : j], v);
+    ntt_st(&out[scatter ? rj : j], v);
 }
 
 __global__ void permute_kernel(g16_dfr *out, const g16_dfr *in, unsigned log_n)
@@ -117,8 +88,8 @@ __global__ void permute_kernel(g16_dfr *out, const g16_dfr *in, unsigned log_n)
     size_t j = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (j >> log_n) return;
     g16_dfr v;
-    ld(v, &in[j]);
-    st(&out[bitrev((uint32_t)j, log_n)], v);
+    ntt_ld(v, &in[j]);
+    ntt_st(&out[bitrev((uint32_t)j, log_n)], v);
 }
 
 // a = (a·b − c)·zinv on the coset.
@@ -127,10 +98,10 @@ __global__ void h_pointwise(g16_dfr *a, const g16_dfr *b, const g16_dfr *c, g16_
     size_t j = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (j >= n) return;
     g16_dfr x, y, z;
-    ld(x, &a[j]);
-    ld(y, &b[j]);
-    ld(z, &c[j]);
-    st(&a[j], (x * y - z) * zinv);
+    ntt_ld(x, &a[j]);
+    ntt_ld(y, &b[j]);
+    ntt_ld(z, &c[j]);
+    ntt_st(&a[j], (x * y - z) * zinv);
 }
 
 // ---- host side ------------------------------------------------------------------
@@ -211,33 +182,25 @@ static g16_status twiddles(g16_cuda_ctx *ctx, const g16_dfr **out, unsigned log_
 static g16_status run_passes(g16_cuda_ctx *ctx, g16_dfr *x, unsigned log_n, int inverse, bool dit)
 {
     if (log_n == 0) return G16_OK;
-    const g16_dfr *tw = NULL;
+    const g16_dfr *tw;
     G16_TRY(twiddles(ctx, &tw, log_n, inverse));
-    // pass list, from low bits to high: (lo, k)
-    unsigned lo_[8], k_[8], np = 0;
-    unsigned k0 = log_n < NTT_LOW_STAGES ? log_n : NTT_LOW_STAGES;
-    lo_[np] = 0, k_[np++] = k0;
-    unsigned rest = log_n - k0;
-    if (rest) {
-        unsigned parts = (rest + NTT_HIGH_STAGES - 1) / NTT_HIGH_STAGES, lo = k0;
-        for (unsigned i = 0; i < parts; i++) {
-            unsigned k = rest / parts + (i < rest % parts ? 1 : 0);
-            lo_[np] = lo, k_[np++] = k;
-            lo += k;
-        }
-    }
-    for (unsigned i = 0; i < np; i++) {
-        unsigned p = dit ? i : np - 1 - i, lo = lo_[p], k = k_[p];
-        // columns: fill the tile, but never more than the 2^lo adjacent entries
-        unsigned log_c = 0;
-        while (log_c < lo && (1u << (k + log_c + 1)) <= NTT_TILE) log_c++;
-        size_t tile = (size_t)1 << (k + log_c);
-        unsigned blocks = (unsigned)(((size_t)1 << log_n) / tile), threads = (unsigned)(tile / 2);
+    const ntt_plan plan = ntt_make_plan(log_n);
+    const bool r4 = ctx->ntt_radix == 4;
+    for (unsigned i = 0; i < plan.np; i++) {
+        unsigned p = dit ? i : plan.np - 1 - i, lo = plan.lo[p], k = plan.k[p], lc = plan.log_c[p];
+        size_t tile = (size_t)1 << (k + lc);
+        unsigned blocks = (unsigned)(((size_t)1 << log_n) / tile);
+        unsigned threads = (unsigned)(tile / (r4 ? 4 : 2));
+        if (threads == 0) threads = 1;
         size_t sm = tile * sizeof(g16_dfr);
-        if (dit)
-            ntt_pass<true><<<blocks, threads, sm, ctx->stream>>>(x, tw, log_n, lo, k, log_c);
+        if (dit && r4)
+            ntt_pass<true, true><<<blocks, threads, sm, ctx->stream>>>(x, tw, log_n, lo, k, lc);
+        else if (dit)
+            ntt_pass<true, false><<<blocks, threads, sm, ctx->stream>>>(x, tw, log_n, lo, k, lc);
+        else if (r4)
+            ntt_pass<false, true><<<blocks, threads, sm, ctx->stream>>>(x, tw, log_n, lo, k, lc);
         else
-            ntt_pass<false><<<blocks, threads, sm, ctx->stream>>>(x, tw, log_n, lo, k, log_c);
+            ntt_pass<false, false><<<blocks, threads, sm, ctx->stream>>>(x, tw, log_n, lo, k, lc);
         CK_LAUNCH("ntt_pass");
     }
     return G16_OK;

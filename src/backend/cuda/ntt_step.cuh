@@ -1,0 +1,165 @@
+// The index arithmetic of the NTT passes (ntt.cu), as __host__ __device__ code so
+// that tests/gpu/host_ntt.cu runs the exact schedule of a pass on the host.
+//
+// A pass works on bits [lo, lo+k) of the index: its tile holds R = 2^k rows
+// (elements 2^lo apart) × C = 2^log_c adjacent columns; tile row r, column c is
+// global element base + r·2^lo + c, stored at shared slot r·C + c.  A stage st
+// (0 ≤ st < k) pairs rows r and r + 2^st; its twiddle is ω^e with
+//   e = (((r mod 2^st)·2^lo + column) · 2^(log_n − lo − st − 1)),
+// column = the global low index (block column base + c).
+//
+// Radix 2: one butterfly per work unit and stage.  Radix 4: two stages per work
+// unit (rows b, b+h, b+2h, b+3h, h = 2^s), so each element makes one shared-memory
+// round trip per two stages and the block synchronises half as often.
+#ifndef G16_BACKEND_CUDA_NTT_STEP_CUH
+#define G16_BACKEND_CUDA_NTT_STEP_CUH
+
+#include <string.h>
+
+#include "field.cuh"
+
+#define NTT_LOW_STAGES 10u
+#define NTT_HIGH_STAGES 8u
+#define NTT_TILE 1024u  // elements per block tile (32 KiB of shared memory)
+
+G16_HD void ntt_ld(g16_dfr &d, const g16_dfr *p)
+{
+#ifdef __CUDA_ARCH__
+    const uint4 *q = (const uint4 *)p;
+    uint4 a = q[0], b = q[1];
+    d.l[0] = a.x, d.l[1] = a.y, d.l[2] = a.z, d.l[3] = a.w;
+    d.l[4] = b.x, d.l[5] = b.y, d.l[6] = b.z, d.l[7] = b.w;
+#else
+    memcpy(&d, p, sizeof d);
+#endif
+}
+G16_HD void ntt_st(g16_dfr *p, const g16_dfr &d)
+{
+#ifdef __CUDA_ARCH__
+    uint4 *q = (uint4 *)p;
+    q[0] = make_uint4(d.l[0], d.l[1], d.l[2], d.l[3]);
+    q[1] = make_uint4(d.l[4], d.l[5], d.l[6], d.l[7]);
+#else
+    memcpy(p, &d, sizeof d);
+#endif
+}
+
+// Pass plan, from the low bits up: the low pass takes up to 10 stages with one
+// column; the rest is split evenly into passes of at most 8 stages.
+struct ntt_plan {
+    unsigned np, lo[8], k[8], log_c[8];
+};
+
+G16_HD ntt_plan ntt_make_plan(unsigned log_n)
+{
+    ntt_plan p;
+    p.np = 0;
+    if (log_n == 0) return p;
+    unsigned k0 = log_n < NTT_LOW_STAGES ? log_n : NTT_LOW_STAGES;
+    p.lo[0] = 0, p.k[0] = k0, p.np = 1;
+    unsigned rest = log_n - k0, lo = k0;
+    if (rest) {
+        unsigned parts = (rest + NTT_HIGH_STAGES - 1) / NTT_HIGH_STAGES;
+        for (unsigned i = 0; i < parts; i++) {
+            unsigned k = rest / parts + (i < rest % parts ? 1 : 0);
+            p.lo[p.np] = lo, p.k[p.np++] = k;
+            lo += k;
+        }
+    }
+    for (unsigned i = 0; i < p.np; i++) {
+        // columns: fill the tile, but never more than the 2^lo adjacent entries
+        unsigned c = 0;
+        while (c < p.lo[i] && (1u << (p.k[i] + c + 1)) <= NTT_TILE) c++;
+        p.log_c[i] = c;
+    }
+    return p;
+}
+
+G16_HD uint32_t ntt_tw_index(unsigned log_n, unsigned lo, unsigned st, uint32_t r, uint32_t col)
+{
+    return (((r & ((1u << st) - 1)) << lo) | col) << (log_n - lo - st - 1);
+}
+
+// Steps of a pass: radix 4 pairs stages (DIF from the top, DIT from the bottom);
+// an odd k leaves one single stage (DIF: stage 0 last; DIT: stage k-1 last).
+G16_HD unsigned ntt_step_count(unsigned k, bool r4) { return r4 ? (k + 1) / 2 : k; }
+
+// Step i: *st = the lower stage of the step, *pair = two stages.
+G16_HD void ntt_step_at(bool dit, bool r4, unsigned k, unsigned i, unsigned *st, bool *pair)
+{
+    if (!r4) {
+        *pair = false;
+        *st = dit ? i : k - 1 - i;
+        return;
+    }
+    *pair = 2 * i + 1 < k;
+    if (dit) *st = 2 * i;
+    else *st = *pair ? k - 2 - 2 * i : 0;
+}
+
+// Work units of one step: (rows / 2 or 4) × columns.
+G16_HD uint32_t ntt_step_units(unsigned k, unsigned log_c, bool pair)
+{
+    return (1u << (k - (pair ? 2 : 1))) << log_c;
+}
+
+// One work unit u of the step with lower stage st (and st+1 when pair).
+template <bool DIT>
+G16_HD void ntt_step(g16_dfr *s, const g16_dfr *tw, unsigned log_n, unsigned lo, unsigned log_c,
+                     uint32_t col_base, unsigned st, bool pair, uint32_t u)
+{
+    const uint32_t c = u & ((1u << log_c) - 1), v = u >> log_c, col = col_base + c;
+    const uint32_t h = 1u << st;
+    if (!pair) {
+        const uint32_t r0 = ((v >> st) << (st + 1)) | (v & (h - 1)), r1 = r0 + h;
+        g16_dfr w, a, b;
+        ntt_ld(w, &tw[ntt_tw_index(log_n, lo, st, r0, col)]);
+        ntt_ld(a, &s[(r0 << log_c) + c]);
+        ntt_ld(b, &s[(r1 << log_c) + c]);
+        if (DIT) {
+            b = b * w;
+            ntt_st(&s[(r0 << log_c) + c], a + b);
+            ntt_st(&s[(r1 << log_c) + c], a - b);
+        } else {
+            ntt_st(&s[(r0 << log_c) + c], a + b);
+            ntt_st(&s[(r1 << log_c) + c], (a - b) * w);
+        }
+        return;
+    }
+    const uint32_t b0 = ((v >> st) << (st + 2)) | (v & (h - 1));
+    g16_dfr x0, x1, x2, x3, w_lo, w_hi0, w_hi1;
+    ntt_ld(x0, &s[(b0 << log_c) + c]);
+    ntt_ld(x1, &s[((b0 + h) << log_c) + c]);
+    ntt_ld(x2, &s[((b0 + 2 * h) << log_c) + c]);
+    ntt_ld(x3, &s[((b0 + 3 * h) << log_c) + c]);
+    ntt_ld(w_lo, &tw[ntt_tw_index(log_n, lo, st, b0, col)]);
+    ntt_ld(w_hi0, &tw[ntt_tw_index(log_n, lo, st + 1, b0, col)]);
+    ntt_ld(w_hi1, &tw[ntt_tw_index(log_n, lo, st + 1, b0 + h, col)]);
+    if (DIT) {
+        // stage st: (x0, x1), (x2, x3); then stage st+1: (x0, x2), (x1, x3)
+        g16_dfr t = x1 * w_lo;
+        x1 = x0 - t, x0 = x0 + t;
+        t = x3 * w_lo;
+        x3 = x2 - t, x2 = x2 + t;
+        t = x2 * w_hi0;
+        x2 = x0 - t, x0 = x0 + t;
+        t = x3 * w_hi1;
+        x3 = x1 - t, x1 = x1 + t;
+    } else {
+        // stage st+1: (x0, x2), (x1, x3); then stage st: (x0, x1), (x2, x3)
+        g16_dfr t = x0 - x2;
+        x0 = x0 + x2, x2 = t * w_hi0;
+        t = x1 - x3;
+        x1 = x1 + x3, x3 = t * w_hi1;
+        t = x0 - x1;
+        x0 = x0 + x1, x1 = t * w_lo;
+        t = x2 - x3;
+        x2 = x2 + x3, x3 = t * w_lo;
+    }
+    ntt_st(&s[(b0 << log_c) + c], x0);
+    ntt_st(&s[((b0 + h) << log_c) + c], x1);
+    ntt_st(&s[((b0 + 2 * h) << log_c) + c], x2);
+    ntt_st(&s[((b0 + 3 * h) << log_c) + c], x3);
+}
+
+#endif
