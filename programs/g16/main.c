@@ -31,6 +31,14 @@ static void print_version(void)
     printf("g16 %s\n", g16_version());
     printf("field arithmetic: %s\n", g16_arith_path());
     printf("threads: %u\n", g16_threads());
+    char desc[512];
+    if (g16_cuda_built()) {
+        int n = g16_cuda_devices(desc, sizeof desc);
+        printf("backends: cpu, cuda\n");
+        printf("cuda devices: %d%s%s\n", n, desc[0] ? " — " : "", desc);
+    } else {
+        printf("backends: cpu (the CUDA backend was not built)\n");
+    }
 }
 
 int main(int argc, char **argv)

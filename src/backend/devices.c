@@ -24,7 +24,7 @@ int g16_cuda_devices(char *desc, size_t cap)
     g16_cuda_probe(&n, desc, cap);
     return n;
 #else
-    if (cap) snprintf(desc, cap, "CUDA backend not built (no nvcc at build time)");
+    if (cap) snprintf(desc, cap, "CUDA backend not built");
     return 0;
 #endif
 }
