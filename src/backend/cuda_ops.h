@@ -123,6 +123,14 @@ g16_status g16_cuda_msm_g2(g16_cuda_ctx *ctx, g16_g2_jac *out, const g16_cuda_ba
                            const g16_fr *scalars, size_t n, const uint64_t *density,
                            const g16_cuda_msm_opts *opts);
 
+/* out = Σ_{i<n} h_i·bases[i] over the coefficients h of the last g16_cuda_h_step
+ * on ctx, read where they still lie on the device (no copy): the H-query MSM of
+ * prove_start (bellperson's H query has domain size − 1 points).  Any other NTT
+ * call on ctx in between discards them.  Returns G16_ERR_ARG when no H step
+ * result is held or n exceeds its size; otherwise as g16_cuda_msm_g1. */
+g16_status g16_cuda_msm_g1_h(g16_cuda_ctx *ctx, g16_g1_jac *out, const g16_cuda_bases *bases,
+                             size_t n, const g16_cuda_msm_opts *opts);
+
 /* Self-test hook for the differential test: out[i] = a[i]·b[i] computed on the
  * device, elementwise, for which = 0 (Fr), 1 (Fp), 2 (Fp2), 3 (Fp add), 4 (Fp sub);
  * n elements of the field's size (32, 48 or 96 bytes). */

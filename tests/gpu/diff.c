@@ -519,6 +519,40 @@ static void test_pinned(g16_cuda_ctx *ctx)
     free(want);
 }
 
+/* H step then the H-query MSM straight from the device copy of h. */
+static void test_h_msm(g16_cuda_ctx *ctx)
+{
+    for (unsigned log_n = 1; log_n <= 16; log_n += 5) {
+        size_t n = (size_t)1 << log_n;
+        g16_fr *a = malloc(3 * n * sizeof *a), *h = malloc(n * sizeof *h);
+        g16_g1_affine *bases = malloc(n * sizeof *bases);
+        if (!a || !h || !bases) {
+            CHECK(0, "out of memory");
+            return;
+        }
+        for (size_t i = 0; i < 3 * n; i++) rand_fr(&a[i]);
+        make_g1_bases(bases, n);
+        CHECK(g16_cuda_h_step(ctx, h, a, a + n, a + 2 * n, log_n, 0) == G16_OK, "h step: %s",
+              g16_last_error());
+        size_t m = n - 1; /* bellperson's H query */
+        g16_g1_jac want, got;
+        CHECK(g16_msm_g1(&want, bases, m, h, m, NULL) == G16_OK, "cpu msm");
+        g16_cuda_bases *db = NULL;
+        CHECK(g16_cuda_bases_upload(ctx, &db, G16_G1, bases, m) == G16_OK, "upload");
+        memset(&got, 0xA5, sizeof got);
+        g16_status s = g16_cuda_msm_g1_h(ctx, &got, db, m, NULL);
+        CHECK(s == G16_OK, "msm_g1_h: %s", g16_last_error());
+        int ok = s == G16_OK && g16_g1_jac_eq(&want, &got);
+        CHECK(ok, "H-query MSM from the device h differs at 2^%u", log_n);
+        CHECK(g16_cuda_ntt(ctx, h, log_n, 0, 0, 0, 0) == G16_OK, "ntt");
+        CHECK(g16_cuda_msm_g1_h(ctx, &got, db, m, NULL) == G16_ERR_ARG,
+              "msm_g1_h accepted a discarded H step result");
+        g16_cuda_bases_free(db);
+        printf("h step + H msm 2^%u: %s\n", log_n, ok ? "ok" : "FAIL");
+        free(a), free(h), free(bases);
+    }
+}
+
 static void test_errors(g16_cuda_ctx *ctx)
 {
     g16_fr x[4];
@@ -570,6 +604,7 @@ int main(int argc, char **argv)
     CHECK(g16_cuda_set_ntt_radix(ctx, 3) == G16_ERR_ARG, "radix 3 accepted");
     test_msm_g1(ctx, quick ? 4096 : (size_t)1 << 20);
     test_msm_g2(ctx, quick ? 1000 : 65536);
+    test_h_msm(ctx);
     g16_cuda_ctx_destroy(ctx);
     return g16_test_finish("g16_gpu_diff");
 }

@@ -47,7 +47,9 @@ struct g16_cuda_ctx {
     cudaEvent_t ev_start, ev_kernels, ev_kernels_end, ev_end;
     float total_ms, kernel_ms;
     int poison;
-    int ntt_radix;  // 2 (default) or 4: see g16_cuda_set_ntt_radix
+    int ntt_radix;
+    const g16_dfr *last_h;  // the last H step's coefficients, still in the pool
+    size_t last_h_n;  // 2 (default) or 4: see g16_cuda_set_ntt_radix
     void *slot[SLOT_COUNT];
     size_t slot_bytes[SLOT_COUNT];
     void *pinned;          // host staging buffer (page-locked)

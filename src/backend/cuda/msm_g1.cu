@@ -53,6 +53,20 @@ extern "C" g16_status g16_cuda_msm_g1(g16_cuda_ctx *ctx, g16_g1_jac *out,
                                       const uint64_t *density, const g16_cuda_msm_opts *opts)
 {
     static_assert(sizeof(g16_djac<g16_dfp>) == sizeof(g16_g1_jac), "G1 Jacobian layout");
-    return msm_run<g16_dfp>(ctx, (g16_djac<g16_dfp> *)out, bases, scalars, n, density, opts);
+    return msm_run<g16_dfp>(ctx, (g16_djac<g16_dfp> *)out, bases, scalars, n, density, opts, NULL);
 }
 
+
+extern "C" g16_status g16_cuda_msm_g1_h(g16_cuda_ctx *ctx, g16_g1_jac *out,
+                                        const g16_cuda_bases *bases, size_t n,
+                                        const g16_cuda_msm_opts *opts)
+{
+    if (!ctx) return g16_fail(G16_ERR_ARG, "g16_cuda_msm_g1_h: NULL context");
+    if (!ctx->last_h)
+        return g16_fail(G16_ERR_ARG, "g16_cuda_msm_g1_h: no H step result on the device");
+    if (n > ctx->last_h_n)
+        return g16_fail(G16_ERR_ARG, "g16_cuda_msm_g1_h: %zu scalars, the H step made %zu", n,
+                        ctx->last_h_n);
+    return msm_run<g16_dfp>(ctx, (g16_djac<g16_dfp> *)out, bases, NULL, n, NULL, opts,
+                            ctx->last_h);
+}

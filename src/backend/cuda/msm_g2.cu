@@ -6,5 +6,6 @@ extern "C" g16_status g16_cuda_msm_g2(g16_cuda_ctx *ctx, g16_g2_jac *out,
                                       const uint64_t *density, const g16_cuda_msm_opts *opts)
 {
     static_assert(sizeof(g16_djac<g16_dfp2>) == sizeof(g16_g2_jac), "G2 Jacobian layout");
-    return msm_run<g16_dfp2>(ctx, (g16_djac<g16_dfp2> *)out, bases, scalars, n, density, opts);
+    return msm_run<g16_dfp2>(ctx, (g16_djac<g16_dfp2> *)out, bases, scalars, n, density, opts,
+                             NULL);
 }

@@ -219,15 +219,17 @@ static unsigned auto_window(size_t n)
     return c < 4 ? 4u : c > 20 ? 20u : (unsigned)c;
 }
 
+// dev_scalars: when not NULL, the n scalars are already on the device there
+// (scalars is then ignored and nothing is copied in).
 template <class F>
 static g16_status msm_run(g16_cuda_ctx *ctx, g16_djac<F> *out, const g16_cuda_bases *bases,
                           const g16_fr *scalars, size_t n, const uint64_t *density,
-                          const g16_cuda_msm_opts *opts)
+                          const g16_cuda_msm_opts *opts, const g16_dfr *dev_scalars)
 {
     typedef g16_dxyzz<F> X;
     typedef g16_daff<F> A;
     const char *fn = msm_traits<F>::group == G16_G1 ? "g16_cuda_msm_g1" : "g16_cuda_msm_g2";
-    if (!ctx || !out || !bases || (n && !scalars))
+    if (!ctx || !out || !bases || (n && !scalars && !dev_scalars))
         return g16_fail(G16_ERR_ARG, "%s: NULL argument", fn);
     if (bases->group != msm_traits<F>::group)
         return g16_fail(G16_ERR_ARG, "%s: bases belong to the other group", fn);
@@ -261,7 +263,8 @@ static g16_status msm_run(g16_cuda_ctx *ctx, g16_djac<F> *out, const g16_cuda_ba
 
     void *scal, *k0, *k1, *v0, *v1, *bstart, *bend, *bk, *seg, *win, *ones, *onesp, *dens = NULL,
          *rank = NULL, *cnt, *tmp;
-    G16_TRY(g16_cuda_scratch(ctx, &scal, SLOT_MSM_SCAL, n * sizeof(g16_fr)));
+    if (dev_scalars) scal = (void *)dev_scalars;
+    else G16_TRY(g16_cuda_scratch(ctx, &scal, SLOT_MSM_SCAL, n * sizeof(g16_fr)));
     G16_TRY(g16_cuda_scratch(ctx, &k0, SLOT_MSM_KEYS0, total * 4));
     G16_TRY(g16_cuda_scratch(ctx, &k1, SLOT_MSM_KEYS1, total * 4));
     G16_TRY(g16_cuda_scratch(ctx, &v0, SLOT_MSM_VALS0, total * 4));
@@ -290,7 +293,7 @@ static g16_status msm_run(g16_cuda_ctx *ctx, g16_djac<F> *out, const g16_cuda_ba
     G16_TRY(g16_cuda_scratch(ctx, &tmp, SLOT_MSM_CUB, tmp_bytes));
 
     G16_TRY(g16_cuda_mark(ctx, ctx->ev_start));
-    G16_TRY(g16_cuda_upload(ctx, scal, scalars, n * sizeof(g16_fr)));
+    if (!dev_scalars) G16_TRY(g16_cuda_upload(ctx, scal, scalars, n * sizeof(g16_fr)));
     if (density) G16_TRY(g16_cuda_upload(ctx, dens, density, words * 8));
     G16_TRY(g16_cuda_mark(ctx, ctx->ev_kernels));
 

@@ -250,6 +250,7 @@ extern "C" g16_status g16_cuda_ntt(g16_cuda_ctx *ctx, g16_fr *data, unsigned log
     if (log_n > G16_CUDA_NTT_MAX_LOG)
         return g16_fail(G16_ERR_ARG, "g16_cuda_ntt: log_n %u above %u", log_n, G16_CUDA_NTT_MAX_LOG);
     G16_TRY(g16_cuda_enter(ctx));
+    ctx->last_h = NULL;  // the pool buffers are about to be reused
     size_t bytes = sizeof(g16_fr) << log_n;
     void *x, *t;
     G16_TRY(g16_cuda_scratch(ctx, &x, SLOT_NTT_A, bytes));
@@ -279,6 +280,7 @@ extern "C" g16_status g16_cuda_h_step(g16_cuda_ctx *ctx, g16_fr *h, const g16_fr
         return g16_fail(G16_ERR_ARG, "g16_cuda_h_step: log_n %u above %u", log_n,
                         G16_CUDA_NTT_MAX_LOG);
     G16_TRY(g16_cuda_enter(ctx));
+    ctx->last_h = NULL;
     size_t n = (size_t)1 << log_n, bytes = n * sizeof(g16_fr);
     void *d[4];
     G16_TRY(g16_cuda_scratch(ctx, &d[0], SLOT_NTT_A, bytes));
@@ -337,5 +339,7 @@ extern "C" g16_status g16_cuda_h_step(g16_cuda_ctx *ctx, g16_fr *h, const g16_fr
     G16_TRY(g16_cuda_download(ctx, h, dit_first ? d[0] : d[3], bytes));
     G16_TRY(g16_cuda_mark(ctx, ctx->ev_end));
     G16_TRY(g16_cuda_sync(ctx));
+    ctx->last_h = (const g16_dfr *)(dit_first ? d[0] : d[3]);
+    ctx->last_h_n = n;
     return g16_cuda_times_finish(ctx);
 }
