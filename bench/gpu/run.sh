@@ -67,7 +67,8 @@ printf "%-8s %5s %11s %11s %11s %9s %6s\n" what "log n" "kernel ms" "total ms" "
 awk -v vn="$v_ntt" -v v1="$v_g1" -v v2="$v_g2" '
 /^RESULT/ {
     w=$2; lg=$3; k=$4; t=$5; n=2^lg; floor="-"; peer="-"; v="n/a"
-    if (w ~ /^ntt/ || w == "h_step") {
+    if (w == "h+hmsm") { v = vn }
+    else if (w ~ /^ntt/ || w == "h_step") {
         f = 28.0 * (n / 2^27) * (lg / 27.0); if (w == "h_step") f *= 7; floor = sprintf("%.2f", f); v = vn
         if (w == "ntt_nn") { if (lg == 24) peer = 4.74; if (lg == 26) peer = 23.8; if (lg == 27) peer = 44.4 }
     } else if (w == "msm_g1") {

@@ -5,6 +5,7 @@
  * vectors through pinned staging).
  *
  *   g16_gpu_bench [--quick] [--only ntt|h|g1|g2]
+ * (g1 also times prove_start's H part: H step + H-query MSM from the device h.)
  *
  * Prints one line per figure:  RESULT <what> <log2 size> <kernel ms> <total ms>
  * MSM bases: 2^18 (G1) / 2^16 (G2) distinct points tiled to the size (the work
@@ -156,6 +157,35 @@ int main(int argc, char **argv)
             g16_cuda_bases_free(sub);
             report("msm_g1", lg, k, t, reps);
             if (k[reps / 2] > SLOW_MS) break;
+        }
+        /* prove_start's H part: H step, then the H-query MSM from the device h */
+        for (unsigned lg = 20; lg <= g1_max; lg += 2) {
+            size_t n = (size_t)1 << lg;
+            g16_fr *a, *h;
+            g16_cuda_bases *sub;
+            if (g16_cuda_host_alloc((void **)&a, 3 * n * sizeof *a) != G16_OK ||
+                g16_cuda_host_alloc((void **)&h, n * sizeof *h) != G16_OK)
+                return fail("pinned memory");
+            rand_scalars(a, 3 * n);
+            if (g16_cuda_bases_prefix(&sub, db, n - 1) != G16_OK) return fail("prefix");
+            float ht, hk, mt, mk;
+            for (int r = 0; r < 3; r++) {
+                g16_g1_jac out;
+                if (g16_cuda_h_step(ctx, h, a, a + n, a + 2 * n, lg, 0) != G16_OK) {
+                    bad |= fail("h step");
+                    break;
+                }
+                g16_cuda_last_times(ctx, &ht, &hk);
+                if (g16_cuda_msm_g1_h(ctx, &out, sub, n - 1, NULL) != G16_OK) {
+                    bad |= fail("msm g1 h");
+                    break;
+                }
+                g16_cuda_last_times(ctx, &mt, &mk);
+                k[r] = hk + mk, t[r] = ht + mt;
+            }
+            report("h+hmsm", lg, k, t, 3);
+            g16_cuda_bases_free(sub);
+            g16_cuda_host_free(a), g16_cuda_host_free(h);
         }
         g16_cuda_bases_free(db);
         free(bases), free(tmp), free(sc);
