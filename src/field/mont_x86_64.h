@@ -8,6 +8,9 @@
 
 void g16_mulx_mont_384(uint64_t r[6], const uint64_t a[6], const uint64_t b[6],
                        const uint64_t p[6], uint64_t n0);
+/* r ≡ a·b·2^-384 (mod p) with r < 2p (not fully reduced); a, b < 2p. */
+void g16_mulx_mont_384_lazy(uint64_t r[6], const uint64_t a[6], const uint64_t b[6],
+                            const uint64_t p[6], uint64_t n0);
 void g16_mulx_sqr_mont_384(uint64_t r[6], const uint64_t a[6], const uint64_t p[6],
                            uint64_t n0);
 void g16_mulx_mont_256(uint64_t r[4], const uint64_t a[4], const uint64_t b[4],

@@ -95,10 +95,18 @@
 /* void g16_mulx_mont_384(uint64_t r[6], const uint64_t a[6], const uint64_t b[6],
  *                        const uint64_t p[6], uint64_t n0)
  * rdi = r, rsi = a, rdx = b, rcx = p, r8 = n0 */
-        .globl  g16_mulx_mont_384
-        .type   g16_mulx_mont_384, @function
+/* Lazy variant's ending: r = t as it is (t < 2p), see g16_mulx_mont_384_lazy. */
+#define STORE384(t0, t1, t2, t3, t4, t5)                                       \
+        popq    %r8;                                                           \
+        movq    t0, 0(%r8);     movq t1, 8(%r8);        movq t2, 16(%r8);      \
+        movq    t3, 24(%r8);    movq t4, 32(%r8);       movq t5, 40(%r8)
+
+/* One body for both entry points; lazy = 1 skips the final subtraction. */
+        .macro MULX384_FN name, lazy
+        .globl  \name
+        .type   \name, @function
         .p2align 5
-g16_mulx_mont_384:
+\name:
         .cfi_startproc
         pushq   %rbp
         .cfi_adjust_cfa_offset 8
@@ -137,7 +145,11 @@ g16_mulx_mont_384:
         REDC384(%r13, %r14, %r15, %r9, %r10, %r11, %r12)
         MUL384(5, %r14, %r15, %r9, %r10, %r11, %r12, %r13)
         REDC384(%r14, %r15, %r9, %r10, %r11, %r12, %r13)
+        .if \lazy
+        STORE384(%r15, %r9, %r10, %r11, %r12, %r13)
+        .else
         FINAL384(%r15, %r9, %r10, %r11, %r12, %r13)
+        .endif
         .cfi_adjust_cfa_offset -8
         popq    %rax                    /* n0 */
         .cfi_adjust_cfa_offset -8
@@ -162,7 +174,19 @@ g16_mulx_mont_384:
         .cfi_restore %rbp
         ret
         .cfi_endproc
-        .size   g16_mulx_mont_384, .-g16_mulx_mont_384
+        .size   \name, .-\name
+        .endm
+
+        MULX384_FN g16_mulx_mont_384, 0
+
+/* void g16_mulx_mont_384_lazy(uint64_t r[6], const uint64_t a[6],
+ *                             const uint64_t b[6], const uint64_t p[6], uint64_t n0)
+ * r ≡ a·b·2^-384 (mod p) with r < 2p, NOT fully reduced; a and b may be below
+ * 2p too.  The header comment's bound holds for such inputs: with a, b < 2p
+ * the running value stays below (4p² + 2^384·p)/2^384 < 2p because 4p < 2^384
+ * (p < 2^381), so the final conditional subtraction only matters when the
+ * result must be canonical; chains of products (batch inversion) skip it. */
+        MULX384_FN g16_mulx_mont_384_lazy, 1
 
 /* void g16_mulx_sqr_mont_384(uint64_t r[6], const uint64_t a[6],
  *                            const uint64_t p[6], uint64_t n0)
