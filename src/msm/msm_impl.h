@@ -255,10 +255,10 @@ static void LOCAL(flush_to)(LOCAL(scratch) *s, MSM_AFF *tgt, uint8_t *sts, size_
     }
 #if MSM_GROUP == 2
     g16_fp invn;
-    g16_fp_inv(&invn, &acc[n - 1].c0);
+    g16_msm_fp_inv(&invn, &acc[n - 1].c0);
     (void)inv;
 #else
-    FE(_inv)(&inv, &acc[n - 1]);
+    g16_msm_fp_inv(&inv, &acc[n - 1]);
 #endif
     for (size_t j = n; j-- > 0;) {
         if (j >= PF) {
