@@ -15,8 +15,9 @@
 //   accumulate: one thread per bucket adds (or subtracts) its affine bases.
 //   reduce:     Σ_b b·S_b per window, split into segments of L buckets:
 //               Σ_{segment} = A + (v0 - 1)·R with running sums A, R.
-//   combine:    one block per window sums its segments; the host combines the
-//               windows (Horner, c doublings each) and adds the 1-scalar sum.
+//   combine:    one block per window sums its segments; the host (CPU curve
+//               code) combines the windows (Horner, c doublings each) and adds
+//               the 1-scalar sum.
 #ifndef G16_BACKEND_CUDA_MSM_IMPL_CUH
 #define G16_BACKEND_CUDA_MSM_IMPL_CUH
 
@@ -26,6 +27,10 @@
 
 #include "curve.cuh"
 #include "internal.cuh"
+
+extern "C" {
+#include "curve/curve.h"
+}
 
 #define MSM_SEG_LEN 32u
 
@@ -193,22 +198,31 @@ __global__ void ones_partial(g16_dxyzz<F> *part, const g16_daff<F> *bases, const
     part[t] = acc;
 }
 
-// Window combination (Horner, c doublings per window) plus the 1-scalar sum.
-// Runs on the HOST: it is one chain of ~255 dependent doublings, which a single
-// GPU thread does at its full multiplication latency (≈ 3.5 ms for G1) and the
-// CPU in a fraction of that; the W + 1 points cross the bus in microseconds.
-template <class F>
-static void msm_combine(g16_djac<F> *out, const g16_dxyzz<F> *win, unsigned W, unsigned c,
-                        const g16_dxyzz<F> *ones)
-{
-    g16_dxyzz<F> acc = win[W - 1];
-    for (int w = (int)W - 2; w >= 0; w--) {
-        for (unsigned i = 0; i < c; i++) acc = acc.dbl();
-        acc = acc.add(win[w]);
+// Window combination (Horner, c doublings per window) plus the 1-scalar sum, on
+// the HOST with the CPU curve code (same XYZZ layout): it is one chain of ~255
+// dependent doublings, which a single GPU thread runs at its full multiplication
+// latency; the W + 1 points cross the bus in microseconds.
+#define G16_MSM_COMBINE(G, F)                                                             \
+    static inline void msm_combine(g16_djac<F> *out, const g16_dxyzz<F> *win, unsigned W, \
+                            unsigned c, const g16_dxyzz<F> *ones)                        \
+    {                                                                                     \
+        g16_##G##_xyzz acc, t;                                                            \
+        memcpy(&acc, &win[W - 1], sizeof acc);                                            \
+        for (int w = (int)W - 2; w >= 0; w--) {                                           \
+            for (unsigned i = 0; i < c; i++) g16_##G##_xyzz_dbl(&acc, &acc);             \
+            memcpy(&t, &win[w], sizeof t);                                                \
+            g16_##G##_xyzz_add(&acc, &acc, &t);                                           \
+        }                                                                                 \
+        memcpy(&t, ones, sizeof t);                                                       \
+        g16_##G##_xyzz_add(&acc, &acc, &t);                                               \
+        g16_##G##_jac j;                                                                  \
+        g16_##G##_xyzz_to_jac(&j, &acc);                                                  \
+        memcpy(out, &j, sizeof j);                                                        \
     }
-    acc = acc.add(*ones);
-    *out = acc.to_jac();
-}
+G16_MSM_COMBINE(g1, g16_dfp)
+G16_MSM_COMBINE(g2, g16_dfp2)
+static_assert(sizeof(g16_g1_xyzz) == sizeof(g16_dxyzz<g16_dfp>), "G1 XYZZ layout");
+static_assert(sizeof(g16_g2_xyzz) == sizeof(g16_dxyzz<g16_dfp2>), "G2 XYZZ layout");
 
 // ---- host side --------------------------------------------------------------------
 static inline unsigned grid_for(size_t n, unsigned threads)
@@ -345,7 +359,7 @@ static g16_status msm_run(g16_cuda_ctx *ctx, g16_djac<F> *out, const g16_cuda_ba
     G16_TRY(g16_cuda_mark(ctx, ctx->ev_end));
     G16_TRY(g16_cuda_sync(ctx));
     auto t0 = std::chrono::steady_clock::now();
-    msm_combine<F>(out, hw, W, c, &hw[W]);
+    msm_combine(out, hw, W, c, &hw[W]);
     float host_ms =
         std::chrono::duration<float, std::milli>(std::chrono::steady_clock::now() - t0).count();
     G16_TRY(g16_cuda_times_finish(ctx));
