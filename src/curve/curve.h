@@ -47,6 +47,8 @@
  *      value, k ≥ r included).  p must be in the subgroup (the GLV/GLS split relies
  *      on the endomorphism acting as a scalar there); use G_mul_limbs otherwise.
  *      G1: 2-way split with φ (128 doublings); G2: 4-way split with ψ (64).
+ *  G_mul_fr(r, p, k): G_mul with k an Fr element (Montgomery form), for callers
+ *      that hold scalars as field elements (setup, prover, verifier).
  *  G_mul_limbs(r, p, k, n): r = k·p for any point on the curve and any k of n
  *      little-endian limbs, n ≤ G16_CURVE_MAX_SCALAR_LIMBS (larger n: the extra
  *      limbs must be zero).  Signed width-5 NAF, no endomorphism.
@@ -68,6 +70,7 @@
 #include <stdint.h>
 
 #include "curve/point.h"
+#include "field/fr.h"
 
 #define G16_CURVE_MAX_SCALAR_LIMBS 10
 #define G16_CURVE_NO_SUBGROUP_CHECK 1u
@@ -114,6 +117,7 @@
     int g16_##G##_jac_in_subgroup(const JAC *p);                                          \
     void g16_##G##_mul(JAC *r, const JAC *p, const uint64_t k[4]);                        \
     void g16_##G##_mul_limbs(JAC *r, const JAC *p, const uint64_t *k, size_t n);          \
+    void g16_##G##_mul_fr(JAC *r, const JAC *p, const g16_fr *k);                         \
     void g16_##G##_clear_cofactor(JAC *r, const JAC *p);                                  \
     void g16_##G##_encode_compressed(uint8_t *out, const AFF *p);                         \
     void g16_##G##_encode_uncompressed(uint8_t *out, const AFF *p);                       \

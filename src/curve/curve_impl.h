@@ -661,6 +661,13 @@ void CV(mul)(JAC *r, const JAC *p, const uint64_t k[4])
 }
 #undef ENDO_DIMS
 
+void CV(mul_fr)(JAC *r, const JAC *p, const g16_fr *k)
+{
+    uint64_t l[4];
+    g16_fr_to_canonical(l, k);
+    CV(mul)(r, p, l);
+}
+
 void CV(clear_cofactor)(JAC *r, const JAC *p)
 {
     CV(mul_limbs)(r, p, cofactor, sizeof cofactor / sizeof cofactor[0]);

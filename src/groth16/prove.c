@@ -36,20 +36,6 @@ static double now(void)
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-static void g1_smul(g16_g1_jac *r, const g16_g1_jac *p, const g16_fr *k)
-{
-    uint64_t l[4];
-    g16_fr_to_canonical(l, k);
-    g16_g1_mul(r, p, l);
-}
-
-static void g2_smul(g16_g2_jac *r, const g16_g2_jac *p, const g16_fr *k)
-{
-    uint64_t l[4];
-    g16_fr_to_canonical(l, k);
-    g16_g2_mul(r, p, l);
-}
-
 /* B2 MSM and assembly (see docs/groth16.md for the derivation of C):
  *   A = α₁ + A_msm + r·δ₁
  *   B = β₂ + B2_msm + s·δ₂
@@ -75,25 +61,25 @@ static void finish_work(g16_pending *p)
     g16_g1_jac_from_affine(&b1, &k->vk.beta_g1);
     g16_g2_jac_from_affine(&d2, &k->vk.delta_g2);
 
-    g1_smul(&A, &d1, &p->r);
+    g16_g1_mul_fr(&A, &d1, &p->r);
     g16_g1_jac_add(&A, &A, &p->a_msm);
     g16_g1_jac_add(&A, &A, &a1);
 
-    g2_smul(&B, &d2, &p->s);
+    g16_g2_mul_fr(&B, &d2, &p->s);
     g16_g2_jac_add(&B, &B, &b2);
     g16_g2_jac_from_affine(&t2, &k->vk.beta_g2);
     g16_g2_jac_add(&B, &B, &t2);
 
     g16_fr rs;
     g16_fr_mul(&rs, &p->r, &p->s);
-    g1_smul(&C, &d1, &rs);
-    g1_smul(&t, &p->a_msm, &p->s);
+    g16_g1_mul_fr(&C, &d1, &rs);
+    g16_g1_mul_fr(&t, &p->a_msm, &p->s);
     g16_g1_jac_add(&C, &C, &t);
-    g1_smul(&t, &p->b1_msm, &p->r);
+    g16_g1_mul_fr(&t, &p->b1_msm, &p->r);
     g16_g1_jac_add(&C, &C, &t);
-    g1_smul(&t, &a1, &p->s);
+    g16_g1_mul_fr(&t, &a1, &p->s);
     g16_g1_jac_add(&C, &C, &t);
-    g1_smul(&t, &b1, &p->r);
+    g16_g1_mul_fr(&t, &b1, &p->r);
     g16_g1_jac_add(&C, &C, &t);
     g16_g1_jac_add(&C, &C, &p->h);
     g16_g1_jac_add(&C, &C, &p->l);

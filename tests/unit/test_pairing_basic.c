@@ -22,21 +22,17 @@ static void rand_scalar(g16_fr *k)
 
 static void g1_mul_gen(g16_g1_affine *r, const g16_fr *k)
 {
-    uint64_t c[4];
     g16_g1_jac g, t;
-    g16_fr_to_canonical(c, k);
     g16_g1_jac_generator(&g);
-    g16_g1_mul(&t, &g, c);
+    g16_g1_mul_fr(&t, &g, k);
     g16_g1_jac_to_affine(r, &t);
 }
 
 static void g2_mul_gen(g16_g2_affine *r, const g16_fr *k)
 {
-    uint64_t c[4];
     g16_g2_jac g, t;
-    g16_fr_to_canonical(c, k);
     g16_g2_jac_generator(&g);
-    g16_g2_mul(&t, &g, c);
+    g16_g2_mul_fr(&t, &g, k);
     g16_g2_jac_to_affine(r, &t);
 }
 
