@@ -1,7 +1,7 @@
 /* Group-law, scalar-multiplication, subgroup and encoding tests written once and
  * instantiated for G1 and G2 by test_curve_group.c (like src/curve/curve_impl.h).
  * The includer defines CV(name), FE(name), FE_T, AFF, JAC, XYZZ, GNAME, ENC_C,
- * ENC_U and a static rand_fe(g16_rng *, FE_T *). */
+ * ENC_U and rand_fe(g16_rng *, FE_T *). */
 #include <string.h>
 
 #define T(name) CV(test_##name)

@@ -5,22 +5,9 @@
 #include <string.h>
 
 #include "check.h"
+#include "rand_field.h"
 #include "curve/curve.h"
 #include "field/mont.h"
-
-static void rand_fp(g16_rng *rng, g16_fp *r)
-{
-    uint64_t l[G16_FP_LIMBS];
-    for (int i = 0; i < G16_FP_LIMBS; i++) l[i] = g16_rng_u64(rng);
-    l[G16_FP_LIMBS - 1] &= 0x0fffffffffffffffULL; /* < p */
-    g16_fp_from_canonical(r, l);
-}
-
-static void rand_fp2(g16_rng *rng, g16_fp2 *r)
-{
-    rand_fp(rng, &r->c0);
-    rand_fp(rng, &r->c1);
-}
 
 #define CV(name) g16_g1_##name
 #define FE(name) g16_fp_##name
@@ -33,7 +20,7 @@ static void rand_fp2(g16_rng *rng, g16_fp2 *r)
 #define ANYF g1
 #define ENC_C 48
 #define ENC_U 96
-#define rand_fe rand_fp
+#define rand_fe g16_test_rand_fp
 #include "test_curve_body.h"
 #undef CV
 #undef FE
@@ -59,7 +46,7 @@ static void rand_fp2(g16_rng *rng, g16_fp2 *r)
 #define ANYF g2
 #define ENC_C 96
 #define ENC_U 192
-#define rand_fe rand_fp2
+#define rand_fe g16_test_rand_fp2
 #include "test_curve_body.h"
 
 /* Endomorphisms against their eigenvalues, computed by plain scalar multiplication:

@@ -4,30 +4,13 @@
 #include <string.h>
 
 #include "check.h"
+#include "rand_field.h"
 #include "field/cpu.h"
 #include "field/fp.h"
 #include "field/fp2.h"
 #include "field/fr.h"
 
 static g16_rng rng;
-
-static void rand_fp(g16_fp *r)
-{
-    uint64_t c[G16_FP_LIMBS];
-    do {
-        for (int i = 0; i < G16_FP_LIMBS; i++) c[i] = g16_rng_u64(&rng);
-        c[5] &= 0x1fffffffffffffffULL;
-    } while (g16_fp_from_canonical(r, c) != G16_OK);
-}
-
-static void rand_fr(g16_fr *r)
-{
-    uint64_t c[G16_FR_LIMBS];
-    do {
-        for (int i = 0; i < G16_FR_LIMBS; i++) c[i] = g16_rng_u64(&rng);
-        c[3] &= 0x7fffffffffffffffULL;
-    } while (g16_fr_from_canonical(r, c) != G16_OK);
-}
 
 static void fp_minus_one(g16_fp *r)
 {
@@ -50,10 +33,10 @@ static void test_fp_identities(void)
             a = edge[it % 5];
             b = edge[it / 5];
         } else {
-            rand_fp(&a);
-            rand_fp(&b);
+            g16_test_rand_fp(&rng, &a);
+            g16_test_rand_fp(&rng, &b);
         }
-        rand_fp(&c);
+        g16_test_rand_fp(&rng, &c);
         /* (a+b)·c = a·c + b·c */
         g16_fp_add(&t, &a, &b);
         g16_fp_mul(&t, &t, &c);
@@ -130,9 +113,9 @@ static void test_fr_identities(void)
 {
     for (int it = 0; it < 2000; it++) {
         g16_fr a, b, c, t, u, v;
-        rand_fr(&a);
-        rand_fr(&b);
-        rand_fr(&c);
+        g16_test_rand_fr(&rng, &a);
+        g16_test_rand_fr(&rng, &b);
+        g16_test_rand_fr(&rng, &c);
         g16_fr_add(&t, &a, &b);
         g16_fr_mul(&t, &t, &c);
         g16_fr_mul(&u, &a, &c);
@@ -188,7 +171,7 @@ static void test_fp2(void)
 {
     for (int it = 0; it < 300; it++) {
         g16_fp2 a, b, t, u, v;
-        rand_fp(&a.c0); rand_fp(&a.c1); rand_fp(&b.c0); rand_fp(&b.c1);
+        g16_test_rand_fp(&rng, &a.c0); g16_test_rand_fp(&rng, &a.c1); g16_test_rand_fp(&rng, &b.c0); g16_test_rand_fp(&rng, &b.c1);
         if (it == 0) g16_fp_set_zero(&a.c1);
         if (it == 1) g16_fp_set_zero(&a.c0);
         g16_fp2_sqr(&t, &a);
@@ -232,7 +215,7 @@ static void test_paths_agree(void)
     for (int it = 0; it < 20000; it++) {
         g16_fp a, b, x, y, sx, sy;
         g16_fr c, d, fx, fy;
-        rand_fp(&a); rand_fp(&b); rand_fr(&c); rand_fr(&d);
+        g16_test_rand_fp(&rng, &a); g16_test_rand_fp(&rng, &b); g16_test_rand_fr(&rng, &c); g16_test_rand_fr(&rng, &d);
         if (it < 4) { fp_minus_one(&a); if (it & 1) fp_minus_one(&b); }
         g16_field_force_portable(1);
         g16_fp_mul(&x, &a, &b); g16_fp_sqr(&sx, &a); g16_fr_mul(&fx, &c, &d);

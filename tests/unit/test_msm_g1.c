@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "check.h"
+#include "rand_field.h"
 #include "common/pool.h"
 #include "curve/curve.h"
 #include "field/fr.h"
@@ -36,15 +37,6 @@
 #endif
 
 static g16_rng rng;
-
-static void rand_fr(g16_fr *r)
-{
-    uint64_t c[4];
-    do {
-        for (int i = 0; i < 4; i++) c[i] = g16_rng_u64(&rng);
-        c[3] &= 0x7fffffffffffffffULL;
-    } while (g16_fr_from_canonical(r, c) != G16_OK);
-}
 
 static void rand_point_jac(TJAC *r)
 {
@@ -126,7 +118,7 @@ static void test_naive_small(void)
         size_t n = ns[t];
         TAFF *b = rand_bases(n);
         g16_fr *s = malloc((n ? n : 1) * sizeof *s);
-        for (size_t i = 0; i < n; i++) rand_fr(&s[i]);
+        for (size_t i = 0; i < n; i++) g16_test_rand_fr(&rng, &s[i]);
         TJAC want;
         naive(&want, b, s, n);
         check_all("random", &want, b, n, s, n, NULL);
@@ -152,7 +144,7 @@ static void test_edges(void)
         case 0: g16_fr_set_zero(&s[i]); break;
         case 1: g16_fr_set_one(&s[i]); break;
         case 2: s[i] = minus1; break;
-        default: rand_fr(&s[i]);
+        default: g16_test_rand_fr(&rng, &s[i]);
         }
     }
     TJAC want;
@@ -165,7 +157,7 @@ static void test_edges(void)
     check_all("all r-1", &want, b, n, s, n, NULL);
 
     /* bases at infinity: same result as without them */
-    for (size_t i = 0; i < n; i++) rand_fr(&s[i]);
+    for (size_t i = 0; i < n; i++) g16_test_rand_fr(&rng, &s[i]);
     for (size_t i = 0; i < n; i += 3) PT(_affine_set_infinity)(&b[i]);
     naive(&want, b, s, n);
     check_all("infinity bases", &want, b, n, s, n, NULL);
@@ -203,7 +195,7 @@ static void test_windows(void)
     size_t n = BIG ? 200 : 40;
     TAFF *b = rand_bases(n);
     g16_fr *s = malloc(n * sizeof *s);
-    for (size_t i = 0; i < n; i++) rand_fr(&s[i]);
+    for (size_t i = 0; i < n; i++) g16_test_rand_fr(&rng, &s[i]);
     TJAC want;
     naive(&want, b, s, n);
     /* large windows cost 2^(c-1) bucket additions each: sample them */
@@ -226,7 +218,7 @@ static void test_windows(void)
     size_t maxn = BIG ? 2049 : 257;
     b = rand_bases(maxn);
     s = malloc(maxn * sizeof *s);
-    for (size_t i = 0; i < maxn; i++) rand_fr(&s[i]);
+    for (size_t i = 0; i < maxn; i++) g16_test_rand_fr(&rng, &s[i]);
     for (size_t t = 0; t < sizeof sizes / sizeof sizes[0]; t++) {
         size_t m = sizes[t];
         if (m > maxn) continue;
@@ -250,8 +242,8 @@ static void test_linearity(void)
     size_t n = BIG ? ((size_t)1 << 14) / TDIV : (size_t)1 << 10;
     TAFF *b = rand_bases(n);
     g16_fr *s = malloc(n * sizeof *s), a;
-    for (size_t i = 0; i < n; i++) rand_fr(&s[i]);
-    rand_fr(&a);
+    for (size_t i = 0; i < n; i++) g16_test_rand_fr(&rng, &s[i]);
+    g16_test_rand_fr(&rng, &a);
     TJAC m1, m2, m3, t;
     g16_msm_opts xz = {0, G16_MSM_BUCKETS_XYZZ, 0, 0, 0};
     CHECK(MSM(&m1, b, n, s, n, NULL) == G16_OK, "%s", "linearity msm 1");
@@ -284,7 +276,7 @@ static void test_split(void)
                 else if (r < pz + po)
                     g16_fr_set_one(&s[i]);
                 else
-                    rand_fr(&s[i]);
+                    g16_test_rand_fr(&rng, &s[i]);
             }
             g16_msm_opts plain = {0, G16_MSM_BUCKETS_AUTO, 1, 0, 0};
             g16_msm_opts split = {0, G16_MSM_BUCKETS_AUTO, 0, 0, 0};
@@ -352,7 +344,7 @@ static void test_density(void)
     TAFF *b = malloc(n * sizeof *b);
     size_t nb = 0;
     for (size_t i = 0; i < n; i++) {
-        rand_fr(&s[i]);
+        g16_test_rand_fr(&rng, &s[i]);
         if (i % 5 == 0) g16_fr_set_one(&s[i]);
         if (g16_rng_u64(&rng) % 4 != 0) {
             dens[i / 64] |= (uint64_t)1 << (i % 64);

@@ -5,20 +5,12 @@
 #include <string.h>
 
 #include "check.h"
+#include "rand_field.h"
 #include "common/pool.h"
 #include "ntt/ntt.h"
 #include "ntt/ntt_internal.h"
 
 static g16_rng rng;
-
-static void rand_fr(g16_fr *r)
-{
-    uint64_t c[G16_FR_LIMBS];
-    do {
-        for (int i = 0; i < G16_FR_LIMBS; i++) c[i] = g16_rng_u64(&rng);
-        c[3] &= 0x7fffffffffffffffULL;
-    } while (g16_fr_from_canonical(r, c) != G16_OK);
-}
 
 static size_t rev(size_t i, int bits)
 {
@@ -110,7 +102,7 @@ static void test_dft(int log_n)
     size_t n = d->n, at = 0;
     g16_fr *c = malloc(n * sizeof *c), *v = malloc(n * sizeof *v), *vc = malloc(n * sizeof *vc);
     g16_fr *ci = malloc(n * sizeof *ci), *x = malloc(n * sizeof *x), *y = malloc(n * sizeof *y);
-    for (size_t i = 0; i < n; i++) rand_fr(&c[i]);
+    for (size_t i = 0; i < n; i++) g16_test_rand_fr(&rng, &c[i]);
     dft(v, c, n, &d->omega, NULL);       /* values on H */
     dft(vc, c, n, &d->omega, &d->g);     /* values on g·H */
     g16_fr ninv;
@@ -173,7 +165,7 @@ static void test_round_trips(int log_n)
     }
     size_t n = d->n, at = 0;
     g16_fr *c = malloc(n * sizeof *c), *x = malloc(n * sizeof *x);
-    for (size_t i = 0; i < n; i++) rand_fr(&c[i]);
+    for (size_t i = 0; i < n; i++) g16_test_rand_fr(&rng, &c[i]);
     static const struct { xform f, g; const char *name; } pairs[] = {
         {g16_ntt_forward_nr, g16_ntt_inverse_rn, "forward_nr/inverse_rn"},
         {g16_ntt_inverse_nr, g16_ntt_forward_rn, "inverse_nr/forward_rn"},

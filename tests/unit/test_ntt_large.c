@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "rand_field.h"
 #include "common/pool.h"
 #include "ntt/ntt.h"
 
@@ -20,15 +21,6 @@
 #define MIN(a, b) ((a) < (b) ? (a) : (b))
 
 static g16_rng rng;
-
-static void rand_fr(g16_rng *r, g16_fr *out)
-{
-    uint64_t c[G16_FR_LIMBS];
-    do {
-        for (int i = 0; i < G16_FR_LIMBS; i++) c[i] = g16_rng_u64(r);
-        c[3] &= 0x7fffffffffffffffULL;
-    } while (g16_fr_from_canonical(out, c) != G16_OK);
-}
 
 static size_t rev(size_t i, int bits)
 {
@@ -60,7 +52,7 @@ static void test_eval(int log_n, int coset, int points)
     }
     size_t n = d->n;
     g16_fr *c = malloc(n * sizeof *c), *v = malloc(n * sizeof *v);
-    for (size_t i = 0; i < n; i++) rand_fr(&rng, &c[i]);
+    for (size_t i = 0; i < n; i++) g16_test_rand_fr(&rng, &c[i]);
     memcpy(v, c, n * sizeof *v);
     if (coset)
         g16_ntt_coset_forward_nr(d, v);
@@ -89,7 +81,7 @@ static void test_round_trip(int log_n)
     }
     size_t n = d->n;
     g16_fr *c = malloc(n * sizeof *c), *v = malloc(n * sizeof *v);
-    for (size_t i = 0; i < n; i++) rand_fr(&rng, &c[i]);
+    for (size_t i = 0; i < n; i++) g16_test_rand_fr(&rng, &c[i]);
     memcpy(v, c, n * sizeof *v);
     g16_ntt_forward_nr(d, v);
     CHECK(memcmp(v, c, n * sizeof *v) != 0, "2^%d forward changed nothing", log_n);
@@ -121,7 +113,7 @@ static void *conc_main(void *p)
     g16_rng r;
     g16_rng_seed(&r, a->seed);
     g16_fr *c = malloc(d->n * sizeof *c), *v = malloc(d->n * sizeof *v);
-    for (size_t i = 0; i < d->n; i++) rand_fr(&r, &c[i]);
+    for (size_t i = 0; i < d->n; i++) g16_test_rand_fr(&r, &c[i]);
     memcpy(v, c, d->n * sizeof *v);
     g16_ntt_coset_forward_nr(d, v);
     /* one spot check keeps this honest without Horner on every thread */
@@ -181,7 +173,7 @@ static void test_nested(int log_n)
     for (int t = 0; t < 4; t++) {
         orig[t] = malloc(c.d->n * sizeof(g16_fr));
         c.v[t] = malloc(c.d->n * sizeof(g16_fr));
-        for (size_t i = 0; i < c.d->n; i++) rand_fr(&rng, &orig[t][i]);
+        for (size_t i = 0; i < c.d->n; i++) g16_test_rand_fr(&rng, &orig[t][i]);
         memcpy(c.v[t], orig[t], c.d->n * sizeof(g16_fr));
         c.c[t] = orig[t];
         c.ok[t] = 0;
@@ -246,8 +238,8 @@ static void test_h_step(int log_n, int bitrev_in, int broken)
      * is off by one: Z_H no longer divides A·B - C and the identity must fail,
      * which shows the check below can fail. */
     for (size_t i = 0; i < n; i++) {
-        rand_fr(&rng, &a0[i]);
-        rand_fr(&rng, &b0[i]);
+        g16_test_rand_fr(&rng, &a0[i]);
+        g16_test_rand_fr(&rng, &b0[i]);
         g16_fr_mul(&c0[i], &a0[i], &b0[i]);
     }
     if (broken) g16_fr_add(&c0[n / 2], &c0[n / 2], &g16_fr_one_mont);
@@ -257,7 +249,7 @@ static void test_h_step(int log_n, int bitrev_in, int broken)
     }
     CHECK(g16_ntt_h_step(d, a, b, c, bitrev_in) == G16_OK, "h_step 2^%d", log_n);
     g16_fr x, pa, pb, pc, ph, z, lhs, rhs;
-    rand_fr(&rng, &x);
+    g16_test_rand_fr(&rng, &x);
     bary(&pa, d, a0, &x);
     bary(&pb, d, b0, &x);
     bary(&pc, d, c0, &x);

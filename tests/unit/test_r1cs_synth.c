@@ -5,18 +5,11 @@
 #include <string.h>
 
 #include "check.h"
+#include "rand_field.h"
 #include "common/error.h"
 #include "r1cs/r1cs.h"
 
 static g16_rng rng;
-
-static void rand_fr(g16_fr *v)
-{
-    uint64_t c[4];
-    for (int i = 0; i < 4; i++) c[i] = g16_rng_u64(&rng);
-    c[3] &= 0x3fffffffffffffffull;
-    g16_fr_from_canonical(v, c);
-}
 
 /* Row r of m times z, with a plain product for every term (no shortcuts). */
 static void naive_row(g16_fr *acc, const g16_circuit *c, const g16_csr *m, uint64_t r,
@@ -113,7 +106,7 @@ static void random_circuit(g16_circuit *c, g16_fr **z, uint32_t n_pub, uint32_t 
     c->coefs = malloc(c->n_coefs * sizeof *c->coefs);
     g16_fr_set_one(&c->coefs[0]);
     g16_fr_neg(&c->coefs[1], &c->coefs[0]);
-    for (uint32_t i = 2; i < c->n_coefs; i++) rand_fr(&c->coefs[i]);
+    for (uint32_t i = 2; i < c->n_coefs; i++) g16_test_rand_fr(&rng, &c->coefs[i]);
     uint64_t nv = 1ull + n_pub + n_aux;
     g16_csr *ms[3] = {&c->a, &c->b, &c->c};
     for (int m = 0; m < 3; m++) {
@@ -135,7 +128,7 @@ static void random_circuit(g16_circuit *c, g16_fr **z, uint32_t n_pub, uint32_t 
         uint64_t pick = g16_rng_u64(&rng) % 4;
         if (pick == 0) g16_fr_set_zero(&(*z)[i]);
         else if (pick == 1) g16_fr_set_one(&(*z)[i]);
-        else rand_fr(&(*z)[i]);
+        else g16_test_rand_fr(&rng, &(*z)[i]);
     }
 }
 
@@ -264,7 +257,7 @@ static void test_profiles(void)
             /* change one aux value: the check must name a constraint that uses it */
             uint64_t v = 1 + c->n_pub + g16_rng_u64(&rng) % c->n_aux;
             g16_fr delta;
-            do rand_fr(&delta); while (g16_fr_is_zero(&delta));
+            do g16_test_rand_fr(&rng, &delta); while (g16_fr_is_zero(&delta));
             g16_fr_add(&w->z[v], &w->z[v], &delta);
             bad = check_synth(c, w->z, what);
             s = g16_circuit_check(c, w);

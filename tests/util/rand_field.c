@@ -1,0 +1,25 @@
+#include "rand_field.h"
+
+void g16_test_rand_fp(g16_rng *rng, g16_fp *r)
+{
+    uint64_t c[G16_FP_LIMBS];
+    do {
+        for (int i = 0; i < G16_FP_LIMBS; i++) c[i] = g16_rng_u64(rng);
+        c[G16_FP_LIMBS - 1] &= 0x1fffffffffffffffULL; /* p has 381 bits */
+    } while (g16_fp_from_canonical(r, c) != G16_OK);
+}
+
+void g16_test_rand_fp2(g16_rng *rng, g16_fp2 *r)
+{
+    g16_test_rand_fp(rng, &r->c0);
+    g16_test_rand_fp(rng, &r->c1);
+}
+
+void g16_test_rand_fr(g16_rng *rng, g16_fr *r)
+{
+    uint64_t c[G16_FR_LIMBS];
+    do {
+        for (int i = 0; i < G16_FR_LIMBS; i++) c[i] = g16_rng_u64(rng);
+        c[G16_FR_LIMBS - 1] &= 0x7fffffffffffffffULL; /* r has 255 bits */
+    } while (g16_fr_from_canonical(r, c) != G16_OK);
+}
