@@ -139,18 +139,19 @@ static int bench_kernel(int argc, char **argv, int is_msm)
     g16_bench_kernel_args a;
     int lo, hi, json;
     if (parse_kernel_args(argc, argv, what, is_msm, &a, &lo, &hi, &json)) return CLI_ERROR;
-    if (!json) {
-        if (is_msm)
-            printf("%-6s %6s %8s %6s %6s %12s\n", "group", "log_n", "threads", "ones", "zeros",
-                   "seconds");
-        else
-            printf("%-6s %6s %8s %12s\n", "coset", "log_n", "threads", "seconds");
-    }
     for (int k = lo; k <= hi; k++) {
         a.log_n = k;
         double sec = 0;
         g16_status s = is_msm ? g16_bench_msm(&sec, &a) : g16_bench_ntt(&sec, &a);
-        if (s != G16_OK) return cli_fail(is_msm ? "bench msm" : "bench ntt", s);
+        /* the library's message already names the benchmark */
+        if (s != G16_OK) return cli_fail("bench", s);
+        if (!json && k == lo) {
+            if (is_msm)
+                printf("%-6s %6s %8s %6s %6s %12s\n", "group", "log_n", "threads", "ones", "zeros",
+                       "seconds");
+            else
+                printf("%-6s %6s %8s %12s\n", "coset", "log_n", "threads", "seconds");
+        }
         unsigned th = g16_threads();
         if (is_msm) {
             const char *g = a.group == G16_G1 ? "g1" : "g2";
