@@ -1,6 +1,9 @@
 /* x86-64 Montgomery multiplication with mulx/adcx/adox (BMI2 + ADX).
  * Same contract as g16_mont_mul in mont.h (inputs < p, output < p, r may alias);
- * only called when g16_use_mulx is set (see cpu.h). */
+ * only called when g16_use_mulx is set (see cpu.h).  The 384-bit ones also take
+ * inputs below 2p (BLS12-381's p < 2^381, so 4p < 2^384 keeps the bound of
+ * mont_mulx.S) and still return a canonical result (the lazy one: below 2p);
+ * tests/unit/test_field_inline.c checks both. */
 #ifndef G16_FIELD_MONT_X86_64_H
 #define G16_FIELD_MONT_X86_64_H
 

@@ -102,6 +102,47 @@ typedef struct LOCAL(ctx) {
 #define FP_ADD1(r, a, b) g16_fp_add(r, a, b)
 #endif
 
+/* Fp2 products of the batch loop (G2): on the mulx path, Karatsuba with the
+ * sums a0 + a1 left unreduced (the assembly multiplication takes inputs below
+ * 2p) and direct calls to the kernel; otherwise the exported functions. */
+#if MSM_GROUP == 2 && defined(G16_HAVE_MULX) && G16_FP_INLINE
+static inline void LOCAL(fp2_mul)(g16_fp2 *r, const g16_fp2 *a, const g16_fp2 *b)
+{
+    if (!g16_use_mulx) {
+        g16_fp2_mul(r, a, b);
+        return;
+    }
+    g16_fp t0, t1, s0, s1;
+    g16_mulx_mont_384(t0.l, a->c0.l, b->c0.l, g16_fp_modulus, G16_FP_N0);
+    g16_mulx_mont_384(t1.l, a->c1.l, b->c1.l, g16_fp_modulus, G16_FP_N0);
+    g16_fp_add_nr_inl(&s0, &a->c0, &a->c1);
+    g16_fp_add_nr_inl(&s1, &b->c0, &b->c1);
+    g16_mulx_mont_384(s0.l, s0.l, s1.l, g16_fp_modulus, G16_FP_N0);
+    g16_fp_sub_inl(&r->c0, &t0, &t1);
+    g16_fp_sub_inl(&s0, &s0, &t0);
+    g16_fp_sub_inl(&r->c1, &s0, &t1);
+}
+/* (a0 + a1·u)² = (a0 + a1)(a0 − a1) + 2·a0·a1·u */
+static inline void LOCAL(fp2_sqr)(g16_fp2 *r, const g16_fp2 *a)
+{
+    if (!g16_use_mulx) {
+        g16_fp2_sqr(r, a);
+        return;
+    }
+    g16_fp s, d, m;
+    g16_fp_add_nr_inl(&s, &a->c0, &a->c1);
+    g16_fp_sub_inl(&d, &a->c0, &a->c1);
+    g16_mulx_mont_384(m.l, a->c0.l, a->c1.l, g16_fp_modulus, G16_FP_N0);
+    g16_mulx_mont_384(r->c0.l, s.l, d.l, g16_fp_modulus, G16_FP_N0);
+    g16_fp_add_inl(&r->c1, &m, &m);
+}
+#define FMUL(r, a, b) LOCAL(fp2_mul)(r, a, b)
+#define FSQR(r, a) LOCAL(fp2_sqr)(r, a)
+#else
+#define FMUL(r, a, b) FE(_mul)(r, a, b)
+#define FSQR(r, a) FE(_sqr)(r, a)
+#endif
+
 /* Equality inline: the exported field functions are out of line, and the batch
  * compares an x coordinate per addition.  An Fp2 element is two Fp components. */
 #define FE_K (sizeof(MSM_FE) / sizeof(g16_fp))
@@ -323,11 +364,11 @@ static void LOCAL(flush_to)(LOCAL(scratch) *s, MSM_AFF *tgt, uint8_t *sts, size_
 #if MSM_GROUP == 1
             g16_fp_mul_lazy(&lam[k], &num[k], ij[k]); /* only multiplied: λ², λ·(…) reduce */
 #else
-            FE(_mul)(&lam[k], &num[k], ij[k]);
+            FMUL(&lam[k], &num[k], ij[k]);
 #endif
         }
         /* x3 = λ² − xA − xP;  y3 = λ·(xA − x3) − yA */
-        for (int k = 0; k < m; k++) FE(_sqr)(&x3[k], &lam[k]);
+        for (int k = 0; k < m; k++) FSQR(&x3[k], &lam[k]);
         for (int k = 0; k < m; k++) {
             FSUB(&x3[k], &x3[k], &A[k]->x);
             FSUB(&x3[k], &x3[k], &P[k]->x);
@@ -337,7 +378,7 @@ static void LOCAL(flush_to)(LOCAL(scratch) *s, MSM_AFF *tgt, uint8_t *sts, size_
                 FSUB(&q[k], &A[k]->x, &x3[k]);
             A[k]->x = x3[k];
         }
-        for (int k = 0; k < m; k++) FE(_mul)(&q[k], &q[k], &lam[k]);
+        for (int k = 0; k < m; k++) FMUL(&q[k], &q[k], &lam[k]);
         for (int k = 0; k < m; k++) FSUB(&A[k]->y, &q[k], &A[k]->y);
     }
 }

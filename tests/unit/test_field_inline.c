@@ -58,6 +58,15 @@ static void check_pair(const g16_fp *a, const g16_fp *b)
     al = *b;
     g16_fp_sub_inl(&al, a, &al);
     CHECK(!memcmp(want.l, al.l, sizeof al.l), "sub with r = b");
+    /* the non-reducing addition: the integer sum, below 2p */
+    g16_fp_add_nr_inl(&got, a, b);
+    g16_u128 c = 0;
+    for (int i = 0; i < 6; i++) {
+        c += (g16_u128)a->l[i] + b->l[i];
+        CHECK(got.l[i] == (uint64_t)c, "add_nr limb %d", i);
+        c >>= 64;
+    }
+    CHECK(c == 0, "add_nr carried out");
     /* a - b + b = a, a + b - b = a through the inline ops only */
     g16_fp_sub_inl(&got, a, b);
     g16_fp_add_inl(&got, &got, b);

@@ -68,6 +68,27 @@ static inline __attribute__((always_inline)) void g16_fp_sub_inl(g16_fp *r, cons
     r->l[0] = t0, r->l[1] = t1, r->l[2] = t2, r->l[3] = t3, r->l[4] = t4, r->l[5] = t5;
 }
 
+/* r = a + b as integers, NOT reduced: r < 2p when a, b < p.  Only for values
+ * that go straight into a multiplication accepting inputs below 2p
+ * (g16_mulx_mont_384 does; see mont_x86_64.h). */
+static inline __attribute__((always_inline)) void g16_fp_add_nr_inl(g16_fp *r, const g16_fp *a,
+                                                                    const g16_fp *b)
+{
+    uint64_t t0 = a->l[0], t1 = a->l[1], t2 = a->l[2], t3 = a->l[3], t4 = a->l[4], t5 = a->l[5];
+    __asm__("addq %[b0], %[t0]\n\t"
+            "adcq %[b1], %[t1]\n\t"
+            "adcq %[b2], %[t2]\n\t"
+            "adcq %[b3], %[t3]\n\t"
+            "adcq %[b4], %[t4]\n\t"
+            "adcq %[b5], %[t5]"
+            : [t0] "+&r"(t0), [t1] "+&r"(t1), [t2] "+&r"(t2), [t3] "+&r"(t3), [t4] "+&r"(t4),
+              [t5] "+&r"(t5)
+            : [b0] "m"(b->l[0]), [b1] "m"(b->l[1]), [b2] "m"(b->l[2]), [b3] "m"(b->l[3]),
+              [b4] "m"(b->l[4]), [b5] "m"(b->l[5])
+            : "cc");
+    r->l[0] = t0, r->l[1] = t1, r->l[2] = t2, r->l[3] = t3, r->l[4] = t4, r->l[5] = t5;
+}
+
 /* r = a + b mod p: t = a + b (< 2p < 2^384, no carry out), s = t - p; keep t
  * when that borrowed.  The subtraction works on copies, and cmov picks. */
 static inline __attribute__((always_inline)) void g16_fp_add_inl(g16_fp *r, const g16_fp *a,
