@@ -6,14 +6,29 @@
 #include "curve/curve.h"
 #include "field/fp.h"
 #include "field/fp2.h"
+#include "field/mont.h" /* g16_limbs_eq */
+#include "field/x86_64/inline.h"
 #include "groth16/groth16.h"
+#include "msm/msm_internal.h" /* g16_msm_fp_inv: the binary-GCD inversion of the batches */
 
 /* Scalars per parallel chunk: the additions of a chunk share one inversion per
  * window; 4096 keeps the accumulators (G2: 768 KB) in L2. */
 #define FB_CHUNK 4096
 /* How many additions ahead the table entries are prefetched. */
 #define FB_AHEAD 8
+/* Independent additions (and running-product chains) interleaved; batch_inv
+ * combines exactly 4 chains. */
+#define FB_ILP 4
+/* Window limits: w ≤ FB_MAX_W, so at most ⌈255/2⌉ windows. */
+#define FB_MAX_W 22
+#define FB_MAX_WINDOWS 128
+/* Largest table considered by the automatic window choice. */
+#define FB_TABLE_BYTES 128e6
+/* A table entry costs one batch-affine addition to build, plus its page faults and
+ * the cache misses its size brings to the products: counted as this many. */
+#define FB_ENTRY_COST 1.5
 
+#define FB_GROUP 1
 #define CV(name) g16_g1_##name
 #define FE(name) g16_fp_##name
 #define FE_T g16_fp
@@ -22,6 +37,7 @@
 #define FB_(name) fb_g1_##name
 #define FB_NAME g16_fixed_base_g1
 #include "groth16/fixed_base_impl.h"
+#undef FB_GROUP
 #undef CV
 #undef FE
 #undef FE_T
@@ -30,6 +46,7 @@
 #undef FB_
 #undef FB_NAME
 
+#define FB_GROUP 2
 #define CV(name) g16_g2_##name
 #define FE(name) g16_fp2_##name
 #define FE_T g16_fp2

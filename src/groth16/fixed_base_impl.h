@@ -1,51 +1,216 @@
 /* Fixed-base scalar multiplication template (included by fixed_base.c for G1
- * and G2).  The includer defines CV(name) (curve function), AFF, JAC and
- * FB_NAME (the exported function name).
+ * and G2).  The includer defines CV(name) (curve function), FE(name) (field
+ * function), FE_T, AFF, JAC, FB_(name) (local names), FB_NAME (the exported
+ * function) and FB_GROUP (1 or 2).
  *
- * Method: signed windows of w bits.  Table row k holds d·2^(wk)·P for
- * d = 1 .. 2^(w−1) in affine form, so a scalar costs one affine addition per
- * window (W = ⌊255/w⌋ + 1 windows) and no doublings; the additions of a chunk
- * of scalars share one inversion per window.  w is chosen from n to balance the
- * table's cost (W·2^(w−1) Jacobian additions, memory) against n·W additions.
- * G16_FB_WINDOW=w forces the window (tuning experiments only). */
+ * Method: windows of w bits, W = ⌈255/w⌉ of them.  Row k of the table holds
+ * d·2^(wk)·P for d = 1 .. 2^(w−1) in affine form (the top row, unsigned, up to
+ * 2^t for its t bits), so a scalar costs one affine addition per non-zero
+ * window after its first and no doublings.  The additions of a chunk of scalars
+ * share one inversion per window (batch-affine, as the MSM's buckets): 5M + 1S
+ * per addition plus the 3M of Montgomery's trick, against 7M + 4S for a mixed
+ * Jacobian addition.  The table is built the same way (row entries h+1 .. 2h
+ * are entries 1 .. h plus entry h, one batch each), a third of the cost of
+ * Jacobian additions and their normalisation.  w minimises n·(W−1) additions
+ * plus the table's entries (each one batch-affine addition, plus the page
+ * faults and cache misses of its memory), the table staying under
+ * FB_TABLE_BYTES.  G16_FB_WINDOW=w forces the window (tuning experiments only).
+ *
+ * Equal x-coordinates: the table rows never meet one (distinct small multiples
+ * of a point of prime order r).  In the products the running sum is Σ_{j<k}
+ * d_j·2^(wj)·P with |Σ| < 2^(wk), so it can only meet ±d_k·2^(wk)·P modulo r in
+ * the top window (for a few scalars close to multiples of r/2^(wk)); those go
+ * through a Jacobian addition. */
+
+#if G16_FP_INLINE && FB_GROUP == 1
+#define FB_ADD(r, a, b) g16_fp_add_inl(r, a, b)
+#define FB_SUB(r, a, b) g16_fp_sub_inl(r, a, b)
+#elif G16_FP_INLINE && FB_GROUP == 2
+#define FB_ADD(r, a, b) \
+    (g16_fp_add_inl(&(r)->c0, &(a)->c0, &(b)->c0), g16_fp_add_inl(&(r)->c1, &(a)->c1, &(b)->c1))
+#define FB_SUB(r, a, b) \
+    (g16_fp_sub_inl(&(r)->c0, &(a)->c0, &(b)->c0), g16_fp_sub_inl(&(r)->c1, &(a)->c1, &(b)->c1))
+#else
+#define FB_ADD(r, a, b) FE(add)(r, a, b)
+#define FB_SUB(r, a, b) FE(sub)(r, a, b)
+#endif
+#if FB_GROUP == 1
+/* λ only feeds multiplications (λ², λ·(…)), which accept the lazy (< 2p) form */
+#define FB_MUL_LAM(r, a, b) g16_fp_mul_lazy(r, a, b)
+#else
+#define FB_MUL_LAM(r, a, b) FE(mul)(r, a, b)
+#endif
+#define FB_FEQ(a, b) \
+    g16_limbs_eq((const uint64_t *)(a), (const uint64_t *)(b), sizeof(FE_T) / sizeof(uint64_t))
 
 typedef struct {
-    const AFF *tab; /* W rows of 2^(w−1) points */
+    AFF *tab;
+    size_t off[FB_MAX_WINDOWS + 1]; /* row k: tab[off[k] .. off[k+1]) */
     unsigned w, windows;
     AFF *out;
     const g16_fr *scalars;
-    size_t n;
-    void *scratch; /* per worker: table-row Jacobians, or the chunk's digits and products */
+    uint8_t *scratch; /* per worker, scratch_bytes each */
     size_t scratch_bytes;
-    JAC *rowbase; /* 2^(wk)·P, k < W */
+    AFF *rowbase; /* 2^(wk)·P, k < W */
 } FB_(ctx);
 
+/* den[i] = 1/den[i] for i < n, all non-zero, with one inversion.  G1: results
+ * lazily reduced (< 2p), fine as multiplication inputs.  G2: the Fp norms
+ * c0² + c1² are batch-inverted and 1/d = conj(d)/N (7 Fp multiplications per
+ * element instead of 3 Fp2 ones, 9).  pre: 2n Fp of scratch.
+ *
+ * The running products form FB_ILP interleaved chains (element i in chain
+ * i mod FB_ILP): one chain is a sequence of dependent multiplications and runs
+ * at their latency, interleaved ones at their throughput. */
+static void FB_(batch_inv)(FE_T *den, g16_fp *pre, size_t n)
+{
+    if (!n) return;
+    size_t K = n >= 2 * FB_ILP ? FB_ILP : 1;
+    g16_fp inv[FB_ILP], t;
+#if FB_GROUP == 1
+    const g16_fp *v = (const g16_fp *)den;
+    for (size_t i = 0; i < n; i++) {
+        if (i < K)
+            pre[i] = den[i];
+        else
+            g16_fp_mul_lazy(&pre[i], &pre[i - K], &den[i]);
+    }
+#else
+    g16_fp *v = pre + n; /* the norms */
+    for (size_t i = 0; i < n; i++) {
+        g16_fp_sqr(&v[i], &den[i].c0);
+        g16_fp_sqr(&t, &den[i].c1);
+#if G16_FP_INLINE
+        g16_fp_add_inl(&v[i], &v[i], &t);
+#else
+        g16_fp_add(&v[i], &v[i], &t);
+#endif
+        if (i < K)
+            pre[i] = v[i];
+        else
+            g16_fp_mul_lazy(&pre[i], &pre[i - K], &v[i]);
+    }
+#endif
+    /* the chains' totals (pre of each chain's last element), inverted together */
+    const g16_fp *tot[FB_ILP];
+    for (size_t j = n - K; j < n; j++) tot[j % K] = &pre[j];
+    if (K == 1) {
+        g16_fp_mul(&t, tot[0], &g16_fp_one_mont); /* canonical for the inversion */
+        g16_msm_fp_inv(&inv[0], &t);
+    } else {
+        g16_fp p01, p23, all, i01, i23;
+        g16_fp_mul_lazy(&p01, tot[0], tot[1]);
+        g16_fp_mul_lazy(&p23, tot[2], tot[3]);
+        g16_fp_mul(&all, &p01, &p23);
+        g16_msm_fp_inv(&all, &all);
+        g16_fp_mul_lazy(&i01, &all, &p23);
+        g16_fp_mul_lazy(&i23, &all, &p01);
+        g16_fp_mul_lazy(&inv[0], &i01, tot[1]);
+        g16_fp_mul_lazy(&inv[1], &i01, tot[0]);
+        g16_fp_mul_lazy(&inv[2], &i23, tot[3]);
+        g16_fp_mul_lazy(&inv[3], &i23, tot[2]);
+    }
+    for (size_t i = n; i-- > 0;) {
+        g16_fp *iv = &inv[i % K];
+        if (i >= K) {
+            g16_fp_mul_lazy(&t, iv, &pre[i - K]);
+            g16_fp_mul_lazy(iv, iv, &v[i]);
+        } else {
+            t = *iv;
+        }
+#if FB_GROUP == 1
+        den[i] = t;
+#else
+        g16_fp_mul(&den[i].c0, &den[i].c0, &t);
+        g16_fp_mul(&den[i].c1, &den[i].c1, &t);
+        g16_fp_neg(&den[i].c1, &den[i].c1);
+#endif
+    }
+}
+
+/* out[k] = P[k] + Q[k] for k < m ≤ FB_ILP, given λ's numerator num[k] and the
+ * inverse inv[k] of its denominator; flip[k]: Q[k] is really −Q[k] and num is
+ * yQ + yP (then λ = −λ' with λ' = num·inv: λ² is the same and
+ * y3 = λ'·(x3 − xP) − yP, so −Q is never formed).  out[k] may be P[k].  The
+ * additions go stage by stage: each is a chain of dependent products (λ, λ²,
+ * λ·(xP − x3)), which one at a time run at multiplication latency. */
+static inline void FB_(add_n)(AFF *const *out, const AFF *const *P, const AFF *const *Q,
+                              const FE_T *num, const FE_T *const *inv, const int *flip, int m)
+{
+    FE_T lam[FB_ILP], x3[FB_ILP], t[FB_ILP];
+    for (int k = 0; k < m; k++) FB_MUL_LAM(&lam[k], &num[k], inv[k]);
+    for (int k = 0; k < m; k++) FE(sqr)(&x3[k], &lam[k]);
+    for (int k = 0; k < m; k++) {
+        FB_SUB(&x3[k], &x3[k], &P[k]->x);
+        FB_SUB(&x3[k], &x3[k], &Q[k]->x);
+        if (flip[k])
+            FB_SUB(&t[k], &x3[k], &P[k]->x);
+        else
+            FB_SUB(&t[k], &P[k]->x, &x3[k]);
+    }
+    for (int k = 0; k < m; k++) FE(mul)(&t[k], &t[k], &lam[k]);
+    for (int k = 0; k < m; k++) {
+        FB_SUB(&out[k]->y, &t[k], &P[k]->y);
+        out[k]->x = x3[k];
+    }
+}
+
+/* Row k: e[d−1] = d·base_k.  Stage h computes e[h .. 2h) as e[i] + e[h−1] for
+ * i < h (the last one a doubling), all with one inversion. */
 static void FB_(build_row)(void *vctx, size_t k, unsigned worker)
 {
     FB_(ctx) *c = vctx;
-    size_t m = (size_t)1 << (c->w - 1);
-    JAC *tmp = (JAC *)((uint8_t *)c->scratch + (size_t)worker * c->scratch_bytes);
-    tmp[0] = c->rowbase[k];
-    for (size_t d = 1; d < m; d++) CV(jac_add)(&tmp[d], &tmp[d - 1], &c->rowbase[k]);
-    CV(jac_batch_to_affine)((AFF *)c->tab + k * m, tmp, m);
+    AFF *e = c->tab + c->off[k];
+    size_t len = c->off[k + 1] - c->off[k];
+    FE_T *den = (FE_T *)(c->scratch + (size_t)worker * c->scratch_bytes);
+    g16_fp *pre = (g16_fp *)(den + (len + 1) / 2);
+    e[0] = c->rowbase[k];
+    for (size_t h = 1; h < len; h *= 2) {
+        size_t cnt = len - h < h ? len - h : h;
+        const AFF *q = &e[h - 1];
+        for (size_t i = 0; i < cnt; i++) {
+            if (i + 1 == h)
+                FB_ADD(&den[i], &q->y, &q->y);
+            else
+                FB_SUB(&den[i], &e[i].x, &q->x);
+        }
+        FB_(batch_inv)(den, pre, cnt);
+        for (size_t i = 0; i < cnt; i += FB_ILP) {
+            AFF *o[FB_ILP];
+            const AFF *P[FB_ILP], *Q[FB_ILP];
+            const FE_T *iv[FB_ILP];
+            FE_T num[FB_ILP];
+            int flip[FB_ILP] = {0}, m = 0;
+            for (size_t k = i; k < cnt && k < i + FB_ILP; k++, m++) {
+                if (k + 1 == h) { /* λ = 3x²/(2y) */
+                    FE_T x2;
+                    FE(sqr)(&x2, &q->x);
+                    FB_ADD(&num[m], &x2, &x2);
+                    FB_ADD(&num[m], &num[m], &x2);
+                } else {
+                    FB_SUB(&num[m], &e[k].y, &q->y);
+                }
+                o[m] = &e[h + k], P[m] = &e[k], Q[m] = q, iv[m] = &den[k];
+            }
+            FB_(add_n)(o, P, Q, num, iv, flip, m);
+        }
+    }
 }
 
-/* Signed base-2^w digits of a canonical scalar < 2^255, in [−2^(w−1), 2^(w−1)]. */
+/* Base-2^w digits of a canonical scalar < 2^255: signed in [−2^(w−1)+1, 2^(w−1)]
+ * below the top window, the top one unsigned (at most 2^t). */
 static void FB_(recode)(int32_t *dig, size_t stride, const g16_fr *s, unsigned w, unsigned windows)
 {
-    uint64_t k[4];
+    uint64_t k[5];
     g16_fr_to_canonical(k, s);
+    k[4] = 0;
     uint64_t carry = 0, full = (uint64_t)1 << w, half = full >> 1;
     for (unsigned win = 0; win < windows; win++) {
         unsigned bit = win * w;
-        uint64_t d = 0;
-        if (bit < 256) {
-            d = k[bit / 64] >> (bit % 64);
-            if (bit % 64 + w > 64 && bit / 64 + 1 < 4) d |= k[bit / 64 + 1] << (64 - bit % 64);
-            d &= full - 1;
-        }
-        d += carry;
-        carry = d > half;
+        uint64_t d = k[bit / 64] >> (bit % 64);
+        if (bit % 64 + w > 64) d |= k[bit / 64 + 1] << (64 - bit % 64);
+        d = (d & (full - 1)) + carry;
+        carry = win + 1 < windows && d > half;
         dig[win * stride] = carry ? (int32_t)d - (int32_t)full : (int32_t)d;
     }
 }
@@ -57,92 +222,87 @@ static inline void FB_(prefetch)(const AFF *p)
     __builtin_prefetch((const char *)p + sizeof(AFF) - 1);
 }
 
-/* The scalars of [b, e) in batch-affine form: every window adds one table point
- * to each accumulator, and the slopes of all those additions share one field
- * inversion (Montgomery's trick), about 6M + 1S an addition instead of the 11
- * of a mixed Jacobian one.  Equal x-coordinates (doubling or cancellation, with
- * negligible probability for random scalars) take a Jacobian detour. */
+static inline const AFF *FB_(entry)(const AFF *row, int32_t d) { return &row[(d > 0 ? d : -d) - 1]; }
+
+/* The scalars of [b, e): per window, pass 1 starts empty accumulators and
+ * collects the denominators of the others' additions; one batch inversion;
+ * pass 2 performs the additions. */
 static void FB_(mul_chunk)(void *vctx, size_t b, size_t e, unsigned worker)
 {
     FB_(ctx) *c = vctx;
-    size_t m = (size_t)1 << (c->w - 1), n = e - b;
-    uint8_t *base = (uint8_t *)c->scratch + (size_t)worker * c->scratch_bytes;
-    int32_t *dig = (int32_t *)base;
-    FE_T *prod = (FE_T *)(base + FB_CHUNK * c->windows * sizeof(int32_t));
-    uint8_t *inf = (uint8_t *)(prod + FB_CHUNK);
+    size_t n = e - b;
+    uint8_t *base = c->scratch + (size_t)worker * c->scratch_bytes;
+    FE_T *den = (FE_T *)base;
+    g16_fp *pre = (g16_fp *)(den + FB_CHUNK);
+    int32_t *dig = (int32_t *)(pre + 2 * FB_CHUNK);
+    uint32_t *idx = (uint32_t *)(dig + (size_t)FB_CHUNK * c->windows);
+    uint8_t *inf = (uint8_t *)(idx + FB_CHUNK);
     AFF *acc = c->out + b;
     for (size_t i = 0; i < n; i++) {
         FB_(recode)(dig + i, FB_CHUNK, &c->scalars[b + i], c->w, c->windows);
         inf[i] = 1;
     }
     for (unsigned win = 0; win < c->windows; win++) {
-        const AFF *row = c->tab + (size_t)win * m;
-        FE_T run;
-        FE(set_one)(&run);
-        /* pass 1: copy into empty accumulators, product of the denominators */
+        const AFF *row = c->tab + c->off[win];
+        const int32_t *dw = dig + (size_t)win * FB_CHUNK;
+        size_t cnt = 0;
         for (size_t i = 0; i < n; i++) {
-            /* table rows are far larger than the caches: fetch a few additions ahead */
-            if (i + FB_AHEAD < n) {
-                int32_t da = dig[(size_t)win * FB_CHUNK + i + FB_AHEAD];
-                if (da) FB_(prefetch)(&row[(da > 0 ? da : -da) - 1]);
-            }
-            int32_t d = dig[(size_t)win * FB_CHUNK + i];
+            /* the rows are far larger than L1/L2: fetch a few additions ahead */
+            if (i + FB_AHEAD < n && dw[i + FB_AHEAD]) FB_(prefetch)(FB_(entry)(row, dw[i + FB_AHEAD]));
+            int32_t d = dw[i];
             if (d == 0) continue;
-            const AFF *q = &row[(d > 0 ? d : -d) - 1];
+            const AFF *q = FB_(entry)(row, d);
+            AFF *A = &acc[i];
             if (inf[i]) {
-                acc[i] = *q;
-                if (d < 0) FE(neg)(&acc[i].y, &acc[i].y);
+                *A = *q;
+                if (d < 0) FE(neg)(&A->y, &A->y);
                 inf[i] = 0;
-                dig[(size_t)win * FB_CHUNK + i] = 0; /* done */
-                continue;
-            }
-            if (FE(eq)(&acc[i].x, &q->x)) {
+            } else if (FB_FEQ(&A->x, &q->x)) { /* ±A: see the top of the file */
                 JAC j;
                 AFF qq = *q;
                 if (d < 0) FE(neg)(&qq.y, &qq.y);
-                CV(jac_from_affine)(&j, &acc[i]);
+                CV(jac_from_affine)(&j, A);
                 CV(jac_add_affine)(&j, &j, &qq);
                 if (CV(jac_is_infinity)(&j))
                     inf[i] = 1;
                 else
-                    CV(jac_to_affine)(&acc[i], &j);
-                dig[(size_t)win * FB_CHUNK + i] = 0;
-                continue;
+                    CV(jac_to_affine)(A, &j);
+            } else {
+                FB_SUB(&den[cnt], &q->x, &A->x);
+                idx[cnt++] = (uint32_t)i;
             }
-            prod[i] = run;
-            FE_T dx;
-            FE(sub)(&dx, &q->x, &acc[i].x);
-            FE(mul)(&run, &run, &dx);
         }
-        FE(inv)(&run, &run);
-        /* pass 2, backwards: each inverse denominator, then the addition */
-        for (size_t i = n; i-- > 0;) {
-            if (i >= FB_AHEAD) {
-                int32_t da = dig[(size_t)win * FB_CHUNK + i - FB_AHEAD];
-                if (da) FB_(prefetch)(&row[(da > 0 ? da : -da) - 1]);
+        FB_(batch_inv)(den, pre, cnt);
+        for (size_t j = 0; j < cnt; j += FB_ILP) {
+            AFF *A[FB_ILP];
+            const AFF *Q[FB_ILP];
+            const FE_T *iv[FB_ILP];
+            FE_T num[FB_ILP];
+            int flip[FB_ILP], m = 0;
+            for (size_t k = j; k < cnt && k < j + FB_ILP; k++, m++) {
+                if (k + FB_AHEAD < cnt) FB_(prefetch)(FB_(entry)(row, dw[idx[k + FB_AHEAD]]));
+                size_t i = idx[k];
+                int32_t d = dw[i];
+                A[m] = &acc[i], Q[m] = FB_(entry)(row, d), iv[m] = &den[k], flip[m] = d < 0;
+                if (d < 0)
+                    FB_ADD(&num[m], &Q[m]->y, &A[m]->y);
+                else
+                    FB_SUB(&num[m], &Q[m]->y, &A[m]->y);
             }
-            int32_t d = dig[(size_t)win * FB_CHUNK + i];
-            if (d == 0) continue;
-            const AFF *q = &row[(d > 0 ? d : -d) - 1];
-            FE_T dx, inv, lam, qy, x3, t;
-            FE(sub)(&dx, &q->x, &acc[i].x);
-            FE(mul)(&inv, &run, &prod[i]);
-            FE(mul)(&run, &run, &dx);
-            qy = q->y;
-            if (d < 0) FE(neg)(&qy, &qy);
-            FE(sub)(&lam, &qy, &acc[i].y);
-            FE(mul)(&lam, &lam, &inv);
-            FE(sqr)(&x3, &lam);
-            FE(sub)(&x3, &x3, &acc[i].x);
-            FE(sub)(&x3, &x3, &q->x);
-            FE(sub)(&t, &acc[i].x, &x3);
-            FE(mul)(&t, &t, &lam);
-            FE(sub)(&acc[i].y, &t, &acc[i].y);
-            acc[i].x = x3;
+            FB_(add_n)(A, (const AFF *const *)A, Q, num, iv, flip, m);
         }
     }
     for (size_t i = 0; i < n; i++)
         if (inf[i]) CV(affine_set_infinity)(&acc[i]);
+}
+
+/* Table layout for window w: fills off[0 .. W], returns W. */
+static unsigned FB_(layout)(size_t *off, unsigned w)
+{
+    unsigned W = (255 + w - 1) / w, t = 255 - (W - 1) * w;
+    off[0] = 0;
+    for (unsigned k = 0; k < W; k++) off[k + 1] = off[k] + ((size_t)1 << (k + 1 < W ? w - 1 : t));
+    return W;
 }
 
 g16_status FB_NAME(const AFF *base, size_t jobs, AFF *const *outs, const g16_fr *const *scalars,
@@ -151,47 +311,61 @@ g16_status FB_NAME(const AFF *base, size_t jobs, AFF *const *outs, const g16_fr 
     size_t n = 0;
     for (size_t j = 0; j < jobs; j++) n += ns[j];
     if (n == 0) return G16_OK;
-    /* cost in affine-addition units: n·W for the products, and the table's W·2^(w−1)
-     * Jacobian additions plus their normalisation, about 3 units each; the table
-     * stays under 128 MB */
-    unsigned best = 1;
+    if (CV(affine_is_infinity)(base)) {
+        for (size_t j = 0; j < jobs; j++)
+            for (size_t i = 0; i < ns[j]; i++) CV(affine_set_infinity)(&outs[j][i]);
+        return G16_OK;
+    }
+    if (!CV(affine_in_subgroup)(base))
+        return g16_fail(G16_ERR_NOT_IN_SUBGROUP, "fixed-base: base point not in the subgroup");
+    FB_(ctx) c;
+    /* cost in affine additions: n·(W−1) for the products, FB_ENTRY_COST per table entry */
+    unsigned best = 2;
     double best_cost = 1e300;
-    for (unsigned w = 2; w <= 16; w++) {
-        unsigned W = 255 / w + 1;
-        double cost = (double)n * W + 3.0 * W * (double)((size_t)1 << (w - 1));
-        if ((double)W * (double)((size_t)1 << (w - 1)) * sizeof(AFF) > 128e6) break;
+    for (unsigned w = 2; w <= FB_MAX_W; w++) {
+        unsigned W = FB_(layout)(c.off, w);
+        double entries = (double)c.off[W];
+        if (entries * sizeof(AFF) > FB_TABLE_BYTES) continue;
+        double cost = (double)n * (W - 1) + FB_ENTRY_COST * entries;
         if (cost < best_cost) best_cost = cost, best = w;
     }
     const char *force = getenv("G16_FB_WINDOW"); /* tuning experiments only */
-    if (force && atoi(force) >= 2 && atoi(force) <= 22) best = (unsigned)atoi(force);
-    FB_(ctx) c;
-    c.w = best < 2 ? 2 : best;
-    c.windows = 255 / c.w + 1;
-    size_t m = (size_t)1 << (c.w - 1);
+    if (force && atoi(force) >= 2 && atoi(force) <= FB_MAX_W) best = (unsigned)atoi(force);
+    c.w = best;
+    c.windows = FB_(layout)(c.off, c.w);
+    size_t entries = c.off[c.windows], longest = 0;
+    for (unsigned k = 0; k < c.windows; k++)
+        if (c.off[k + 1] - c.off[k] > longest) longest = c.off[k + 1] - c.off[k];
     unsigned T = g16_pool_size(NULL);
-    size_t mul_bytes = FB_CHUNK * (c.windows * sizeof(int32_t) + sizeof(FE_T) + 1);
-    c.scratch_bytes = m * sizeof(JAC) > mul_bytes ? m * sizeof(JAC) : mul_bytes;
+    size_t half = (longest + 1) / 2;
+    size_t build_bytes = half * (sizeof(FE_T) + 2 * sizeof(g16_fp));
+    size_t mul_bytes = FB_CHUNK * (sizeof(FE_T) + 2 * sizeof(g16_fp) + c.windows * sizeof(int32_t) +
+                                   sizeof(uint32_t) + 1);
+    c.scratch_bytes = build_bytes > mul_bytes ? build_bytes : mul_bytes;
     c.scratch_bytes = (c.scratch_bytes + 63) & ~(size_t)63;
-    AFF *tab = malloc((size_t)c.windows * m * sizeof(AFF));
+    AFF *tab = malloc(entries * sizeof(AFF));
     c.scratch = malloc((size_t)T * c.scratch_bytes);
-    c.rowbase = malloc(c.windows * sizeof(JAC));
-    if (!tab || !c.scratch || !c.rowbase) {
+    c.rowbase = malloc(c.windows * sizeof(AFF));
+    JAC *rj = malloc(c.windows * sizeof(JAC));
+    if (!tab || !c.scratch || !c.rowbase || !rj) {
         free(tab);
         free(c.scratch);
         free(c.rowbase);
-        return g16_fail(G16_ERR_NOMEM, "fixed-base table: out of memory");
+        free(rj);
+        return g16_fail(G16_ERR_NOMEM, "fixed-base table: out of memory (%zu entries)", entries);
     }
     c.tab = tab;
-    CV(jac_from_affine)(&c.rowbase[0], base);
+    CV(jac_from_affine)(&rj[0], base);
     for (unsigned k = 1; k < c.windows; k++) {
-        c.rowbase[k] = c.rowbase[k - 1];
-        for (unsigned j = 0; j < c.w; j++) CV(jac_dbl)(&c.rowbase[k], &c.rowbase[k]);
+        rj[k] = rj[k - 1];
+        for (unsigned j = 0; j < c.w; j++) CV(jac_dbl)(&rj[k], &rj[k]);
     }
+    CV(jac_batch_to_affine)(c.rowbase, rj, c.windows);
+    free(rj);
     g16_pool_tasks(NULL, c.windows, FB_(build_row), &c);
     for (size_t j = 0; j < jobs; j++) {
         c.out = outs[j];
         c.scalars = scalars[j];
-        c.n = ns[j];
         g16_parallel_for(ns[j], FB_CHUNK, FB_(mul_chunk), &c);
     }
     free(tab);
@@ -199,3 +373,8 @@ g16_status FB_NAME(const AFF *base, size_t jobs, AFF *const *outs, const g16_fr 
     free(c.rowbase);
     return G16_OK;
 }
+
+#undef FB_ADD
+#undef FB_SUB
+#undef FB_MUL_LAM
+#undef FB_FEQ
