@@ -4,7 +4,8 @@
  * aliasing of r with a and b.  Also that the header's copy of p is fp.c's.
  * And the lazy mulx multiplication (g16_mulx_mont_384_lazy): inputs below 2p
  * (the edge values and their + p, up to 2p - 1), result below 2p and equal to
- * the portable product of the reduced inputs once reduced. */
+ * the portable product of the reduced inputs once reduced; the fully reducing
+ * multiplication and the squaring on the same inputs (canonical results). */
 #include <string.h>
 
 #include "check.h"
@@ -123,6 +124,11 @@ static void check_lazy(const g16_fp *a, const g16_fp *b)
     /* the fully reducing kernel accepts the same inputs and gives the canonical value */
     g16_mulx_mont_384(got.l, a->l, b->l, g16_fp_modulus, FP_N0);
     CHECK(!memcmp(want.l, got.l, sizeof got.l), "full product of inputs below 2p");
+    /* the squaring kernel on the same inputs (below 2p) */
+    g16_fp sq_want;
+    g16_mont_mul(sq_want.l, ar.l, ar.l, g16_fp_modulus, FP_N0, 6);
+    g16_mulx_sqr_mont_384(got.l, a->l, g16_fp_modulus, FP_N0);
+    CHECK(!memcmp(sq_want.l, got.l, sizeof got.l), "square of an input below 2p");
     got = *a;
     g16_mulx_mont_384_lazy(got.l, got.l, b->l, g16_fp_modulus, FP_N0);
     reduce_2p(&got, &got);

@@ -190,18 +190,171 @@
 
 /* void g16_mulx_sqr_mont_384(uint64_t r[6], const uint64_t a[6],
  *                            const uint64_t p[6], uint64_t n0)
- * The multiplication with b = a: rdi = r, rsi = a, rdx = p, rcx = n0. */
+ * rdi = r, rsi = a, rdx = p, rcx = n0.
+ *
+ * Dedicated squaring (SOS): T = a² from the 15 products a_i·a_j (i < j),
+ * doubled, plus the 6 squares a_i², 21 mulx instead of 36; then the low half
+ * T_lo is reduced by six REDC384 passes, u = (T_lo + M·p) / 2^384 <= p, and
+ * r = u + T_hi (T_hi = T / 2^384 < p/2 even for a < 2p, as 4p < 2^384), which
+ * is below 2p, so FINAL384's one conditional subtraction makes it canonical.
+ * Inputs below 2p are accepted, like the multiplication.
+ *
+ * Stack while running: 0 r, 8 n0 (N0_SAVED), 16 p, 24 T0, 32..72 T6..T11. */
+#define S_LO    %rcx
+#define S_HI    %rdi
+/* Row i of the off-diagonal products, a_i·a_j for j > i, added into the
+ * accumulator from word 2i+1 on; the last product's high half opens a new word. */
+#define SQR_ROW_LAST(j, sj, snew)                                              \
+        mulxq   8*(j)(A), S_LO, snew;                                          \
+        adcxq   S_LO, sj;                                                      \
+        adoxq   ZERO, snew;                                                    \
+        adcxq   ZERO, snew
+#define SQR_ROW_MID(j, sj, sj1)                                                \
+        mulxq   8*(j)(A), S_LO, S_HI;                                          \
+        adcxq   S_LO, sj;                                                      \
+        adoxq   S_HI, sj1
+/* doubling through CF, the diagonal square a_i² through OF */
+#define SQR_DIAG(i, slo, shi)                                                  \
+        movq    8*(i)(A), %rdx;                                                \
+        mulxq   %rdx, S_LO, S_HI;                                              \
+        adcxq   slo, slo;       adoxq S_LO, slo;                               \
+        adcxq   shi, shi;       adoxq S_HI, shi
+
         .globl  g16_mulx_sqr_mont_384
         .type   g16_mulx_sqr_mont_384, @function
-        .p2align 4
+        .p2align 5
 g16_mulx_sqr_mont_384:
         .cfi_startproc
-        movq    %rcx, %r8
-        movq    %rdx, %rcx
-        movq    %rsi, %rdx
-        jmp     g16_mulx_mont_384
+        pushq   %rbp
+        .cfi_adjust_cfa_offset 8
+        .cfi_offset %rbp, -16
+        pushq   %rbx
+        .cfi_adjust_cfa_offset 8
+        .cfi_offset %rbx, -24
+        pushq   %r12
+        .cfi_adjust_cfa_offset 8
+        .cfi_offset %r12, -32
+        pushq   %r13
+        .cfi_adjust_cfa_offset 8
+        .cfi_offset %r13, -40
+        pushq   %r14
+        .cfi_adjust_cfa_offset 8
+        .cfi_offset %r14, -48
+        pushq   %r15
+        .cfi_adjust_cfa_offset 8
+        .cfi_offset %r15, -56
+        subq    $56, %rsp               /* T0, T6..T11 */
+        .cfi_adjust_cfa_offset 56
+        pushq   %rdx                    /* p */
+        .cfi_adjust_cfa_offset 8
+        pushq   %rcx                    /* n0 */
+        .cfi_adjust_cfa_offset 8
+        pushq   %rdi                    /* r, popped by FINAL384 */
+        .cfi_adjust_cfa_offset 8
+
+        /* row 0: a0·a1..a5 into s1..s6 = r8..r13 (plain add/adc: nothing to add to) */
+        movq    0(A), %rdx
+        mulxq   8(A), %r8, %r9
+        mulxq   16(A), S_LO, %r10;      addq S_LO, %r9
+        mulxq   24(A), S_LO, %r11;      adcq S_LO, %r10
+        mulxq   32(A), S_LO, %r12;      adcq S_LO, %r11
+        mulxq   40(A), S_LO, %r13;      adcq S_LO, %r12
+        adcq    $0, %r13
+        /* row 1: a1·a2..a5 into s3..s7 (s7 = r14) */
+        movq    8(A), %rdx
+        xorl    %eax, %eax
+        SQR_ROW_MID(2, %r10, %r11)
+        SQR_ROW_MID(3, %r11, %r12)
+        SQR_ROW_MID(4, %r12, %r13)
+        SQR_ROW_LAST(5, %r13, %r14)
+        /* row 2: a2·a3..a5 into s5..s8 (s8 = r15) */
+        movq    16(A), %rdx
+        xorl    %eax, %eax
+        SQR_ROW_MID(3, %r12, %r13)
+        SQR_ROW_MID(4, %r13, %r14)
+        SQR_ROW_LAST(5, %r14, %r15)
+        /* row 3: a3·a4..a5 into s7..s9 (s9 = rbx) */
+        movq    24(A), %rdx
+        xorl    %eax, %eax
+        SQR_ROW_MID(4, %r14, %r15)
+        SQR_ROW_LAST(5, %r15, %rbx)
+        /* row 4: a4·a5 into s9..s10 (s10 = rbp) */
+        movq    32(A), %rdx
+        mulxq   40(A), S_LO, %rbp
+        addq    S_LO, %rbx
+        adcq    $0, %rbp
+        /* T = 2·S + Σ a_i²·2^(128i): T0 alone, T1..T10 in place, T11 in S_HI */
+        movq    0(A), %rdx
+        mulxq   %rdx, S_LO, S_HI
+        movq    S_LO, 24(%rsp)          /* T0 */
+        xorl    %eax, %eax
+        adcxq   %r8, %r8;       adoxq S_HI, %r8
+        SQR_DIAG(1, %r9, %r10)
+        SQR_DIAG(2, %r11, %r12)
+        SQR_DIAG(3, %r13, %r14)
+        SQR_DIAG(4, %r15, %rbx)
+        movq    40(A), %rdx
+        mulxq   %rdx, S_LO, S_HI
+        adcxq   %rbp, %rbp;     adoxq S_LO, %rbp
+        adcxq   ZERO, S_HI;     adoxq ZERO, S_HI
+        /* T_hi = T6..T11 = r13, r14, r15, rbx, rbp, S_HI to the stack */
+        movq    %r13, 32(%rsp)
+        movq    %r14, 40(%rsp)
+        movq    %r15, 48(%rsp)
+        movq    %rbx, 56(%rsp)
+        movq    %rbp, 64(%rsp)
+        movq    S_HI, 72(%rsp)
+        /* T_lo = T0..T5 into REDC384's accumulator r9..r14, r15 = 0 */
+        movq    %r12, %r14
+        movq    %r11, %r13
+        movq    %r10, %r12
+        movq    %r9, %r11
+        movq    %r8, %r10
+        movq    24(%rsp), %r9
+        xorl    %r15d, %r15d
+        movq    16(%rsp), P
+        movq    $-1, ONES
+        REDC384(%r9, %r10, %r11, %r12, %r13, %r14, %r15)
+        REDC384(%r10, %r11, %r12, %r13, %r14, %r15, %r9)
+        REDC384(%r11, %r12, %r13, %r14, %r15, %r9, %r10)
+        REDC384(%r12, %r13, %r14, %r15, %r9, %r10, %r11)
+        REDC384(%r13, %r14, %r15, %r9, %r10, %r11, %r12)
+        REDC384(%r14, %r15, %r9, %r10, %r11, %r12, %r13)
+        /* u + T_hi < 2p < 2^384: no carry out */
+        addq    32(%rsp), %r15
+        adcq    40(%rsp), %r9
+        adcq    48(%rsp), %r10
+        adcq    56(%rsp), %r11
+        adcq    64(%rsp), %r12
+        adcq    72(%rsp), %r13
+        FINAL384(%r15, %r9, %r10, %r11, %r12, %r13)
+        .cfi_adjust_cfa_offset -8
+        addq    $72, %rsp               /* n0, p, T */
+        .cfi_adjust_cfa_offset -72
+        popq    %r15
+        .cfi_adjust_cfa_offset -8
+        .cfi_restore %r15
+        popq    %r14
+        .cfi_adjust_cfa_offset -8
+        .cfi_restore %r14
+        popq    %r13
+        .cfi_adjust_cfa_offset -8
+        .cfi_restore %r13
+        popq    %r12
+        .cfi_adjust_cfa_offset -8
+        .cfi_restore %r12
+        popq    %rbx
+        .cfi_adjust_cfa_offset -8
+        .cfi_restore %rbx
+        popq    %rbp
+        .cfi_adjust_cfa_offset -8
+        .cfi_restore %rbp
+        ret
         .cfi_endproc
         .size   g16_mulx_sqr_mont_384, .-g16_mulx_sqr_mont_384
+
+#undef S_LO
+#undef S_HI
 
 #undef LO
 #undef HI
