@@ -19,29 +19,85 @@ static double now(void)
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+/* Column ranges per matrix in the QAP step: 3 tasks (one per matrix) left a
+ * thread idle for a third of it on two threads. */
+#define QAP_PARTS 4
+
 typedef struct {
     const g16_circuit *circ;
     const g16_fr *lag; /* L_i(τ), i < rows */
     g16_fr *uvw[3];    /* per matrix, n_vars entries */
+    uint64_t n_vars;
 } qap_ctx;
 
-/* u/v/w_j(τ) = Σ_i M[i][j]·L_i(τ): one task per matrix, so each task owns its
- * output array and the scattered updates need no synchronisation. */
-static void qap_task(void *vctx, size_t m, unsigned worker)
+/* u/v/w_j(τ) = Σ_i M[i][j]·L_i(τ) for the j of one column range of one matrix:
+ * each task owns its outputs, so the scattered updates need no synchronisation;
+ * every task reads its whole matrix, but the reads are cheap next to the
+ * products.  Field addition is exact, so the result does not depend on the split. */
+static void qap_task(void *vctx, size_t task, unsigned worker)
 {
     qap_ctx *c = vctx;
+    size_t m = task / QAP_PARTS, part = task % QAP_PARTS;
+    uint32_t lo = (uint32_t)(c->n_vars * part / QAP_PARTS),
+             hi = (uint32_t)(c->n_vars * (part + 1) / QAP_PARTS);
     const g16_csr *M = m == 0 ? &c->circ->a : m == 1 ? &c->circ->b : &c->circ->c;
     g16_fr *out = c->uvw[m];
     for (uint64_t i = 0; i < c->circ->n_constraints; i++) {
         for (uint64_t k = M->row_start[i]; k < M->row_start[i + 1]; k++) {
+            uint32_t j = M->col[k];
+            if (j < lo || j >= hi) continue;
             g16_fr t;
             g16_fr_mul(&t, &c->circ->coefs[M->coef[k]], &c->lag[i]);
-            g16_fr_add(&out[M->col[k]], &out[M->col[k]], &t);
+            g16_fr_add(&out[j], &out[j], &t);
         }
     }
     if (m == 0) /* bellperson's input rows input_i · 0 = 0 put L_{n+i} into u_i */
-        for (uint64_t j = 0; j <= c->circ->n_pub; j++)
+        for (uint64_t j = lo; j <= c->circ->n_pub && j < hi; j++)
             g16_fr_add(&out[j], &out[j], &c->lag[c->circ->n_constraints + j]);
+}
+
+/* Query scalars of the variables: ic_j = (β·u_j + α·v_j + w_j)/γ for the inputs,
+ * l_j = (…)/δ for the aux variables. */
+typedef struct {
+    const g16_fr *u, *v, *w;
+    g16_fr alpha, beta, ginv, dinv;
+    uint64_t n_in;
+    g16_fr *s_ic, *s_l;
+} lin_ctx;
+
+static void lin_chunk(void *vctx, size_t b, size_t e, unsigned worker)
+{
+    lin_ctx *c = vctx;
+    for (size_t j = b; j < e; j++) {
+        g16_fr t, x;
+        g16_fr_mul(&t, &c->beta, &c->u[j]);
+        g16_fr_mul(&x, &c->alpha, &c->v[j]);
+        g16_fr_add(&t, &t, &x);
+        g16_fr_add(&t, &t, &c->w[j]);
+        if (j < c->n_in)
+            g16_fr_mul(&c->s_ic[j], &t, &c->ginv);
+        else
+            g16_fr_mul(&c->s_l[j - c->n_in], &t, &c->dinv);
+    }
+}
+
+/* h scalars τ^i·Z(τ)/δ: each chunk starts from its own power. */
+typedef struct {
+    g16_fr *s_h;
+    g16_fr tau, p; /* p = Z(τ)/δ */
+} hs_ctx;
+
+static void hs_chunk(void *vctx, size_t b, size_t e, unsigned worker)
+{
+    hs_ctx *c = vctx;
+    g16_fr q;
+    uint64_t ex[1] = {b};
+    g16_fr_pow(&q, &c->tau, ex, 1);
+    g16_fr_mul(&q, &q, &c->p);
+    for (size_t i = b; i < e; i++) {
+        c->s_h[i] = q;
+        g16_fr_mul(&q, &q, &c->tau);
+    }
 }
 
 typedef struct {
@@ -159,8 +215,8 @@ g16_status g16_setup(g16_key **out, const g16_circuit *circ, const uint8_t *seed
     double t = now();
     st = lagrange(lag, rows, &tau, log_n);
     if (st) goto done;
-    qap_ctx qc = {circ, lag, {uvw, uvw + n_vars, uvw + 2 * n_vars}};
-    g16_pool_tasks(NULL, 3, qap_task, &qc);
+    qap_ctx qc = {circ, lag, {uvw, uvw + n_vars, uvw + 2 * n_vars}, n_vars};
+    g16_pool_tasks(NULL, 3 * QAP_PARTS, qap_task, &qc);
     free(lag);
     lag = NULL;
 
@@ -171,36 +227,27 @@ g16_status g16_setup(g16_key **out, const g16_circuit *circ, const uint8_t *seed
     g16_fr *s_ic = sc, *s_h = s_ic + n_in, *s_l = s_h + (N - 1), *s_a = s_l + circ->n_aux,
            *s_b = s_a + n_vars;
     size_t n_a = 0, n_b = 0;
+    lin_ctx lc = {u, v, w, alpha, beta, ginv, dinv, n_in, s_ic, s_l};
+    g16_parallel_for(n_vars, 1u << 14, lin_chunk, &lc);
     for (uint64_t j = 0; j < n_vars; j++) {
-        g16_fr t, x;
-        g16_fr_mul(&t, &beta, &u[j]);
-        g16_fr_mul(&x, &alpha, &v[j]);
-        g16_fr_add(&t, &t, &x);
-        g16_fr_add(&t, &t, &w[j]);
-        if (j < n_in) {
-            g16_fr_mul(&s_ic[j], &t, &ginv);
-        } else {
-            g16_fr_mul(&s_l[j - n_in], &t, &dinv);
-            if (g16_fr_is_zero(&s_l[j - n_in])) {
-                st = g16_fail(G16_ERR_ARG, "setup: aux variable %llu is unconstrained",
-                              (unsigned long long)(j - n_in));
-                goto done;
-            }
+        if (j >= n_in && g16_fr_is_zero(&s_l[j - n_in])) {
+            st = g16_fail(G16_ERR_ARG, "setup: aux variable %llu is unconstrained",
+                          (unsigned long long)(j - n_in));
+            goto done;
         }
         /* bellperson drops the identity points of a, b_g1, b_g2 */
         if (!g16_fr_is_zero(&u[j])) s_a[n_a++] = u[j];
         if (!g16_fr_is_zero(&v[j])) s_b[n_b++] = v[j];
     }
     {
-        g16_fr zt, p;
+        hs_ctx hc;
         uint64_t e[1] = {N};
-        g16_fr_pow(&zt, &tau, e, 1);
-        g16_fr_sub(&zt, &zt, &g16_fr_one_mont);
-        g16_fr_mul(&p, &zt, &dinv);
-        for (uint64_t i = 0; i + 1 < N; i++) {
-            s_h[i] = p;
-            g16_fr_mul(&p, &p, &tau);
-        }
+        hc.s_h = s_h;
+        hc.tau = tau;
+        g16_fr_pow(&hc.p, &tau, e, 1);
+        g16_fr_sub(&hc.p, &hc.p, &g16_fr_one_mont);
+        g16_fr_mul(&hc.p, &hc.p, &dinv);
+        g16_parallel_for(N - 1, 1u << 14, hs_chunk, &hc);
     }
     free(uvw);
     uvw = NULL;
