@@ -7,7 +7,18 @@
 
 #include "common/error.h"
 #include "common/pool.h"
+#include "field/x86_64/inline.h"
 #include "groth16/snarkjs_prove.h"
+
+/* Butterfly additions inline where available (each butterfly is one
+ * multiplication and one addition and subtraction). */
+#if G16_FP_INLINE
+#define FR_ADD g16_fr_add_inl
+#define FR_SUB g16_fr_sub_inl
+#else
+#define FR_ADD g16_fr_add
+#define FR_SUB g16_fr_sub
+#endif
 
 void g16_sj_root(g16_fr *out, unsigned log_n)
 {
@@ -40,20 +51,77 @@ static void stage_fn(void *vctx, size_t begin, size_t end, unsigned worker)
         size_t blk = t >> c->log_half, i = t & (m - 1); /* shifts: a division per butterfly costs more than the add */
         g16_fr *u = &c->x[blk * 2 * m + i], *v = u + m, tv;
         g16_fr_mul(&tv, v, &c->tw[i << c->tw_shift]);
-        g16_fr_sub(v, u, &tv);
-        g16_fr_add(u, u, &tv);
+        FR_SUB(v, u, &tv);
+        FR_ADD(u, u, &tv);
+    }
+}
+
+static size_t bit_reverse(size_t i, unsigned log_n)
+{
+    uint64_t v = __builtin_bswap64((uint64_t)i);
+    v = ((v >> 4) & 0x0f0f0f0f0f0f0f0fULL) | ((v & 0x0f0f0f0f0f0f0f0fULL) << 4);
+    v = ((v >> 2) & 0x3333333333333333ULL) | ((v & 0x3333333333333333ULL) << 2);
+    v = ((v >> 1) & 0x5555555555555555ULL) | ((v & 0x5555555555555555ULL) << 1);
+    return (size_t)(v >> (64 - log_n));
+}
+
+typedef struct bitrev_ctx {
+    g16_fr *x;
+    unsigned log_n;
+} bitrev_ctx;
+
+/* Each pair (i, j) is swapped by the smaller index only, so ranges of i can run
+ * in parallel. */
+static void bitrev_fn(void *vctx, size_t begin, size_t end, unsigned worker)
+{
+    (void)worker;
+    const bitrev_ctx *c = vctx;
+    for (size_t i = begin; i < end; i++) {
+        size_t j = bit_reverse(i, c->log_n);
+        if (i < j) {
+            g16_fr t = c->x[i];
+            c->x[i] = c->x[j];
+            c->x[j] = t;
+        }
     }
 }
 
 static void bitrev(g16_fr *x, size_t n, unsigned log_n)
 {
-    for (size_t i = 0; i < n; i++) {
-        size_t j = 0;
-        for (unsigned b = 0; b < log_n; b++) j |= ((i >> b) & 1) << (log_n - 1 - b);
-        if (i < j) {
-            g16_fr t = x[i];
-            x[i] = x[j];
-            x[j] = t;
+    if (log_n == 0) return;
+    bitrev_ctx c = {x, log_n};
+    g16_parallel_for(n, n >= 8192 ? 4096 : n, bitrev_fn, &c);
+}
+
+/* The first stages touch only blocks of 2^NTT_BLOCK_LOG consecutive elements
+ * (32 KiB, L1-sized): one task runs all of them on its block, instead of one
+ * parallel pass over the whole vector per stage. */
+#define NTT_BLOCK_LOG 10
+
+typedef struct block_ctx {
+    g16_fr *x;
+    const g16_fr *tw;
+    unsigned log_n, stages; /* stages 1..stages run inside each block */
+} block_ctx;
+
+static void block_fn(void *vctx, size_t begin, size_t end, unsigned worker)
+{
+    (void)worker;
+    const block_ctx *c = vctx;
+    size_t bs = (size_t)1 << c->stages;
+    for (size_t blk = begin; blk < end; blk++) {
+        g16_fr *xb = c->x + blk * bs;
+        for (unsigned s = 1; s <= c->stages; s++) {
+            size_t m = (size_t)1 << (s - 1);
+            unsigned shift = c->log_n - s;
+            for (size_t k = 0; k < bs; k += 2 * m) {
+                for (size_t i = 0; i < m; i++) {
+                    g16_fr *u = &xb[k + i], *v = u + m, tv;
+                    g16_fr_mul(&tv, v, &c->tw[i << shift]);
+                    FR_SUB(v, u, &tv);
+                    FR_ADD(u, u, &tv);
+                }
+            }
         }
     }
 }
@@ -76,7 +144,12 @@ static void ntt_core(g16_fr *x, unsigned log_n, const g16_fr *tw)
 {
     size_t n = (size_t)1 << log_n;
     bitrev(x, n, log_n);
-    for (unsigned s = 1; s <= log_n; s++) {
+    unsigned first = log_n < NTT_BLOCK_LOG ? log_n : NTT_BLOCK_LOG;
+    if (first) {
+        block_ctx b = {x, tw, log_n, first};
+        g16_parallel_for(n >> first, 1, block_fn, &b);
+    }
+    for (unsigned s = first + 1; s <= log_n; s++) {
         stage_ctx c = {x, tw, s - 1, log_n - s};
         g16_parallel_for(n / 2, n >= 8192 ? 1024 : n / 2, stage_fn, &c);
     }

@@ -2,6 +2,7 @@
  * (mont.h) and the exported functions on both paths: edge values (0, 1, p-1,
  * p-2, 2^k below p), random values from a fixed seed, every pair of them, and
  * aliasing of r with a and b.  Also that the header's copy of p is fp.c's.
+ * The Fr pair (4 limbs) the same way on edge and random values.
  * And the lazy mulx multiplication (g16_mulx_mont_384_lazy): inputs below 2p
  * (the edge values and their + p, up to 2p - 1), result below 2p and equal to
  * the portable product of the reduced inputs once reduced; the fully reducing
@@ -11,6 +12,7 @@
 #include "check.h"
 #include "field/cpu.h"
 #include "field/fp.h"
+#include "field/fr.h"
 #include "field/mont.h"
 #include "field/mont_x86_64.h"
 #include "field/x86_64/inline.h"
@@ -195,6 +197,43 @@ int main(void)
         check_lazy_chain(&w[2 * 2 + 1], &w[2 * 2 + 1], 1000); /* (2p - 1)^k */
     }
 #endif
+    /* Fr: the 4-limb pair against mont.h on edge and random values */
+    {
+        g16_fr fv[40];
+        memset(fv, 0, sizeof fv);
+        fv[1].l[0] = 1;
+        memcpy(fv[2].l, g16_fr_modulus, sizeof fv[2].l);
+        fv[2].l[0] -= 1; /* r - 1 */
+        memcpy(fv[3].l, g16_fr_modulus, sizeof fv[3].l);
+        fv[3].l[0] -= 2;
+        for (int i = 0; i < 4; i++) fv[4].l[i] = g16_fr_modulus[i] >> 1 | (i < 3 ? g16_fr_modulus[i + 1] << 63 : 0);
+        fv[5] = fv[4];
+        fv[5].l[0] += 1; /* (r-1)/2 and (r+1)/2 */
+        fv[6] = g16_fr_one_mont;
+        for (int k = 7; k < 40; k++) {
+            do {
+                for (int i = 0; i < 4; i++) fv[k].l[i] = g16_rng_u64(&rng);
+                fv[k].l[3] &= (1ull << 63) - 1;
+            } while (g16_mont_geq(fv[k].l, g16_fr_modulus, 4));
+        }
+        for (int i = 0; i < 40; i++) {
+            for (int j = 0; j < 40; j++) {
+                g16_fr want, got, al;
+                g16_mont_add(want.l, fv[i].l, fv[j].l, g16_fr_modulus, 4);
+                g16_fr_add_inl(&got, &fv[i], &fv[j]);
+                CHECK(!memcmp(want.l, got.l, sizeof got.l), "fr add %d %d", i, j);
+                al = fv[i];
+                g16_fr_add_inl(&al, &al, &fv[j]);
+                CHECK(!memcmp(want.l, al.l, sizeof al.l), "fr add r = a %d %d", i, j);
+                g16_mont_sub(want.l, fv[i].l, fv[j].l, g16_fr_modulus, 4);
+                g16_fr_sub_inl(&got, &fv[i], &fv[j]);
+                CHECK(!memcmp(want.l, got.l, sizeof got.l), "fr sub %d %d", i, j);
+                al = fv[j];
+                g16_fr_sub_inl(&al, &fv[i], &al);
+                CHECK(!memcmp(want.l, al.l, sizeof al.l), "fr sub r = b %d %d", i, j);
+            }
+        }
+    }
     g16_fp z;
     g16_fp_add_inl(&z, &v[10], &v[11]);
     CHECK(g16_fp_is_zero(&z), "(p-1)/2 + (p+1)/2 is not 0");

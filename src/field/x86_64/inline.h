@@ -14,12 +14,13 @@
  * limbs are constants (immediates or RIP-relative loads) and the compiler keeps
  * the operands in whatever registers it likes.
  *
- * G16_FP_INLINE is 1 when these exist (x86-64 with GNU C); otherwise callers
- * use the exported functions. */
+ * G16_FP_INLINE is 1 when these (and the Fr pair below) exist (x86-64 with GNU
+ * C); otherwise callers use the exported functions. */
 #ifndef G16_FIELD_X86_64_INLINE_H
 #define G16_FIELD_X86_64_INLINE_H
 
 #include "field/fp.h"
+#include "field/fr.h"
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #define G16_FP_INLINE 1
@@ -127,6 +128,59 @@ static inline __attribute__((always_inline)) void g16_fp_add_inl(g16_fp *r, cons
               [p4] "m"(g16_fp_modulus[4]), [p5] "m"(g16_fp_modulus[5])
             : "cc");
     r->l[0] = s0, r->l[1] = s1, r->l[2] = s2, r->l[3] = s3, r->l[4] = s4, r->l[5] = s5;
+}
+
+/* Fr (4 limbs, r < 2^255): the same two operations, for NTT butterflies. */
+static inline __attribute__((always_inline)) void g16_fr_sub_inl(g16_fr *r, const g16_fr *a,
+                                                                 const g16_fr *b)
+{
+    uint64_t t0 = a->l[0], t1 = a->l[1], t2 = a->l[2], t3 = a->l[3], m;
+    __asm__("subq %[b0], %[t0]\n\t"
+            "sbbq %[b1], %[t1]\n\t"
+            "sbbq %[b2], %[t2]\n\t"
+            "sbbq %[b3], %[t3]\n\t"
+            "sbbq %[m], %[m]"
+            : [t0] "+&r"(t0), [t1] "+&r"(t1), [t2] "+&r"(t2), [t3] "+&r"(t3), [m] "=r"(m)
+            : [b0] "m"(b->l[0]), [b1] "m"(b->l[1]), [b2] "m"(b->l[2]), [b3] "m"(b->l[3])
+            : "cc");
+    uint64_t q0 = g16_fr_modulus[0] & m, q1 = g16_fr_modulus[1] & m, q2 = g16_fr_modulus[2] & m,
+             q3 = g16_fr_modulus[3] & m;
+    __asm__("addq %[q0], %[t0]\n\t"
+            "adcq %[q1], %[t1]\n\t"
+            "adcq %[q2], %[t2]\n\t"
+            "adcq %[q3], %[t3]"
+            : [t0] "+r"(t0), [t1] "+r"(t1), [t2] "+r"(t2), [t3] "+r"(t3)
+            : [q0] "r"(q0), [q1] "r"(q1), [q2] "r"(q2), [q3] "r"(q3)
+            : "cc");
+    r->l[0] = t0, r->l[1] = t1, r->l[2] = t2, r->l[3] = t3;
+}
+
+static inline __attribute__((always_inline)) void g16_fr_add_inl(g16_fr *r, const g16_fr *a,
+                                                                 const g16_fr *b)
+{
+    uint64_t t0 = a->l[0], t1 = a->l[1], t2 = a->l[2], t3 = a->l[3];
+    __asm__("addq %[b0], %[t0]\n\t"
+            "adcq %[b1], %[t1]\n\t"
+            "adcq %[b2], %[t2]\n\t"
+            "adcq %[b3], %[t3]"
+            : [t0] "+&r"(t0), [t1] "+&r"(t1), [t2] "+&r"(t2), [t3] "+&r"(t3)
+            : [b0] "m"(b->l[0]), [b1] "m"(b->l[1]), [b2] "m"(b->l[2]), [b3] "m"(b->l[3])
+            : "cc");
+    uint64_t s0 = t0, s1 = t1, s2 = t2, s3 = t3;
+    __asm__("subq %[p0], %[s0]\n\t"
+            "sbbq %[p1], %[s1]\n\t"
+            "sbbq %[p2], %[s2]\n\t"
+            "sbbq %[p3], %[s3]\n\t"
+            "cmovcq %[t0], %[s0]\n\t"
+            "cmovcq %[t1], %[s1]\n\t"
+            "cmovcq %[t2], %[s2]\n\t"
+            "cmovcq %[t3], %[s3]"
+            : [s0] "+&r"(s0), [s1] "+&r"(s1), [s2] "+&r"(s2), [s3] "+&r"(s3)
+            : [t0] "r"(t0), [t1] "r"(t1), [t2] "r"(t2), [t3] "r"(t3),
+              [p0] "m"(g16_fr_modulus[0]), [p1] "m"(g16_fr_modulus[1]),
+              [p2] "m"(g16_fr_modulus[2]), [p3] "m"(g16_fr_modulus[3])
+            : "cc");
+    r->l[0] = s0, r->l[1] = s1, r->l[2] = s2, r->l[3] = s3;
 }
 
 #else
