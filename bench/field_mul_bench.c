@@ -3,8 +3,9 @@
  * the median of several runs, for the portable C core and the mulx/adx path.
  *
  * Not part of the CMake build: compile against a build directory's libraries,
- * e.g.  cc -O2 -Iinclude -Isrc bench/field_mul_bench.c \
+ * e.g.  cc -O2 -Iinclude -Isrc -DG16_HAVE_MULX bench/field_mul_bench.c \
  *          build/libg16_field.a build/libg16_common.a -o /tmp/field_mul_bench
+ * (-DG16_HAVE_MULX on x86-64 builds with the assembly path, for the lazy rows)
  * Usage: field_mul_bench [iterations] [runs]   (default 1000000 and 7)
  * The figure the performance bar refers to is the wall-time median of the
  * dependent chain; the others help read results on a busy machine.
@@ -16,6 +17,8 @@
 #include "field/cpu.h"
 #include "field/fp.h"
 #include "field/fr.h"
+#include "field/mont_x86_64.h"
+#include "field/x86_64/inline.h"
 
 static long iters = 1000000;
 static int runs = 7;
@@ -146,6 +149,52 @@ static void fr_add_chain(void)
     sink ^= x.l[0];
 }
 
+#if G16_FP_INLINE
+/* the inline forms the hot loops use (field/x86_64/inline.h): no call, no path test */
+static void fp_add_inl_chain(void)
+{
+    g16_fp x = fx;
+    for (long i = 0; i < iters; i++) g16_fp_add_inl(&x, &x, &fy);
+    sink ^= x.l[0];
+}
+
+static void fp_sub_inl_chain(void)
+{
+    g16_fp x = fx;
+    for (long i = 0; i < iters; i++) g16_fp_sub_inl(&x, &x, &fy);
+    sink ^= x.l[0];
+}
+
+static void fr_add_inl_chain(void)
+{
+    g16_fr x = rx;
+    for (long i = 0; i < iters; i++) g16_fr_add_inl(&x, &x, &ry);
+    sink ^= x.l[0];
+}
+#endif
+
+#if defined(G16_HAVE_MULX)
+/* the lazy (< 2p) mulx product the batch inversion uses, called directly */
+static void fp_mul_lazy_chain(void)
+{
+    g16_fp x = fx;
+    for (long i = 0; i < iters; i++) g16_mulx_mont_384_lazy(x.l, x.l, fy.l, g16_fp_modulus, G16_FP_N0);
+    sink ^= x.l[0];
+}
+
+static void fp_mul_lazy_4chains(void)
+{
+    g16_fp x[4] = {fx, fy, fx, fy};
+    for (long i = 0; i < iters; i++) {
+        g16_mulx_mont_384_lazy(x[0].l, x[0].l, fy.l, g16_fp_modulus, G16_FP_N0);
+        g16_mulx_mont_384_lazy(x[1].l, x[1].l, fy.l, g16_fp_modulus, G16_FP_N0);
+        g16_mulx_mont_384_lazy(x[2].l, x[2].l, fx.l, g16_fp_modulus, G16_FP_N0);
+        g16_mulx_mont_384_lazy(x[3].l, x[3].l, fx.l, g16_fp_modulus, G16_FP_N0);
+    }
+    sink ^= x[0].l[0] ^ x[1].l[0] ^ x[2].l[0] ^ x[3].l[0];
+}
+#endif
+
 static void report(void)
 {
     printf("path: %s            ns/op: wall median, min; thread-CPU median, min\n", g16_arith_path());
@@ -160,6 +209,17 @@ static void report(void)
     measure("fr mul (4 chains)", fr_mul_4chains, 4 * iters);
     measure("fr sqr (chain)", fr_sqr_chain, iters);
     measure("fr add (chain)", fr_add_chain, iters);
+#if G16_FP_INLINE
+    measure("fp add inline", fp_add_inl_chain, iters);
+    measure("fp sub inline", fp_sub_inl_chain, iters);
+    measure("fr add inline", fr_add_inl_chain, iters);
+#endif
+#if defined(G16_HAVE_MULX)
+    if (g16_use_mulx) {
+        measure("fp mul lazy (chain)", fp_mul_lazy_chain, iters);
+        measure("fp mul lazy (4 ch.)", fp_mul_lazy_4chains, 4 * iters);
+    }
+#endif
 }
 
 int main(int argc, char **argv)
