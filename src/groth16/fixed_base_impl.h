@@ -1,7 +1,9 @@
 /* Fixed-base scalar multiplication template (included by fixed_base.c for G1
  * and G2).  The includer defines CV(name) (curve function), FE(name) (field
  * function), FE_T, AFF, JAC, FB_(name) (local names), FB_NAME (the exported
- * function) and FB_GROUP (1 or 2).
+ * function) and FB_GROUP (1 or 2), and fixed_base.c the tuning constants
+ * (FB_CHUNK, FB_AHEAD, FB_ILP, FB_MAX_W, FB_MAX_WINDOWS, FB_TABLE_BYTES,
+ * FB_ENTRY_COST).
  *
  * Method: windows of w bits, W = ⌈255/w⌉ of them.  Row k of the table holds
  * d·2^(wk)·P for d = 1 .. 2^(w−1) in affine form (the top row, unsigned, up to
@@ -18,9 +20,12 @@
  *
  * Equal x-coordinates: the table rows never meet one (distinct small multiples
  * of a point of prime order r).  In the products the running sum is Σ_{j<k}
- * d_j·2^(wj)·P with |Σ| < 2^(wk), so it can only meet ±d_k·2^(wk)·P modulo r in
- * the top window (for a few scalars close to multiples of r/2^(wk)); those go
- * through a Jacobian addition. */
+ * d_j·2^(wj)·P with |Σ| < 2^(wk) ≤ |d_k|·2^(wk), so Σ ≡ ±d_k·2^(wk) (mod r) needs
+ * |Σ ∓ d_k·2^(wk)| ≥ r, which only the top window can reach (a doubling, for
+ * scalars 2d·2^(wk) − r whose recoding gives the top digit d: an exhaustive
+ * search finds none for w = 13, 15, 16, 17, a partial one finds two scalars
+ * that do it for w = 3, 4, 6, 7, 9, 12, 14, 18, 21, 22); those go through a
+ * Jacobian addition. */
 
 #if G16_FP_INLINE && FB_GROUP == 1
 #define FB_ADD(r, a, b) g16_fp_add_inl(r, a, b)
