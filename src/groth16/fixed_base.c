@@ -19,6 +19,7 @@
 /* Independent additions (and running-product chains) interleaved; batch_inv
  * combines exactly 4 chains. */
 #define FB_ILP 4
+_Static_assert(FB_ILP == 4, "batch_inv combines exactly 4 chains");
 /* Window limits: w ≤ FB_MAX_W, so at most ⌈255/2⌉ windows. */
 #define FB_MAX_W 22
 #define FB_MAX_WINDOWS 128
