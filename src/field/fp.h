@@ -28,8 +28,12 @@ void g16_fp_mul(g16_fp *r, const g16_fp *a, const g16_fp *b);
 void g16_fp_sqr(g16_fp *r, const g16_fp *a);
 /* r = a^e, e given as little-endian 64-bit limbs (any length, variable time in e). */
 void g16_fp_pow(g16_fp *r, const g16_fp *a, const uint64_t *e, size_t e_limbs);
-/* r = 1/a; 0 maps to 0. */
+/* r = 1/a; 0 maps to 0.  Fermat (a^(p−2)): the same work for every a. */
 void g16_fp_inv(g16_fp *r, const g16_fp *a);
+/* r = 1/a; 0 maps to 0.  Binary extended GCD (fp_inv_vartime.c), about 4× faster
+ * than g16_fp_inv, in VARIABLE time: only for public data or where the caller's
+ * control flow already depends on the value (MSM and setup batch inversions). */
+void g16_fp_inv_vartime(g16_fp *r, const g16_fp *a);
 int g16_fp_eq(const g16_fp *a, const g16_fp *b);
 int g16_fp_is_zero(const g16_fp *a);
 int g16_fp_is_one(const g16_fp *a);

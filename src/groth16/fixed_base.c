@@ -9,7 +9,6 @@
 #include "field/mont.h" /* g16_limbs_eq */
 #include "field/x86_64/inline.h"
 #include "groth16/groth16.h"
-#include "msm/msm_internal.h" /* g16_msm_fp_inv: the binary-GCD inversion of the batches */
 
 /* Scalars per parallel chunk: the additions of a chunk share one inversion per
  * window; 4096 keeps the accumulators (G2: 768 KB) in L2. */

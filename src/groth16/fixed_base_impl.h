@@ -101,13 +101,13 @@ static void FB_(batch_inv)(FE_T *den, g16_fp *pre, size_t n)
     for (size_t j = n - K; j < n; j++) tot[j % K] = &pre[j];
     if (K == 1) {
         g16_fp_mul(&t, tot[0], &g16_fp_one_mont); /* canonical for the inversion */
-        g16_msm_fp_inv(&inv[0], &t);
+        g16_fp_inv_vartime(&inv[0], &t);
     } else {
         g16_fp p01, p23, all, i01, i23;
         g16_fp_mul_lazy(&p01, tot[0], tot[1]);
         g16_fp_mul_lazy(&p23, tot[2], tot[3]);
         g16_fp_mul(&all, &p01, &p23);
-        g16_msm_fp_inv(&all, &all);
+        g16_fp_inv_vartime(&all, &all);
         g16_fp_mul_lazy(&i01, &all, &p23);
         g16_fp_mul_lazy(&i23, &all, &p01);
         g16_fp_mul_lazy(&inv[0], &i01, tot[1]);

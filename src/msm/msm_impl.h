@@ -292,10 +292,10 @@ static void LOCAL(flush_to)(LOCAL(scratch) *s, MSM_AFF *tgt, uint8_t *sts, size_
     }
 #if MSM_GROUP == 2
     g16_fp invn;
-    g16_msm_fp_inv(&invn, &acc[n - 1].c0);
+    g16_fp_inv_vartime(&invn, &acc[n - 1].c0);
     (void)inv;
 #else
-    g16_msm_fp_inv(&inv, &acc[n - 1]);
+    g16_fp_inv_vartime(&inv, &acc[n - 1]);
 #endif
     /* 1/den[j] for every j, stored over den[j] (no longer needed once inv has
      * moved past it) */

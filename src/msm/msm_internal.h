@@ -30,11 +30,6 @@ void g16_msm_prep_free(msm_prep *p);
 g16_status g16_msm_prep_fill(msm_prep *p, const g16_fr *scalars, size_t count,
                              const uint64_t *density, size_t base0, int split);
 
-/* r = 1/a in Fp (Montgomery form, like g16_fp_inv); 0 maps to 0.  Variable time
- * (binary GCD, msm_inv.c): for the batch inversions, ~5x faster than Fermat. */
-struct g16_fp;
-void g16_msm_fp_inv(struct g16_fp *r, const struct g16_fp *a);
-
 /* Number of set bits among the first n bits of bitmap. */
 size_t g16_msm_popcount(const uint64_t *bitmap, size_t n);
 

@@ -1,4 +1,4 @@
-/* Variable-time Fp inversion for the MSM's batch inversions (msm_internal.h).
+/* Variable-time Fp inversion (fp.h: g16_fp_inv_vartime) for batch inversions.
  *
  * Binary extended GCD with word-sized approximations (T. Pornin, "Optimized
  * Binary GCD for Modular Inversion", 2020, IACR ePrint 2020/972): the binary GCD
@@ -20,7 +20,6 @@
 #include <string.h>
 
 #include "field/fp.h"
-#include "msm/msm_internal.h"
 
 typedef __int128 i128;
 typedef unsigned __int128 u128;
@@ -172,7 +171,7 @@ static int inv_plain(uint64_t out[NL], const uint64_t y[NL])
     return 0;
 }
 
-void g16_msm_fp_inv(g16_fp *r, const g16_fp *x)
+void g16_fp_inv_vartime(g16_fp *r, const g16_fp *x)
 {
     /* x = X·R (Montgomery, R = 2^384); inv_plain gives (X·R)^-1 and the result
      * must be X^-1·R = (X·R)^-1·R²: one Montgomery product with R³ mod p, which
