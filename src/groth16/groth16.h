@@ -98,7 +98,9 @@ void g16_h_mul(g16_fr *wa, const g16_fr *wb, unsigned log_n);
 /* Fixed-base scalar multiplication: for each job j, outs[j][i] = scalars[j][i]·base
  * (affine, batch normalised) for ns[j] Montgomery-form scalars; one window table,
  * sized from the total count, serves every job.  Multi-threaded on the default
- * pool.  Returns G16_OK or G16_ERR_NOMEM. */
+ * pool.  base must be in the prime-order subgroup (refused with
+ * G16_ERR_NOT_IN_SUBGROUP otherwise); a base at infinity gives infinity outputs.
+ * Returns G16_OK, G16_ERR_NOT_IN_SUBGROUP or G16_ERR_NOMEM. */
 g16_status g16_fixed_base_g1(const g16_g1_affine *base, size_t jobs, g16_g1_affine *const *outs,
                              const g16_fr *const *scalars, const size_t *ns);
 g16_status g16_fixed_base_g2(const g16_g2_affine *base, size_t jobs, g16_g2_affine *const *outs,

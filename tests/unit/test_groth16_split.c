@@ -313,6 +313,74 @@ static void test_fixed_base(g16_rng *rng)
     free(s), free(o1), free(o2);
 }
 
+/* The fixed-base edge paths: the top window's equal-x case (a doubling; only the
+ * scalars found by search in docs/groth16.md reach it), a base at infinity, and a
+ * base on the curve outside the subgroup (refused). */
+static void test_fixed_base_edges(void)
+{
+    static const char *equal_x = "6c1258acd66282b7ccc627f7f65e27faac425bfd0001a40100000000ffffffff";
+    static const int windows[] = {3, 4, 6, 7, 9, 12, 14};
+    uint8_t be[32];
+    for (int i = 0; i < 32; i++) {
+        unsigned v;
+        sscanf(equal_x + 2 * i, "%2x", &v);
+        be[i] = (uint8_t)v;
+    }
+    g16_fr k;
+    g16_fr_from_be_reduce(&k, be, 32);
+    g16_g1_affine base, o1;
+    g16_g2_affine base2, o2;
+    g16_g1_affine_generator(&base);
+    g16_g2_affine_generator(&base2);
+    g16_g1_jac g, r;
+    g16_g2_jac g2, r2;
+    g16_g1_jac_generator(&g);
+    g16_g2_jac_generator(&g2);
+    g16_g1_mul_fr(&r, &g, &k);
+    g16_g2_mul_fr(&r2, &g2, &k);
+    g16_g1_affine *outs[1] = {&o1};
+    g16_g2_affine *outs2[1] = {&o2};
+    const g16_fr *scs[1] = {&k};
+    size_t ns[1] = {1};
+    char w[8];
+    for (size_t i = 0; i < sizeof windows / sizeof windows[0]; i++) {
+        snprintf(w, sizeof w, "%d", windows[i]);
+        setenv("G16_FB_WINDOW", w, 1);
+        CHECK(g16_fixed_base_g1(&base, 1, outs, scs, ns) == G16_OK, "fb g1 w=%s", w);
+        CHECK(g16_g1_jac_eq_affine(&r, &o1), "equal-x scalar, G1, w = %s", w);
+        CHECK(g16_fixed_base_g2(&base2, 1, outs2, scs, ns) == G16_OK, "fb g2 w=%s", w);
+        CHECK(g16_g2_jac_eq_affine(&r2, &o2), "equal-x scalar, G2, w = %s", w);
+    }
+    unsetenv("G16_FB_WINDOW");
+
+    /* base at infinity: every product is the identity */
+    g16_g1_affine inf;
+    g16_g1_affine_set_infinity(&inf);
+    o1 = base;
+    CHECK(g16_fixed_base_g1(&inf, 1, outs, scs, ns) == G16_OK, "fb g1 of infinity");
+    CHECK(g16_g1_affine_is_infinity(&o1), "k·O = O");
+
+    /* a point of E outside G1: the smallest x with x³ + 4 a square */
+    g16_g1_affine bad = {0};
+    for (uint64_t x = 1; x < 100; x++) {
+        g16_fp xx, t, four, y;
+        g16_fp_from_u64(&xx, x);
+        g16_fp_from_u64(&four, 4);
+        g16_fp_sqr(&t, &xx);
+        g16_fp_mul(&t, &t, &xx);
+        g16_fp_add(&t, &t, &four);
+        if (g16_fp_sqrt(&y, &t)) {
+            bad.x = xx;
+            bad.y = y;
+            break;
+        }
+    }
+    CHECK(g16_g1_affine_on_curve(&bad) && !g16_g1_affine_is_infinity(&bad) &&
+              !g16_g1_affine_in_subgroup(&bad), "test point on E, outside G1");
+    CHECK(g16_fixed_base_g1(&bad, 1, outs, scs, ns) == G16_ERR_NOT_IN_SUBGROUP,
+          "fixed base refuses a base outside the subgroup");
+}
+
 int main(void)
 {
     g16_rng rng;
@@ -321,5 +389,6 @@ int main(void)
     test_h(&rng);
     test_setup_queries(&rng);
     test_fixed_base(&rng);
+    test_fixed_base_edges();
     return g16_test_finish("groth16_split");
 }
