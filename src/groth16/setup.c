@@ -151,21 +151,17 @@ static g16_status lagrange(g16_fr *lag, uint64_t rows, const g16_fr *tau, unsign
 
 static void g1_mul_gen(g16_g1_affine *out, const g16_fr *k)
 {
-    uint64_t l[4];
     g16_g1_jac g, r;
-    g16_fr_to_canonical(l, k);
     g16_g1_jac_generator(&g);
-    g16_g1_mul(&r, &g, l);
+    g16_g1_mul_fr(&r, &g, k);
     g16_g1_jac_to_affine(out, &r);
 }
 
 static void g2_mul_gen(g16_g2_affine *out, const g16_fr *k)
 {
-    uint64_t l[4];
     g16_g2_jac g, r;
-    g16_fr_to_canonical(l, k);
     g16_g2_jac_generator(&g);
-    g16_g2_mul(&r, &g, l);
+    g16_g2_mul_fr(&r, &g, k);
     g16_g2_jac_to_affine(out, &r);
 }
 

@@ -73,20 +73,6 @@ g16_status g16_sj_pk_compact(g16_sj_pk *pk)
     return G16_OK;
 }
 
-static void g1_mul_fr(g16_g1_jac *r, const g16_g1_jac *p, const g16_fr *k)
-{
-    uint64_t e[4];
-    g16_fr_to_canonical(e, k);
-    g16_g1_mul(r, p, e);
-}
-
-static void g2_mul_fr(g16_g2_jac *r, const g16_g2_jac *p, const g16_fr *k)
-{
-    uint64_t e[4];
-    g16_fr_to_canonical(e, k);
-    g16_g2_mul(r, p, e);
-}
-
 /* a[row] += coef·w[signal] over the list; c = a∘b comes later (after the key's rows). */
 static void build_ab(g16_fr *a, g16_fr *b, const g16_sj_pk *pk, const g16_fr *w)
 {
@@ -150,23 +136,23 @@ g16_status g16_sj_prove(g16_sj_proof *proof, const g16_sj_pk *pk, const g16_fr *
     g16_g1_jac_from_affine(&d1, &pk->delta1);
     g16_g2_jac_from_affine(&d2, &pk->delta2);
     g16_g1_jac_add_affine(&piA, &A, &pk->alpha1);
-    g1_mul_fr(&tmp, &d1, r);
+    g16_g1_mul_fr(&tmp, &d1, r);
     g16_g1_jac_add(&piA, &piA, &tmp);
     g16_g2_jac_add_affine(&piB, &B2, &pk->beta2);
-    g2_mul_fr(&tmp2, &d2, s);
+    g16_g2_mul_fr(&tmp2, &d2, s);
     g16_g2_jac_add(&piB, &piB, &tmp2);
     g16_g1_jac_add_affine(&B1, &B1, &pk->beta1);
-    g1_mul_fr(&tmp, &d1, s);
+    g16_g1_mul_fr(&tmp, &d1, s);
     g16_g1_jac_add(&B1, &B1, &tmp);
     g16_g1_jac_add(&piC, &C, &H);
-    g1_mul_fr(&tmp, &piA, s);
+    g16_g1_mul_fr(&tmp, &piA, s);
     g16_g1_jac_add(&piC, &piC, &tmp);
-    g1_mul_fr(&tmp, &B1, r);
+    g16_g1_mul_fr(&tmp, &B1, r);
     g16_g1_jac_add(&piC, &piC, &tmp);
     g16_fr rs;
     g16_fr_mul(&rs, r, s);
     g16_fr_neg(&rs, &rs);
-    g1_mul_fr(&tmp, &d1, &rs);
+    g16_g1_mul_fr(&tmp, &d1, &rs);
     g16_g1_jac_add(&piC, &piC, &tmp);
     g16_g1_jac_to_affine(&proof->a, &piA);
     g16_g2_jac_to_affine(&proof->b, &piB);
@@ -183,7 +169,7 @@ g16_status g16_sj_verify(const g16_sj_vk *vk, const g16_sj_proof *proof, const g
     g16_g1_jac_from_affine(&acc, &vk->ic[0]);
     for (size_t i = 0; i < n_pub; i++) {
         g16_g1_jac_from_affine(&base, &vk->ic[i + 1]);
-        g1_mul_fr(&t, &base, &pub[i]);
+        g16_g1_mul_fr(&t, &base, &pub[i]);
         g16_g1_jac_add(&acc, &acc, &t);
     }
     g16_g1_affine p[4];
