@@ -13,17 +13,20 @@ static const char bench_usage[] =
     "       g16 bench ntt --log-n A[..B] [--threads T] [--coset] [--reps R] [--seed S] [--json]\n"
     "       g16 bench msm --group g1|g2 --log-n A[..B] [--threads T] [--ones F] [--zeros F]\n"
     "                     [--reps R] [--seed S] [--json]\n"
+    "       g16 bench prove --log-n N [--profile porep|dense|bits] [--inputs I] [--threads T]\n"
+    "                       [--seed S] [--json]\n"
+    "       g16 bench pipeline ...   (g16 bench pipeline --help)\n"
     "\n"
     "field: ns/op (median) of Fp mul/sqr/inverse, Fr mul, G1 add/double/mixed add, G2 mixed add,\n"
     "       G1 and G2 scalar multiplication, Miller loop and final exponentiation.\n"
     "ntt:   seconds (median) of one forward Fr NTT of 2^log_n elements (coset with --coset).\n"
     "msm:   seconds (median) of one MSM of 2^log_n random bases; --ones/--zeros set the fraction\n"
     "       of scalars equal to 1 and 0 (the rest full-width random).\n"
-    "--threads 0 (default) means G16_THREADS or the CPU count.\n"
-    "       g16 bench prove --log-n N [--profile porep|dense|bits] [--inputs I] [--threads T]\n"
-    "                       [--seed S] [--json]\n"
     "prove: generate a circuit + witness, TEST-ONLY setup, one proof; seconds of each stage\n"
-    "       (synthesis, H NTTs, each MSM, b_g2, assembly), verification, peak RSS.\n";
+    "       (synthesis, H NTTs, each MSM, b_g2, assembly), verification, peak RSS.\n"
+    "pipeline: jobs through the engine for several synthesis-worker counts; s/proof, device\n"
+    "       busy %, peak RSS and reserved bytes per setting.\n"
+    "--threads 0 (default) means G16_THREADS or the CPU count.\n";
 
 static int bench_field(int argc, char **argv)
 {
