@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-long g16_test_checks, g16_test_failures;
+_Atomic long g16_test_checks, g16_test_failures;
 
 int g16_test_finish(const char *name)
 {

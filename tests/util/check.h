@@ -7,7 +7,13 @@
 #include <stdio.h>
 #include <stddef.h>
 
+/* Atomic: tests may CHECK from worker threads (engine hooks, pool callbacks).  The
+ * C++ (CUDA host) tests see plain longs of the same size; they CHECK from one thread. */
+#ifdef __cplusplus
 extern long g16_test_checks, g16_test_failures;
+#else
+extern _Atomic long g16_test_checks, g16_test_failures;
+#endif
 
 #define CHECK(cond, ...)                                                   \
     do {                                                                   \
