@@ -95,18 +95,9 @@ static inline __attribute__((always_inline)) void g16_fp_add_nr_inl(g16_fp *r, c
 static inline __attribute__((always_inline)) void g16_fp_add_inl(g16_fp *r, const g16_fp *a,
                                                                  const g16_fp *b)
 {
-    uint64_t t0 = a->l[0], t1 = a->l[1], t2 = a->l[2], t3 = a->l[3], t4 = a->l[4], t5 = a->l[5];
-    __asm__("addq %[b0], %[t0]\n\t"
-            "adcq %[b1], %[t1]\n\t"
-            "adcq %[b2], %[t2]\n\t"
-            "adcq %[b3], %[t3]\n\t"
-            "adcq %[b4], %[t4]\n\t"
-            "adcq %[b5], %[t5]"
-            : [t0] "+&r"(t0), [t1] "+&r"(t1), [t2] "+&r"(t2), [t3] "+&r"(t3), [t4] "+&r"(t4),
-              [t5] "+&r"(t5)
-            : [b0] "m"(b->l[0]), [b1] "m"(b->l[1]), [b2] "m"(b->l[2]), [b3] "m"(b->l[3]),
-              [b4] "m"(b->l[4]), [b5] "m"(b->l[5])
-            : "cc");
+    g16_fp t;
+    g16_fp_add_nr_inl(&t, a, b);
+    uint64_t t0 = t.l[0], t1 = t.l[1], t2 = t.l[2], t3 = t.l[3], t4 = t.l[4], t5 = t.l[5];
     uint64_t s0 = t0, s1 = t1, s2 = t2, s3 = t3, s4 = t4, s5 = t5;
     __asm__("subq %[p0], %[s0]\n\t"
             "sbbq %[p1], %[s1]\n\t"
