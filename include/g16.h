@@ -64,6 +64,34 @@ int g16_cuda_built(void);
 int g16_cuda_devices(char *desc, size_t cap);
 
 /* ---------------------------------------------------------------------------
+ * Compute backends.  A backend runs the heavy operations of proving (NTTs, the H
+ * step, MSMs, the 0/1 batch addition); the CPU backend is always built and is the
+ * reference, the CUDA backend exists when the build found nvcc and is usable only
+ * where a GPU is present.  Results are equal to the CPU's bit for bit.
+ * ------------------------------------------------------------------------- */
+typedef struct g16_backend g16_backend;
+typedef enum g16_backend_kind {
+    G16_BACKEND_AUTO = 0, /* CUDA when a GPU is present, else the CPU */
+    G16_BACKEND_CPU = 1,
+    G16_BACKEND_CUDA = 2
+} g16_backend_kind;
+
+/* Parses "cpu", "cuda" or "auto".  Returns G16_OK or G16_ERR_ARG (message names
+ * the accepted words). */
+g16_status g16_backend_parse(const char *s, g16_backend_kind *out);
+
+/* Opens a backend.  device: the GPU index for CUDA (ignored for the CPU).
+ * Returns G16_OK; G16_ERR_BACKEND for CUDA when the build has no CUDA backend or
+ * no GPU is visible (the message says which); G16_ERR_NOMEM.  The CPU backend
+ * is one shared object; closing it is a no-op.  A backend may be used by several
+ * threads at once (device work is serialised inside); it must outlive every
+ * pending proof started on it. */
+g16_status g16_backend_open(g16_backend **out, g16_backend_kind kind, int device);
+void g16_backend_close(g16_backend *be);
+/* Returns: "cpu" or "cuda:<index> (<device name>)". */
+const char *g16_backend_name(const g16_backend *be);
+
+/* ---------------------------------------------------------------------------
  * Curve checks for people verifying keys and proofs by hand (`g16 ec`).
  * Groups are named by G16_G1 / G16_G2.  Points are exchanged as encodings in
  * the ZCash/bellperson/blst format: compressed 48/96 bytes, uncompressed 96/192.

@@ -114,6 +114,9 @@ typedef struct g16_prove_input {
     /* NULL: r, s fresh from getrandom().  Otherwise 64 bytes r ‖ s, big-endian,
      * reduced mod the group order: deterministic proofs for tests. */
     const uint8_t *rs;
+    /* Where the NTTs and MSMs run (g16_backend_open); NULL: the CPU.  The pending
+     * proof's background B2 MSM runs there too. */
+    g16_backend *backend;
 } g16_prove_input;
 
 /* Out: out: the pending proof (g16_prove_finish or g16_pending_free).
@@ -135,6 +138,10 @@ void g16_pending_free(g16_pending *p);
 struct g16_witness;
 g16_status g16_prove(uint8_t proof[G16_PROOF_BYTES], g16_key *key, const struct g16_circuit *circ,
                      const struct g16_witness *wit, const uint8_t *rs);
+/* As g16_prove on a backend (NULL: the CPU). */
+g16_status g16_prove_on(uint8_t proof[G16_PROOF_BYTES], g16_key *key,
+                        const struct g16_circuit *circ, const struct g16_witness *wit,
+                        const uint8_t *rs, g16_backend *backend);
 
 /* ---------------------------------------------------------------- verifying
  * inputs: n_inputs public inputs as 32-byte big-endian integers < r (the implicit
@@ -162,6 +169,12 @@ typedef struct g16_bench_prove_args {
     uint32_t n_pub;     /* public inputs */
     uint64_t seed;
     unsigned threads;   /* 0: the default */
+    int backend;        /* a g16_backend_kind (0: auto) */
+    int timing_key;     /* nonzero: TIMING-ONLY key of tiled points instead of the
+                           setup (for sizes whose setup would take minutes); the
+                           proof is then not valid and is not verified */
+    unsigned reps;      /* proofs made (>= 1); the fastest prove_start is reported,
+                           so device backends show warm figures (key resident) */
 } g16_bench_prove_args;
 
 typedef struct g16_bench_prove_result {
@@ -173,6 +186,8 @@ typedef struct g16_bench_prove_result {
     double verify;
     int valid;                          /* the proof verified */
     long peak_rss_kb;                   /* getrusage ru_maxrss after the run */
+    char backend[64];                   /* the backend that proved */
+    double first_prove_start;           /* the first rep's prove_start (cold) */
 } g16_bench_prove_result;
 
 g16_status g16_bench_prove(g16_bench_prove_result *out, const g16_bench_prove_args *a);

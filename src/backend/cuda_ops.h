@@ -90,6 +90,13 @@ g16_status g16_cuda_ntt(g16_cuda_ctx *ctx, g16_fr *data, unsigned log_n, int inv
 g16_status g16_cuda_h_step(g16_cuda_ctx *ctx, g16_fr *h, const g16_fr *a, const g16_fr *b,
                            const g16_fr *c, unsigned log_n, int bitrev_in);
 
+/* As g16_cuda_h_step with only the first `rows` entries of a, b, c given (the
+ * rest of the domain is zero; natural order only: bitrev_in needs rows = n) and
+ * h NULL allowed: the coefficients then stay on the device only, for
+ * g16_cuda_msm_g1_h (prove_start's H part copies nothing back). */
+g16_status g16_cuda_h_step_rows(g16_cuda_ctx *ctx, g16_fr *h, const g16_fr *a, const g16_fr *b,
+                                const g16_fr *c, size_t rows, unsigned log_n, int bitrev_in);
+
 /* Device-resident bases (uploaded once, e.g. a proving key's query).  group is
  * G16_G1 (g16_g1_affine) or G16_G2 (g16_g2_affine); (0,0) = infinity allowed. */
 g16_status g16_cuda_bases_upload(g16_cuda_ctx *ctx, g16_cuda_bases **out, g16_group group,
@@ -130,6 +137,28 @@ g16_status g16_cuda_msm_g2(g16_cuda_ctx *ctx, g16_g2_jac *out, const g16_cuda_ba
  * result is held or n exceeds its size; otherwise as g16_cuda_msm_g1. */
 g16_status g16_cuda_msm_g1_h(g16_cuda_ctx *ctx, g16_g1_jac *out, const g16_cuda_bases *bases,
                              size_t n, const g16_cuda_msm_opts *opts);
+
+/* Copies n scalars (e.g. a proof's assignment z) to a buffer of ctx that stays on
+ * the device until the next call, for g16_cuda_msm_g1_resident: the L, A and B1
+ * MSMs of one proof read z from there instead of copying it three times. */
+g16_status g16_cuda_scalars_upload(g16_cuda_ctx *ctx, const g16_fr *s, size_t n);
+/* As g16_cuda_msm_g1 over the resident scalars [offset, offset + n).  Returns
+ * G16_ERR_ARG when they are not held (or a later g16_cuda_scalars_upload was
+ * shorter). */
+g16_status g16_cuda_msm_g1_resident(g16_cuda_ctx *ctx, g16_g1_jac *out,
+                                    const g16_cuda_bases *bases, size_t offset, size_t n,
+                                    const uint64_t *density, const g16_cuda_msm_opts *opts);
+g16_status g16_cuda_msm_g2_resident(g16_cuda_ctx *ctx, g16_g2_jac *out,
+                                    const g16_cuda_bases *bases, size_t offset, size_t n,
+                                    const uint64_t *density, const g16_cuda_msm_opts *opts);
+
+/* Page-locks an existing host buffer (cudaHostRegister) so copies from and to it
+ * run at full bus speed; undo with g16_cuda_host_unregister before freeing it. */
+g16_status g16_cuda_host_register(void *p, size_t bytes);
+void g16_cuda_host_unregister(void *p);
+
+/* Device memory: free and total bytes of ctx's device. */
+g16_status g16_cuda_mem_info(g16_cuda_ctx *ctx, size_t *free_b, size_t *total_b);
 
 /* Self-test hook for the differential test: out[i] = a[i]·b[i] computed on the
  * device, elementwise, for which = 0 (Fr), 1 (Fp), 2 (Fp2), 3 (Fp add), 4 (Fp sub);

@@ -41,6 +41,7 @@ struct g16_vk {
 
 struct g16_key {
     _Atomic long refs;
+    uint64_t serial; /* unique per key in this process: backends cache resident bases by it */
     g16_vk vk;
     g16_g1_affine *h, *l, *a, *b_g1;
     g16_g2_affine *b_g2;

@@ -13,7 +13,9 @@ g16_key *g16_key_alloc(void)
         g16_fail(G16_ERR_NOMEM, "proving key: out of memory");
         return NULL;
     }
+    static _Atomic uint64_t next_serial = 1;
     atomic_init(&k->refs, 1);
+    k->serial = atomic_fetch_add(&next_serial, 1);
     return k;
 }
 

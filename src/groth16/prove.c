@@ -10,12 +10,13 @@
 #include "common/error.h"
 #include "curve/curve.h"
 #include "groth16/groth16.h"
-#include "msm/msm.h"
+#include "groth16/ops.h"
 
 _Thread_local g16_prove_times g16_last_prove_times;
 
 struct g16_pending {
     g16_key *key;          /* one reference held */
+    g16_backend *be;       /* runs the B2 MSM (outlives the pending proof: caller's rule) */
     g16_fr r, s;
     g16_g1_jac a_msm, b1_msm, h, l;
     g16_fr *zb;            /* the z entries of the B-dense variables, compacted */
@@ -45,7 +46,7 @@ static void finish_work(g16_pending *p)
     const g16_key *k = p->key;
     double t0 = now();
     g16_g2_jac b2;
-    g16_status st = g16_msm_g2(&b2, k->b_g2, k->n_b_g2, p->zb, p->n_zb, NULL);
+    g16_status st = p->be->ops->prove_msm_g2(p->be, &b2, k, p->zb, p->n_zb);
     free(p->zb);
     p->zb = NULL;
     if (st) {
@@ -103,30 +104,6 @@ static void *finish_thread(void *arg)
     return NULL;
 }
 
-static void release_buf(const g16_prove_input *in, g16_fr **buf)
-{
-    if (!*buf) return;
-    if (in->release)
-        in->release(in->release_user, *buf);
-    else
-        free(*buf);
-    *buf = NULL;
-}
-
-/* Copies n_rows entries of src into a fresh N-entry buffer (zero padded) and
- * releases src: the caller's buffer is free as soon as it is copied. */
-static g16_status load_padded(g16_fr **out, const g16_prove_input *in, g16_fr **src, size_t rows,
-                              size_t N, const char *what)
-{
-    g16_fr *w = malloc(N * sizeof *w);
-    if (!w) return g16_fail(G16_ERR_NOMEM, "prove: cannot allocate %zu entries for %s", N, what);
-    memcpy(w, *src, rows * sizeof *w);
-    memset(w + rows, 0, (N - rows) * sizeof *w);
-    release_buf(in, src);
-    *out = w;
-    return G16_OK;
-}
-
 static g16_status read_random(g16_fr *r)
 {
     uint8_t buf[64];
@@ -156,12 +133,12 @@ static uint64_t *merge_bits(uint64_t n_in, const uint64_t *in_bits, uint64_t n_a
 g16_status g16_prove_start(g16_pending **out, g16_key *key, const g16_prove_input *in_)
 {
     g16_prove_input in = *in_;
-    g16_fr *a = in.a, *b = in.b, *c = in.c, *wa = NULL, *wb = NULL;
+    g16_fr *a = in.a, *b = in.b, *c = in.c;
     uint64_t *abits = NULL, *bbits = NULL;
     g16_pending *p = NULL;
     g16_status st = G16_OK;
     g16_prove_times tm = {0};
-    double t0 = now(), t;
+    double t0 = now();
     *out = NULL;
 
     if (!key || !in.density || !in.z || !a || !b || !c) {
@@ -205,32 +182,15 @@ g16_status g16_prove_start(g16_pending **out, g16_key *key, const g16_prove_inpu
         goto done;
     }
 
-    /* H: a and b to the coset, multiply, drop b's buffer for c, combine. */
+    g16_backend *be = in.backend ? in.backend : g16_cpu_backend();
+    p->be = be;
+    /* H: the backend consumes a, b, c (released as soon as it is done with them). */
     unsigned log_n = g16_domain_log(N);
-    size_t rows = in.n_rows;
-    t = now();
-    if ((st = load_padded(&wa, &in, &a, rows, N, "a"))) goto done;
-    if ((st = g16_h_to_coset(wa, log_n))) goto done;
-    if ((st = load_padded(&wb, &in, &b, rows, N, "b"))) goto done;
-    if ((st = g16_h_to_coset(wb, log_n))) goto done;
-    g16_h_mul(wa, wb, log_n);
-    memcpy(wb, c, rows * sizeof *wb);
-    memset(wb + rows, 0, (N - rows) * sizeof *wb);
-    release_buf(&in, &c);
-    if ((st = g16_h_to_coset(wb, log_n))) goto done;
-    if ((st = g16_h_combine(wa, NULL, wb, log_n))) goto done;
-    free(wb);
-    wb = NULL;
-    tm.h_ntt = now() - t;
-
-    t = now();
-    if ((st = g16_msm_g1(&p->h, key->h, key->n_h, wa, N - 1, NULL))) goto done;
-    free(wa);
-    wa = NULL;
-    tm.msm_h = now() - t;
-    t = now();
-    if ((st = g16_msm_g1(&p->l, key->l, key->n_l, in.z + n_in, n_aux, NULL))) goto done;
-    tm.msm_l = now() - t;
+    in.a = a, in.b = b, in.c = c;
+    a = b = c = NULL;
+    st = be->ops->prove_h(be, &p->h, key, &in, log_n, &tm);
+    a = in.a, b = in.b, c = in.c; /* NULL unless the backend failed before taking them */
+    if (st) goto done;
 
     abits = merge_bits(n_in, NULL, n_aux, d->aux_in_a);
     bbits = merge_bits(n_in, d->inputs_in_b, n_aux, d->aux_in_b);
@@ -238,12 +198,9 @@ g16_status g16_prove_start(g16_pending **out, g16_key *key, const g16_prove_inpu
         st = g16_fail(G16_ERR_NOMEM, "prove: out of memory for density bitmaps");
         goto done;
     }
-    t = now();
-    if ((st = g16_msm_g1(&p->a_msm, key->a, key->n_a, in.z, in.n_z, abits))) goto done;
-    tm.msm_a = now() - t;
-    t = now();
-    if ((st = g16_msm_g1(&p->b1_msm, key->b_g1, key->n_b_g1, in.z, in.n_z, bbits))) goto done;
-    tm.msm_b1 = now() - t;
+    if ((st = be->ops->prove_msms_g1(be, &p->l, &p->a_msm, &p->b1_msm, key, in.z, in.n_z, abits,
+                                     bbits, &tm)))
+        goto done;
 
     p->zb = malloc((key->n_b_g2 ? key->n_b_g2 : 1) * sizeof *p->zb);
     if (!p->zb) {
@@ -265,11 +222,9 @@ g16_status g16_prove_start(g16_pending **out, g16_key *key, const g16_prove_inpu
     *out = p;
     p = NULL;
 done:
-    release_buf(&in, &a);
-    release_buf(&in, &b);
-    release_buf(&in, &c);
-    free(wa);
-    free(wb);
+    g16_prove_release(&in, &a);
+    g16_prove_release(&in, &b);
+    g16_prove_release(&in, &c);
     free(abits);
     free(bbits);
     if (p) g16_pending_free(p);

@@ -7,6 +7,12 @@
 g16_status g16_prove(uint8_t proof[G16_PROOF_BYTES], g16_key *key, const g16_circuit *circ,
                      const g16_witness *wit, const uint8_t *rs)
 {
+    return g16_prove_on(proof, key, circ, wit, rs, NULL);
+}
+
+g16_status g16_prove_on(uint8_t proof[G16_PROOF_BYTES], g16_key *key, const g16_circuit *circ,
+                        const g16_witness *wit, const uint8_t *rs, g16_backend *backend)
+{
     if (!key || !circ || !wit) return g16_fail(G16_ERR_ARG, "prove: missing key, circuit or witness");
     if (wit->n != g16_circuit_vars(circ))
         return g16_fail(G16_ERR_ARG, "prove: witness has %llu values, the circuit %llu variables",
@@ -23,6 +29,7 @@ g16_status g16_prove(uint8_t proof[G16_PROOF_BYTES], g16_key *key, const g16_cir
     in.z = wit->z;
     in.n_z = wit->n;
     in.rs = rs;
+    in.backend = backend;
     g16_status st;
     if (!in.a || !in.b || !in.c)
         st = g16_fail(G16_ERR_NOMEM, "prove: out of memory for %llu rows", (unsigned long long)rows);

@@ -92,6 +92,25 @@ extern "C" void g16_cuda_host_free(void *p)
     if (p) cudaFreeHost(p);
 }
 
+extern "C" g16_status g16_cuda_host_register(void *p, size_t bytes)
+{
+    if (!p || !bytes) return G16_OK;
+    CK(cudaHostRegister(p, bytes, cudaHostRegisterPortable));
+    return G16_OK;
+}
+
+extern "C" void g16_cuda_host_unregister(void *p)
+{
+    if (p) cudaHostUnregister(p);
+}
+
+extern "C" g16_status g16_cuda_mem_info(g16_cuda_ctx *ctx, size_t *free_b, size_t *total_b)
+{
+    G16_TRY(g16_cuda_enter(ctx));
+    CK(cudaMemGetInfo(free_b, total_b));
+    return G16_OK;
+}
+
 extern "C" g16_status g16_cuda_set_ntt_radix(g16_cuda_ctx *ctx, int radix)
 {
     if (radix != 2 && radix != 4)

@@ -35,7 +35,8 @@ enum g16_cuda_slot {
     SLOT_MSM_SCAL, SLOT_MSM_KEYS0, SLOT_MSM_KEYS1, SLOT_MSM_VALS0, SLOT_MSM_VALS1,
     SLOT_MSM_BSTART, SLOT_MSM_BEND, SLOT_MSM_BUCKETS, SLOT_MSM_SEG, SLOT_MSM_WIN,
     SLOT_MSM_ONES, SLOT_MSM_ONESP, SLOT_MSM_DENS, SLOT_MSM_RANK, SLOT_MSM_CUB,
-    SLOT_MSM_COUNT, SLOT_MISC,
+    SLOT_MSM_COUNT, SLOT_MSM_ITEMS, SLOT_MSM_OFF0, SLOT_MSM_OFF1, SLOT_MSM_PART0,
+    SLOT_MSM_PART1, SLOT_Z, SLOT_MISC,
     SLOT_COUNT
 };
 
@@ -49,7 +50,8 @@ struct g16_cuda_ctx {
     int poison;
     int ntt_radix;
     const g16_dfr *last_h;  // the last H step's coefficients, still in the pool
-    size_t last_h_n;  // 2 (default) or 4: see g16_cuda_set_ntt_radix
+    size_t last_h_n;
+    size_t z_n;       // scalars held by g16_cuda_scalars_upload (SLOT_Z)
     void *slot[SLOT_COUNT];
     size_t slot_bytes[SLOT_COUNT];
     void *pinned;          // host staging buffer (page-locked)

@@ -70,3 +70,23 @@ extern "C" g16_status g16_cuda_msm_g1_h(g16_cuda_ctx *ctx, g16_g1_jac *out,
     return msm_run<g16_dfp>(ctx, (g16_djac<g16_dfp> *)out, bases, NULL, n, NULL, opts,
                             ctx->last_h);
 }
+
+extern "C" g16_status g16_cuda_scalars_upload(g16_cuda_ctx *ctx, const g16_fr *s, size_t n)
+{
+    if (!ctx || (n && !s)) return g16_fail(G16_ERR_ARG, "g16_cuda_scalars_upload: NULL argument");
+    G16_TRY(g16_cuda_enter(ctx));
+    ctx->z_n = 0;
+    void *d;
+    G16_TRY(g16_cuda_scratch(ctx, &d, SLOT_Z, (n ? n : 1) * sizeof(g16_fr)));
+    G16_TRY(g16_cuda_upload(ctx, d, s, n * sizeof(g16_fr)));
+    ctx->z_n = n;
+    return G16_OK;
+}
+
+extern "C" g16_status g16_cuda_msm_g1_resident(g16_cuda_ctx *ctx, g16_g1_jac *out,
+                                               const g16_cuda_bases *bases, size_t offset,
+                                               size_t n, const uint64_t *density,
+                                               const g16_cuda_msm_opts *opts)
+{
+    return msm_resident<g16_dfp>(ctx, (g16_djac<g16_dfp> *)out, bases, offset, n, density, opts);
+}

@@ -145,6 +145,67 @@ __global__ void bucket_accumulate(g16_dxyzz<F> *buckets, const g16_daff<F> *base
     buckets[k] = acc;
 }
 
+// Long runs.  A bucket's run can hold most of the n points (all-equal scalars, the
+// narrow top window, a witness full of one small value), and one thread adding
+// them in sequence takes seconds.  So a run longer than MSM_RUN_LEN is cut into
+// pieces of MSM_RUN_LEN entries, one thread per piece, and the pieces' partial
+// sums become the next level's runs (per bucket: [off[b], off[b+1]) of the
+// partial array), until every run fits one thread.  Each level divides the
+// longest run by MSM_RUN_LEN.
+#define MSM_RUN_LEN 32u
+
+// items[b] = pieces of bucket b's run [start[b], end[b]); items[nb] = 0 so that
+// the exclusive scan's last entry is the total.
+static __global__ void run_items(uint32_t *items, const uint32_t *start, const uint32_t *end,
+                                 uint32_t nb)
+{
+    uint32_t b = blockIdx.x * blockDim.x + threadIdx.x;
+    if (b > nb) return;
+    items[b] = b < nb ? (end[b] - start[b] + MSM_RUN_LEN - 1) / MSM_RUN_LEN : 0;
+}
+
+// part[i] = sum of piece i; off is the exclusive scan of items (off[nb] = T).
+// AFF: the runs hold (base index | sign) values, else XYZZ partial sums.
+template <class F, bool AFF>
+__global__ void run_pieces(g16_dxyzz<F> *part, const uint32_t *off, uint32_t nb, uint32_t T,
+                           const uint32_t *start, const uint32_t *end, const g16_daff<F> *bases,
+                           const uint32_t *vals, const g16_dxyzz<F> *in)
+{
+    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= T) return;
+    // The bucket is the largest b with off[b] <= i (empty buckets share their
+    // successor's offset and lose the search to it).
+    uint32_t lo = 0, hi = nb;
+    while (hi - lo > 1) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (off[mid] <= i) lo = mid;
+        else hi = mid;
+    }
+    uint32_t p = start[lo] + (i - off[lo]) * MSM_RUN_LEN, e = min(end[lo], p + MSM_RUN_LEN);
+    g16_dxyzz<F> acc = g16_dxyzz<F>::inf();
+    if (AFF) {
+        for (; p < e; p++) {
+            uint32_t v = vals[p];
+            acc = acc.add_affine(bases[v & 0x7fffffffu], (v >> 31) != 0);
+        }
+    } else {
+        for (; p < e; p++) acc = acc.add(in[p]);
+    }
+    part[i] = acc;
+}
+
+// The last level: one thread per bucket adds its (at most MSM_RUN_LEN) partials.
+template <class F>
+__global__ void bucket_sum_parts(g16_dxyzz<F> *buckets, const g16_dxyzz<F> *in,
+                                 const uint32_t *off, uint32_t nb)
+{
+    uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k >= nb) return;
+    g16_dxyzz<F> acc = g16_dxyzz<F>::inf();
+    for (uint32_t p = off[k], e = off[k + 1]; p < e; p++) acc = acc.add(in[p]);
+    buckets[k] = acc;
+}
+
 // seg[w·S + j] = Σ_{b in segment j of window w} b·S_b (bucket value b = index + 1).
 template <class F>
 __global__ void bucket_reduce(g16_dxyzz<F> *seg, const g16_dxyzz<F> *buckets, uint32_t B,
@@ -238,6 +299,66 @@ static unsigned auto_window(size_t n)
     return c < 4 ? 4u : c > 20 ? 20u : (unsigned)c;
 }
 
+// Fills buckets[b] = the sum of bucket b's run [bstart[b], bend[b]) of the sorted
+// values, cutting long runs into levels of pieces (see run_pieces).  tmp: CUB
+// scratch of tmp_bytes (enough for a scan and a max over nb + 1 entries).
+template <class F>
+static g16_status accumulate_buckets(g16_cuda_ctx *ctx, g16_dxyzz<F> *buckets,
+                                     const g16_daff<F> *bases, const uint32_t *vals,
+                                     const uint32_t *bstart, const uint32_t *bend, uint32_t nb,
+                                     size_t total, void *tmp, size_t tmp_bytes)
+{
+    typedef g16_dxyzz<F> X;
+    void *items, *off[2], *part[2];
+    // Pieces per level <= entries / MSM_RUN_LEN + one per bucket (its last piece).
+    const size_t max_pieces = total / MSM_RUN_LEN + nb + 1;
+    G16_TRY(g16_cuda_scratch(ctx, &items, SLOT_MSM_ITEMS, ((size_t)nb + 1) * 4));
+    G16_TRY(g16_cuda_scratch(ctx, &off[0], SLOT_MSM_OFF0, ((size_t)nb + 1) * 4));
+    G16_TRY(g16_cuda_scratch(ctx, &off[1], SLOT_MSM_OFF1, ((size_t)nb + 1) * 4));
+    uint32_t *hv = NULL;  // [0] the longest run in pieces, [1] the number of pieces
+    G16_TRY(g16_cuda_pinned(ctx, (void **)&hv, 2 * sizeof *hv));
+    const uint32_t *cs = bstart, *ce = bend;  // this level's runs
+    const X *in = NULL;                       // NULL: level 0 (sorted values)
+    for (int lvl = 0;; lvl++) {
+        uint32_t *it = (uint32_t *)items, *of = (uint32_t *)off[lvl & 1];
+        run_items<<<grid_for((size_t)nb + 1, 256), 256, 0, ctx->stream>>>(it, cs, ce, nb);
+        CK_LAUNCH("run_items");
+        CK(cub::DeviceReduce::Max(tmp, tmp_bytes, it, of + nb, (int)nb + 1, ctx->stream));
+        CK(cudaMemcpyAsync(&hv[0], of + nb, 4, cudaMemcpyDeviceToHost, ctx->stream));
+        CK(cub::DeviceScan::ExclusiveSum(tmp, tmp_bytes, it, of, (int)nb + 1, ctx->stream));
+        CK(cudaMemcpyAsync(&hv[1], of + nb, 4, cudaMemcpyDeviceToHost, ctx->stream));
+        G16_TRY(g16_cuda_sync(ctx));
+        if (hv[0] <= 1) {  // every run fits one thread
+            if (!in) {
+                bucket_accumulate<F><<<grid_for(nb, 128), 128, 0, ctx->stream>>>(
+                    buckets, bases, vals, cs, ce, nb);
+                CK_LAUNCH("bucket_accumulate");
+            } else {
+                bucket_sum_parts<F><<<grid_for(nb, 128), 128, 0, ctx->stream>>>(buckets, in,
+                                                                                 cs, nb);
+                CK_LAUNCH("bucket_sum_parts");
+            }
+            return G16_OK;
+        }
+        uint32_t T = hv[1];
+        if (lvl > 40 || T > max_pieces)  // cannot happen: each level divides the longest run
+            return g16_fail(G16_ERR_BACKEND, "msm: bucket levels do not converge (%u pieces)", T);
+        G16_TRY(g16_cuda_scratch(ctx, &part[lvl & 1], lvl & 1 ? SLOT_MSM_PART1 : SLOT_MSM_PART0,
+                                 max_pieces * sizeof(X)));
+        X *pt = (X *)part[lvl & 1];
+        if (!in)
+            run_pieces<F, true><<<grid_for(T, 128), 128, 0, ctx->stream>>>(pt, of, nb, T, cs, ce,
+                                                                            bases, vals, NULL);
+        else
+            run_pieces<F, false><<<grid_for(T, 128), 128, 0, ctx->stream>>>(pt, of, nb, T, cs, ce,
+                                                                             NULL, NULL, in);
+        CK_LAUNCH("run_pieces");
+        cs = of;
+        ce = of + 1;
+        in = pt;
+    }
+}
+
 // dev_scalars: when not NULL, the n scalars are already on the device there
 // (scalars is then ignored and nothing is copied in).
 template <class F>
@@ -263,7 +384,11 @@ static g16_status msm_run(g16_cuda_ctx *ctx, g16_djac<F> *out, const g16_cuda_ba
     unsigned c = opts && opts->window ? opts->window : auto_window(n);
     if (c < 2 || c > 22) return g16_fail(G16_ERR_ARG, "%s: window %u outside [2, 22]", fn, c);
     const int split = !(opts && opts->no_split);
-    const unsigned W = 255 / c + 1;
+    // ceil(255 / c) windows suffice: the top window holds t = 255 - c(W-1) <= c bits
+    // of a scalar < r < 0.4526·2^255, so its digit plus the carry from below is at
+    // most 0.4526·2^t + 1 <= 2^(c-1) = B and never carries out.  (255/c + 1 windows
+    // made the top window all carries when c divides 255: n/2 entries in one bucket.)
+    const unsigned W = (255 + c - 1) / c;
     const uint32_t B = 1u << (c - 1), nb = W * B;
     if (n > 0x7fffffffu || (size_t)W * n > 0x7fffffffu)
         return g16_fail(G16_ERR_ARG, "%s: %zu scalars exceed one sort (2^31 pairs)", fn, n);
@@ -308,7 +433,13 @@ static g16_status msm_run(g16_cuda_ctx *ctx, g16_djac<F> *out, const g16_cuda_ba
     if (density)
         CK(cub::DeviceScan::ExclusiveSum(NULL, scan_bytes, (uint32_t *)rank, (uint32_t *)rank + words,
                                          (int)words, ctx->stream));
-    size_t tmp_bytes = sort_bytes > scan_bytes ? sort_bytes : scan_bytes;
+    size_t tmp_bytes = sort_bytes > scan_bytes ? sort_bytes : scan_bytes, lvl_bytes = 0;
+    CK(cub::DeviceScan::ExclusiveSum(NULL, lvl_bytes, (uint32_t *)bstart, (uint32_t *)bend,
+                                     (int)nb + 1, ctx->stream));
+    tmp_bytes = tmp_bytes > lvl_bytes ? tmp_bytes : lvl_bytes;
+    CK(cub::DeviceReduce::Max(NULL, lvl_bytes, (uint32_t *)bstart, (uint32_t *)bend, (int)nb + 1,
+                              ctx->stream));
+    tmp_bytes = tmp_bytes > lvl_bytes ? tmp_bytes : lvl_bytes;
     G16_TRY(g16_cuda_scratch(ctx, &tmp, SLOT_MSM_CUB, tmp_bytes));
 
     G16_TRY(g16_cuda_mark(ctx, ctx->ev_start));
@@ -338,9 +469,8 @@ static g16_status msm_run(g16_cuda_ctx *ctx, g16_djac<F> *out, const g16_cuda_ba
         (uint32_t *)bstart, (uint32_t *)bend, dk.Current(), total, nb);
     CK_LAUNCH("bucket_bounds");
     const A *bs = (const A *)bases->dev;
-    bucket_accumulate<F><<<grid_for(nb, 128), 128, 0, ctx->stream>>>(
-        (X *)bk, bs, dv.Current(), (const uint32_t *)bstart, (const uint32_t *)bend, nb);
-    CK_LAUNCH("bucket_accumulate");
+    G16_TRY(accumulate_buckets<F>(ctx, (X *)bk, bs, dv.Current(), (const uint32_t *)bstart,
+                                  (const uint32_t *)bend, nb, total, tmp, tmp_bytes));
     bucket_reduce<F><<<grid_for((size_t)W * S, 64), 64, 0, ctx->stream>>>((X *)seg, (const X *)bk,
                                                                           B, L, S, W);
     CK_LAUNCH("bucket_reduce");
@@ -366,6 +496,21 @@ static g16_status msm_run(g16_cuda_ctx *ctx, g16_djac<F> *out, const g16_cuda_ba
     ctx->kernel_ms += host_ms;  // the combination is part of the operation's time
     ctx->total_ms += host_ms;
     return G16_OK;
+}
+
+// An MSM over the scalars held by g16_cuda_scalars_upload (SLOT_Z).
+template <class F>
+static g16_status msm_resident(g16_cuda_ctx *ctx, g16_djac<F> *out, const g16_cuda_bases *bases,
+                               size_t offset, size_t n, const uint64_t *density,
+                               const g16_cuda_msm_opts *opts)
+{
+    if (!ctx) return g16_fail(G16_ERR_ARG, "g16_cuda_msm_resident: NULL context");
+    if (offset > ctx->z_n || n > ctx->z_n - offset)
+        return g16_fail(G16_ERR_ARG,
+                        "g16_cuda_msm_resident: scalars [%zu, %zu) but %zu are on the device",
+                        offset, offset + n, ctx->z_n);
+    const g16_dfr *z = (const g16_dfr *)ctx->slot[SLOT_Z] + offset;
+    return msm_run<F>(ctx, out, bases, NULL, n, density, opts, z);
 }
 
 #endif

@@ -275,10 +275,24 @@ extern "C" g16_status g16_cuda_h_step(g16_cuda_ctx *ctx, g16_fr *h, const g16_fr
                                       const g16_fr *b, const g16_fr *c, unsigned log_n,
                                       int bitrev_in)
 {
-    if (!ctx || !h || !a || !b || !c) return g16_fail(G16_ERR_ARG, "g16_cuda_h_step: NULL argument");
+    if (!h) return g16_fail(G16_ERR_ARG, "g16_cuda_h_step: NULL argument");
     if (log_n > G16_CUDA_NTT_MAX_LOG)
         return g16_fail(G16_ERR_ARG, "g16_cuda_h_step: log_n %u above %u", log_n,
                         G16_CUDA_NTT_MAX_LOG);
+    return g16_cuda_h_step_rows(ctx, h, a, b, c, (size_t)1 << log_n, log_n, bitrev_in);
+}
+
+extern "C" g16_status g16_cuda_h_step_rows(g16_cuda_ctx *ctx, g16_fr *h, const g16_fr *a,
+                                           const g16_fr *b, const g16_fr *c, size_t rows,
+                                           unsigned log_n, int bitrev_in)
+{
+    if (!ctx || !a || !b || !c) return g16_fail(G16_ERR_ARG, "g16_cuda_h_step: NULL argument");
+    if (log_n > G16_CUDA_NTT_MAX_LOG)
+        return g16_fail(G16_ERR_ARG, "g16_cuda_h_step: log_n %u above %u", log_n,
+                        G16_CUDA_NTT_MAX_LOG);
+    if (rows > ((size_t)1 << log_n) || (bitrev_in && rows != ((size_t)1 << log_n)))
+        return g16_fail(G16_ERR_ARG, "g16_cuda_h_step: %zu rows for a domain of 2^%u%s", rows,
+                        log_n, bitrev_in ? " (bit-reversed input must be full)" : "");
     G16_TRY(g16_cuda_enter(ctx));
     ctx->last_h = NULL;
     size_t n = (size_t)1 << log_n, bytes = n * sizeof(g16_fr);
@@ -310,7 +324,11 @@ extern "C" g16_status g16_cuda_h_step(g16_cuda_ctx *ctx, g16_fr *h, const g16_fr
     G16_TRY(pow_table(ctx, &t_out, 2, ginv, ninv));
     G16_TRY(g16_cuda_mark(ctx, ctx->ev_start));
     const g16_fr *src[3] = {a, b, c};
-    for (int i = 0; i < 3; i++) G16_TRY(g16_cuda_upload(ctx, d[i], src[i], bytes));
+    const size_t rbytes = rows * sizeof(g16_fr);
+    for (int i = 0; i < 3; i++) {
+        G16_TRY(g16_cuda_upload(ctx, d[i], src[i], rbytes));
+        if (rbytes < bytes) CK(cudaMemsetAsync((char *)d[i] + rbytes, 0, bytes - rbytes, ctx->stream));
+    }
     G16_TRY(g16_cuda_mark(ctx, ctx->ev_kernels));
     unsigned gb = grid_for(n, 256);
     // Natural values: DIF gives bit-reversed coefficients, DIT back to natural
@@ -336,7 +354,7 @@ extern "C" g16_status g16_cuda_h_step(g16_cuda_ctx *ctx, g16_fr *h, const g16_fr
                                               !dit_first);
     CK_LAUNCH("scale_kernel");
     G16_TRY(g16_cuda_mark(ctx, ctx->ev_kernels_end));
-    G16_TRY(g16_cuda_download(ctx, h, dit_first ? d[0] : d[3], bytes));
+    if (h) G16_TRY(g16_cuda_download(ctx, h, dit_first ? d[0] : d[3], bytes));
     G16_TRY(g16_cuda_mark(ctx, ctx->ev_end));
     G16_TRY(g16_cuda_sync(ctx));
     ctx->last_h = (const g16_dfr *)(dit_first ? d[0] : d[3]);

@@ -1,0 +1,352 @@
+/* The CUDA backend: the ops table (groth16/ops.h) on one GPU through cuda_ops.h.
+ *
+ * One context (stream, memory pool, staging buffer) per backend, used under one
+ * mutex: the GPU lock of the pipeline (held only around device work).  A proving
+ * key's queries are uploaded on first use and stay resident, keyed by the key's
+ * serial; beyond the residency budget (a share of the device's memory) or when an
+ * upload runs out of memory, the least recently used key is evicted.  The B2 (G2)
+ * MSM runs on the device too: on the CPU it would take longer than the whole of
+ * prove_start on the GPU and the finalizers could not keep up. */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "backend/backend.h"
+#include "common/error.h"
+
+#ifdef G16_WITH_CUDA
+#include "backend/cuda_ops.h"
+
+enum { Q_H, Q_L, Q_A, Q_B1, Q_B2, Q_COUNT };
+#define MAX_KEYS 8
+
+typedef struct resident_key {
+    uint64_t serial; /* 0: free slot */
+    g16_cuda_bases *q[Q_COUNT];
+    size_t bytes;
+    uint64_t used;
+} resident_key;
+
+typedef struct cuda_backend {
+    g16_backend base; /* first: the ops table sees a g16_backend */
+    pthread_mutex_t lock;
+    g16_cuda_ctx *ctx;
+    int device;
+    resident_key keys[MAX_KEYS];
+    size_t resident, cap;
+    uint64_t tick;
+} cuda_backend;
+
+static const g16_backend_ops cuda_ops;
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void key_drop(cuda_backend *cb, resident_key *k)
+{
+    for (int q = 0; q < Q_COUNT; q++) g16_cuda_bases_free(k->q[q]);
+    cb->resident -= k->bytes;
+    memset(k, 0, sizeof *k);
+}
+
+/* Evicts the least recently used key other than `keep`; 0 when there is none. */
+static int evict_lru(cuda_backend *cb, const resident_key *keep)
+{
+    resident_key *v = NULL;
+    for (int i = 0; i < MAX_KEYS; i++) {
+        resident_key *k = &cb->keys[i];
+        if (k->serial && k != keep && (!v || k->used < v->used)) v = k;
+    }
+    if (!v) return 0;
+    key_drop(cb, v);
+    return 1;
+}
+
+/* The device copy of query q of key (uploaded on first use). */
+static g16_status query(cuda_backend *cb, g16_cuda_bases **out, const g16_key *key, int q)
+{
+    resident_key *k = NULL, *free_slot = NULL;
+    for (int i = 0; i < MAX_KEYS; i++) {
+        if (cb->keys[i].serial == key->serial) k = &cb->keys[i];
+        else if (!cb->keys[i].serial && !free_slot) free_slot = &cb->keys[i];
+    }
+    if (!k) {
+        if (!free_slot) {
+            evict_lru(cb, NULL);
+            for (int i = 0; i < MAX_KEYS && !free_slot; i++)
+                if (!cb->keys[i].serial) free_slot = &cb->keys[i];
+        }
+        k = free_slot;
+        k->serial = key->serial;
+    }
+    k->used = ++cb->tick;
+    if (k->q[q]) {
+        *out = k->q[q];
+        return G16_OK;
+    }
+    static const size_t g1 = sizeof(g16_g1_affine), g2 = sizeof(g16_g2_affine);
+    const void *pts[Q_COUNT] = {key->h, key->l, key->a, key->b_g1, key->b_g2};
+    size_t ns[Q_COUNT] = {key->n_h, key->n_l, key->n_a, key->n_b_g1, key->n_b_g2};
+    size_t bytes = ns[q] * (q == Q_B2 ? g2 : g1);
+    while (cb->resident + bytes > cb->cap && evict_lru(cb, k)) {
+    }
+    g16_status st;
+    for (;;) {
+        st = g16_cuda_bases_upload(cb->ctx, &k->q[q], q == Q_B2 ? G16_G2 : G16_G1, pts[q], ns[q]);
+        if (st != G16_ERR_NOMEM || !evict_lru(cb, k)) break;
+    }
+    if (st) return g16_fail(st, "cuda backend: uploading a key query of %zu points: %s", ns[q],
+                            g16_last_error());
+    k->bytes += bytes;
+    cb->resident += bytes;
+    *out = k->q[q];
+    return G16_OK;
+}
+
+static g16_status cu_ntt(g16_backend *be, g16_fr *data, unsigned log_n, g16_ntt_kind kind)
+{
+    cuda_backend *cb = (cuda_backend *)be;
+    pthread_mutex_lock(&cb->lock);
+    g16_status st = g16_cuda_ntt(cb->ctx, data, log_n, kind == G16_NTT_INVERSE ||
+                                 kind == G16_NTT_COSET_INVERSE,
+                                 kind == G16_NTT_COSET_FORWARD || kind == G16_NTT_COSET_INVERSE,
+                                 0, 0);
+    pthread_mutex_unlock(&cb->lock);
+    return st;
+}
+
+static g16_status cu_h_step(g16_backend *be, g16_fr *a, g16_fr *b, g16_fr *c, unsigned log_n)
+{
+    cuda_backend *cb = (cuda_backend *)be;
+    pthread_mutex_lock(&cb->lock);
+    g16_status st = g16_cuda_h_step(cb->ctx, a, a, b, c, log_n, 0);
+    pthread_mutex_unlock(&cb->lock);
+    return st;
+}
+
+/* Generic MSMs take host bases: uploaded for the call, freed after. */
+static g16_status cu_msm(cuda_backend *cb, void *out, g16_group grp, const void *bases,
+                         size_t n_bases, const g16_fr *s, size_t n, const uint64_t *density)
+{
+    g16_cuda_bases *b = NULL;
+    pthread_mutex_lock(&cb->lock);
+    g16_status st = g16_cuda_bases_upload(cb->ctx, &b, grp, bases, n_bases);
+    if (!st)
+        st = grp == G16_G1 ? g16_cuda_msm_g1(cb->ctx, out, b, s, n, density, NULL)
+                           : g16_cuda_msm_g2(cb->ctx, out, b, s, n, density, NULL);
+    g16_cuda_bases_free(b);
+    pthread_mutex_unlock(&cb->lock);
+    return st;
+}
+
+static g16_status cu_msm_g1(g16_backend *be, g16_g1_jac *out, const g16_g1_affine *bases,
+                            size_t n_bases, const g16_fr *s, size_t n, const uint64_t *density)
+{
+    return cu_msm((cuda_backend *)be, out, G16_G1, bases, n_bases, s, n, density);
+}
+
+static g16_status cu_msm_g2(g16_backend *be, g16_g2_jac *out, const g16_g2_affine *bases,
+                            size_t n_bases, const g16_fr *s, size_t n, const uint64_t *density)
+{
+    return cu_msm((cuda_backend *)be, out, G16_G2, bases, n_bases, s, n, density);
+}
+
+/* All-one scalars with bits as the density: the device MSM's 0/1 split sends
+ * every selected base to its parallel batch addition. */
+static g16_status cu_batch_add_g1(g16_backend *be, g16_g1_jac *out, const g16_g1_affine *bases,
+                                  size_t n, const uint64_t *bits)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) m += (bits[i >> 6] >> (i & 63)) & 1;
+    g16_fr *ones = malloc((n ? n : 1) * sizeof *ones);
+    g16_g1_affine *sel = malloc((m ? m : 1) * sizeof *sel);
+    g16_status st;
+    if (!ones || !sel) {
+        st = g16_fail(G16_ERR_NOMEM, "batch_add: out of memory for %zu points", n);
+    } else {
+        for (size_t i = 0; i < n; i++) g16_fr_set_one(&ones[i]);
+        for (size_t i = 0, k = 0; i < n; i++)
+            if ((bits[i >> 6] >> (i & 63)) & 1) sel[k++] = bases[i];
+        st = cu_msm((cuda_backend *)be, out, G16_G1, sel, m, ones, n, bits);
+    }
+    free(ones);
+    free(sel);
+    return st;
+}
+
+static g16_status cu_prove_h(g16_backend *be, g16_g1_jac *out, const g16_key *key,
+                             g16_prove_input *in, unsigned log_n, g16_prove_times *tm)
+{
+    cuda_backend *cb = (cuda_backend *)be;
+    g16_cuda_bases *hq = NULL;
+    pthread_mutex_lock(&cb->lock);
+    double t = now();
+    g16_status st = g16_cuda_h_step_rows(cb->ctx, NULL, in->a, in->b, in->c, in->n_rows, log_n, 0);
+    /* a, b, c are on the device now (or the step failed): release them either way. */
+    g16_prove_release(in, &in->a);
+    g16_prove_release(in, &in->b);
+    g16_prove_release(in, &in->c);
+    tm->h_ntt = now() - t;
+    t = now();
+    if (!st) st = query(cb, &hq, key, Q_H);
+    if (!st) st = g16_cuda_msm_g1_h(cb->ctx, out, hq, key->n_h, NULL);
+    tm->msm_h = now() - t;
+    pthread_mutex_unlock(&cb->lock);
+    return st;
+}
+
+static g16_status cu_prove_msms_g1(g16_backend *be, g16_g1_jac *l, g16_g1_jac *a, g16_g1_jac *b1,
+                                   const g16_key *key, const g16_fr *z, size_t n_z,
+                                   const uint64_t *abits, const uint64_t *bbits,
+                                   g16_prove_times *tm)
+{
+    cuda_backend *cb = (cuda_backend *)be;
+    g16_cuda_bases *ql = NULL, *qa = NULL, *qb = NULL;
+    size_t n_in = key->vk.n_ic;
+    pthread_mutex_lock(&cb->lock);
+    double t = now();
+    g16_status st = g16_cuda_scalars_upload(cb->ctx, z, n_z);
+    if (!st) st = query(cb, &ql, key, Q_L);
+    if (!st) st = g16_cuda_msm_g1_resident(cb->ctx, l, ql, n_in, n_z - n_in, NULL, NULL);
+    tm->msm_l = now() - t;
+    t = now();
+    if (!st) st = query(cb, &qa, key, Q_A);
+    if (!st) st = g16_cuda_msm_g1_resident(cb->ctx, a, qa, 0, n_z, abits, NULL);
+    tm->msm_a = now() - t;
+    t = now();
+    if (!st) st = query(cb, &qb, key, Q_B1);
+    if (!st) st = g16_cuda_msm_g1_resident(cb->ctx, b1, qb, 0, n_z, bbits, NULL);
+    tm->msm_b1 = now() - t;
+    pthread_mutex_unlock(&cb->lock);
+    return st;
+}
+
+static g16_status cu_prove_msm_g2(g16_backend *be, g16_g2_jac *out, const g16_key *key,
+                                  const g16_fr *s, size_t n)
+{
+    cuda_backend *cb = (cuda_backend *)be;
+    g16_cuda_bases *q = NULL;
+    pthread_mutex_lock(&cb->lock);
+    g16_status st = query(cb, &q, key, Q_B2);
+    if (!st) st = g16_cuda_msm_g2(cb->ctx, out, q, s, n, NULL, NULL);
+    pthread_mutex_unlock(&cb->lock);
+    return st;
+}
+
+static void cu_key_evict(g16_backend *be, uint64_t serial)
+{
+    cuda_backend *cb = (cuda_backend *)be;
+    pthread_mutex_lock(&cb->lock);
+    for (int i = 0; i < MAX_KEYS; i++)
+        if (cb->keys[i].serial == serial) key_drop(cb, &cb->keys[i]);
+    pthread_mutex_unlock(&cb->lock);
+}
+
+static const g16_backend_ops cuda_ops = {
+    .ntt = cu_ntt,
+    .h_step = cu_h_step,
+    .msm_g1 = cu_msm_g1,
+    .msm_g2 = cu_msm_g2,
+    .batch_add_g1 = cu_batch_add_g1,
+    .prove_h = cu_prove_h,
+    .prove_msms_g1 = cu_prove_msms_g1,
+    .prove_msm_g2 = cu_prove_msm_g2,
+    .key_evict = cu_key_evict,
+};
+
+g16_status g16_cuda_backend_open(g16_backend **out, int device)
+{
+    *out = NULL;
+    cuda_backend *cb = calloc(1, sizeof *cb);
+    if (!cb) return g16_fail(G16_ERR_NOMEM, "cuda backend: out of memory");
+    g16_status st = g16_cuda_ctx_create(&cb->ctx, device);
+    size_t free_b = 0, total_b = 0;
+    if (!st) st = g16_cuda_mem_info(cb->ctx, &free_b, &total_b);
+    if (st) {
+        g16_cuda_ctx_destroy(cb->ctx);
+        free(cb);
+        return g16_fail(st, "cuda backend on GPU %d: %s", device, g16_last_error());
+    }
+    /* Resident keys may take half of what is free now; the rest is the working
+     * memory of the NTTs and MSMs (about 30 GB for a 2^26-row proof). */
+    cb->cap = free_b / 2;
+    cb->device = device;
+    pthread_mutex_init(&cb->lock, NULL);
+    cb->base.ops = &cuda_ops;
+    char desc[128] = "";
+    g16_cuda_devices(desc, sizeof desc);
+    snprintf(cb->base.name, sizeof cb->base.name, "cuda:%d (%.40s)", device, desc);
+    *out = &cb->base;
+    return G16_OK;
+}
+
+void g16_cuda_backend_close(g16_backend *be)
+{
+    if (!be || be->ops != &cuda_ops) return;
+    cuda_backend *cb = (cuda_backend *)be;
+    for (int i = 0; i < MAX_KEYS; i++)
+        if (cb->keys[i].serial) key_drop(cb, &cb->keys[i]);
+    g16_cuda_ctx_destroy(cb->ctx);
+    pthread_mutex_destroy(&cb->lock);
+    free(cb);
+}
+
+int g16_backend_is_cuda(const g16_backend *be)
+{
+    return be && be->ops == &cuda_ops;
+}
+
+size_t g16_backend_resident_bytes(const g16_backend *be)
+{
+    return g16_backend_is_cuda(be) ? ((const cuda_backend *)be)->cap : 0;
+}
+
+void g16_backend_pin(const g16_backend *be, void *p, size_t bytes)
+{
+    if (g16_backend_is_cuda(be) && g16_cuda_host_register(p, bytes) != G16_OK)
+        g16_clear_error();
+}
+
+void g16_backend_unpin(const g16_backend *be, void *p)
+{
+    if (g16_backend_is_cuda(be)) g16_cuda_host_unregister(p);
+}
+
+#else /* no CUDA in this build */
+
+void g16_backend_pin(const g16_backend *be, void *p, size_t bytes)
+{
+}
+
+void g16_backend_unpin(const g16_backend *be, void *p)
+{
+}
+
+
+g16_status g16_cuda_backend_open(g16_backend **out, int device)
+{
+    *out = NULL;
+    return g16_fail(G16_ERR_BACKEND, "backend cuda: this build has no CUDA backend");
+}
+
+void g16_cuda_backend_close(g16_backend *be)
+{
+}
+
+int g16_backend_is_cuda(const g16_backend *be)
+{
+    return 0;
+}
+
+size_t g16_backend_resident_bytes(const g16_backend *be)
+{
+    return 0;
+}
+
+#endif

@@ -1,0 +1,76 @@
+/* The compute operations of proving, as a table that a backend implements.
+ *
+ * The groth16 layer defines what it needs (this table) and the backend layer
+ * above it provides the tables (src/backend/: the CPU one, the CUDA one), so the
+ * prover never includes a backend.  g16_cpu_backend() below is the reference
+ * implementation on the ntt and msm layers, used when a caller names no backend.
+ *
+ * Every operation returns a g16_status with a message (g16_last_error) and
+ * produces results equal to the CPU's bit for bit (points compared after
+ * normalisation: projective representatives may differ).  A backend object may
+ * be shared by several threads: implementations serialise what must be.
+ */
+#ifndef G16_GROTH16_OPS_H
+#define G16_GROTH16_OPS_H
+
+#include "groth16/groth16.h"
+
+/* The NTT kinds of the table; natural order in and out (conventions: src/ntt/ntt.h). */
+typedef enum g16_ntt_kind {
+    G16_NTT_FORWARD = 0,       /* coefficients -> values on H */
+    G16_NTT_INVERSE = 1,       /* values on H -> coefficients (n^-1 included) */
+    G16_NTT_COSET_FORWARD = 2, /* coefficients -> values on g·H */
+    G16_NTT_COSET_INVERSE = 3  /* values on g·H -> coefficients */
+} g16_ntt_kind;
+
+typedef struct g16_backend_ops {
+    /* ---- generic operations, host memory in and out */
+    /* data: 2^log_n elements transformed in place. */
+    g16_status (*ntt)(g16_backend *be, g16_fr *data, unsigned log_n, g16_ntt_kind kind);
+    /* a <- coefficients of (a·b − c)/Z_H from evaluations a, b, c on H (natural
+     * order); b and c are clobbered (g16_ntt_h_step's contract). */
+    g16_status (*h_step)(g16_backend *be, g16_fr *a, g16_fr *b, g16_fr *c, unsigned log_n);
+    /* out = Σ s[i]·bases[i] (msm/msm.h's conventions, density NULL or n bits). */
+    g16_status (*msm_g1)(g16_backend *be, g16_g1_jac *out, const g16_g1_affine *bases,
+                         size_t n_bases, const g16_fr *s, size_t n, const uint64_t *density);
+    g16_status (*msm_g2)(g16_backend *be, g16_g2_jac *out, const g16_g2_affine *bases,
+                         size_t n_bases, const g16_fr *s, size_t n, const uint64_t *density);
+    /* out = Σ_{i < n, bit i set} bases[i]: the 0/1 part of a Groth16 MSM. */
+    g16_status (*batch_add_g1)(g16_backend *be, g16_g1_jac *out, const g16_g1_affine *bases,
+                               size_t n, const uint64_t *bits);
+
+    /* ---- prove_start's parts, over a key's queries (a backend may keep them
+     * resident on its device, keyed by the key's serial) */
+    /* The H step and the H-query MSM: a, b, c (in->n_rows rows each, padded to
+     * 2^log_n here) are consumed: released through in->release (or free) as soon
+     * as the backend is done with them, on every path; the fields are then NULL. */
+    g16_status (*prove_h)(g16_backend *be, g16_g1_jac *out, const g16_key *key,
+                          g16_prove_input *in, unsigned log_n, g16_prove_times *tm);
+    /* The L, A and B1 MSMs of one proof over its assignment z (n_z entries):
+     * L over z's aux part, A and B1 over z with the bitmaps abits / bbits (n_z
+     * bits each).  One call, so a device backend copies z once and no other
+     * thread's work interleaves. */
+    g16_status (*prove_msms_g1)(g16_backend *be, g16_g1_jac *l, g16_g1_jac *a, g16_g1_jac *b1,
+                                const g16_key *key, const g16_fr *z, size_t n_z,
+                                const uint64_t *abits, const uint64_t *bbits,
+                                g16_prove_times *tm);
+    /* The B2 MSM over the compacted scalars of the B-dense variables (run by the
+     * pending proof's background thread). */
+    g16_status (*prove_msm_g2)(g16_backend *be, g16_g2_jac *out, const g16_key *key,
+                               const g16_fr *s, size_t n);
+    /* Forgets anything held for a key (its serial), e.g. resident bases; may be NULL. */
+    void (*key_evict)(g16_backend *be, uint64_t key_serial);
+} g16_backend_ops;
+
+struct g16_backend {
+    const g16_backend_ops *ops;
+    char name[64]; /* "cpu", "cuda:0 (NVIDIA H200)", ... */
+};
+
+/* The CPU reference backend (a process-wide object; never freed). */
+g16_backend *g16_cpu_backend(void);
+
+/* Releases an evaluation buffer handed to prove_start (in->release or free). */
+void g16_prove_release(const g16_prove_input *in, g16_fr **buf);
+
+#endif

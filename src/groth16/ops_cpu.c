@@ -1,0 +1,176 @@
+/* The CPU backend: the reference implementation of the ops table (ops.h) on the
+ * ntt and msm layers, multi-threaded on the default pool. */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "common/error.h"
+#include "groth16/ops.h"
+#include "msm/msm.h"
+#include "ntt/ntt.h"
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+void g16_prove_release(const g16_prove_input *in, g16_fr **buf)
+{
+    if (!*buf) return;
+    if (in->release)
+        in->release(in->release_user, *buf);
+    else
+        free(*buf);
+    *buf = NULL;
+}
+
+static g16_status cpu_ntt(g16_backend *be, g16_fr *data, unsigned log_n, g16_ntt_kind kind)
+{
+    const g16_domain *d;
+    G16_TRY(g16_domain_get(&d, (int)log_n));
+    switch (kind) {
+    case G16_NTT_FORWARD: g16_ntt_forward_nn(d, data); break;
+    case G16_NTT_INVERSE: g16_ntt_inverse_nn(d, data); break;
+    case G16_NTT_COSET_FORWARD: g16_ntt_coset_forward_nn(d, data); break;
+    case G16_NTT_COSET_INVERSE: g16_ntt_coset_inverse_nn(d, data); break;
+    default: return g16_fail(G16_ERR_ARG, "ntt: unknown kind %d", (int)kind);
+    }
+    return G16_OK;
+}
+
+static g16_status cpu_h_step(g16_backend *be, g16_fr *a, g16_fr *b, g16_fr *c, unsigned log_n)
+{
+    const g16_domain *d;
+    G16_TRY(g16_domain_get(&d, (int)log_n));
+    return g16_ntt_h_step(d, a, b, c, 0);
+}
+
+static g16_status cpu_msm_g1(g16_backend *be, g16_g1_jac *out, const g16_g1_affine *bases,
+                             size_t n_bases, const g16_fr *s, size_t n, const uint64_t *density)
+{
+    return g16_msm_g1(out, bases, n_bases, s, n, density);
+}
+
+static g16_status cpu_msm_g2(g16_backend *be, g16_g2_jac *out, const g16_g2_affine *bases,
+                             size_t n_bases, const g16_fr *s, size_t n, const uint64_t *density)
+{
+    return g16_msm_g2(out, bases, n_bases, s, n, density);
+}
+
+/* An MSM whose scalars are all one: the msm layer's 0/1 split turns it into the
+ * batch addition, so this costs what a dedicated routine would. */
+static g16_status cpu_batch_add_g1(g16_backend *be, g16_g1_jac *out, const g16_g1_affine *bases,
+                                   size_t n, const uint64_t *bits)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) m += (bits[i >> 6] >> (i & 63)) & 1;
+    g16_fr *ones = malloc((n ? n : 1) * sizeof *ones);
+    if (!ones) return g16_fail(G16_ERR_NOMEM, "batch_add: out of memory for %zu scalars", n);
+    for (size_t i = 0; i < n; i++) g16_fr_set_one(&ones[i]);
+    /* bits as a density bitmap: only the selected bases take part. */
+    g16_status st = G16_OK;
+    g16_g1_affine *sel = malloc((m ? m : 1) * sizeof *sel);
+    if (!sel) st = g16_fail(G16_ERR_NOMEM, "batch_add: out of memory for %zu points", m);
+    else {
+        for (size_t i = 0, k = 0; i < n; i++)
+            if ((bits[i >> 6] >> (i & 63)) & 1) sel[k++] = bases[i];
+        st = g16_msm_g1(out, sel, m, ones, n, bits);
+    }
+    free(sel);
+    free(ones);
+    return st;
+}
+
+/* Copies rows entries of *src into a fresh N-entry buffer (zero padded) and
+ * releases *src, so the caller's buffer is free as soon as it is copied. */
+static g16_status load_padded(g16_fr **out, g16_prove_input *in, g16_fr **src, size_t N,
+                              const char *what)
+{
+    size_t rows = in->n_rows;
+    g16_fr *w = malloc(N * sizeof *w);
+    if (!w) return g16_fail(G16_ERR_NOMEM, "prove: cannot allocate %zu entries for %s", N, what);
+    memcpy(w, *src, rows * sizeof *w);
+    memset(w + rows, 0, (N - rows) * sizeof *w);
+    g16_prove_release(in, src);
+    *out = w;
+    return G16_OK;
+}
+
+/* a and b to the coset, multiply, drop b's buffer for c, combine: at most two
+ * N-entry buffers of our own live at once. */
+static g16_status cpu_prove_h(g16_backend *be, g16_g1_jac *out, const g16_key *key,
+                              g16_prove_input *in, unsigned log_n, g16_prove_times *tm)
+{
+    size_t N = (size_t)1 << log_n;
+    g16_fr *wa = NULL, *wb = NULL;
+    g16_status st;
+    double t = now();
+    if ((st = load_padded(&wa, in, &in->a, N, "a"))) goto done;
+    if ((st = g16_h_to_coset(wa, log_n))) goto done;
+    if ((st = load_padded(&wb, in, &in->b, N, "b"))) goto done;
+    if ((st = g16_h_to_coset(wb, log_n))) goto done;
+    g16_h_mul(wa, wb, log_n);
+    memcpy(wb, in->c, in->n_rows * sizeof *wb);
+    memset(wb + in->n_rows, 0, (N - in->n_rows) * sizeof *wb);
+    g16_prove_release(in, &in->c);
+    if ((st = g16_h_to_coset(wb, log_n))) goto done;
+    if ((st = g16_h_combine(wa, NULL, wb, log_n))) goto done;
+    free(wb);
+    wb = NULL;
+    tm->h_ntt = now() - t;
+    t = now();
+    st = g16_msm_g1(out, key->h, key->n_h, wa, N - 1, NULL);
+    tm->msm_h = now() - t;
+done:
+    g16_prove_release(in, &in->a);
+    g16_prove_release(in, &in->b);
+    g16_prove_release(in, &in->c);
+    free(wa);
+    free(wb);
+    return st;
+}
+
+static g16_status cpu_prove_msms_g1(g16_backend *be, g16_g1_jac *l, g16_g1_jac *a,
+                                    g16_g1_jac *b1, const g16_key *key, const g16_fr *z,
+                                    size_t n_z, const uint64_t *abits, const uint64_t *bbits,
+                                    g16_prove_times *tm)
+{
+    size_t n_in = key->vk.n_ic;
+    double t = now();
+    G16_TRY(g16_msm_g1(l, key->l, key->n_l, z + n_in, n_z - n_in, NULL));
+    tm->msm_l = now() - t;
+    t = now();
+    G16_TRY(g16_msm_g1(a, key->a, key->n_a, z, n_z, abits));
+    tm->msm_a = now() - t;
+    t = now();
+    G16_TRY(g16_msm_g1(b1, key->b_g1, key->n_b_g1, z, n_z, bbits));
+    tm->msm_b1 = now() - t;
+    return G16_OK;
+}
+
+static g16_status cpu_prove_msm_g2(g16_backend *be, g16_g2_jac *out, const g16_key *key,
+                                   const g16_fr *s, size_t n)
+{
+    return g16_msm_g2(out, key->b_g2, key->n_b_g2, s, n, NULL);
+}
+
+static const g16_backend_ops cpu_ops = {
+    .ntt = cpu_ntt,
+    .h_step = cpu_h_step,
+    .msm_g1 = cpu_msm_g1,
+    .msm_g2 = cpu_msm_g2,
+    .batch_add_g1 = cpu_batch_add_g1,
+    .prove_h = cpu_prove_h,
+    .prove_msms_g1 = cpu_prove_msms_g1,
+    .prove_msm_g2 = cpu_prove_msm_g2,
+    .key_evict = NULL,
+};
+
+static g16_backend cpu_backend = {.ops = &cpu_ops, .name = "cpu"};
+
+g16_backend *g16_cpu_backend(void)
+{
+    return &cpu_backend;
+}
