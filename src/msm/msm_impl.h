@@ -26,6 +26,7 @@
 #include "common/error.h"
 #include "common/pool.h"
 #include "curve/curve.h"
+#include "field/fp_batch.h"
 #include "field/mont.h" /* g16_limbs_eq */
 #include "field/x86_64/inline.h"
 #include "msm/msm_internal.h"
@@ -58,6 +59,7 @@ typedef struct LOCAL(scratch) {
     const MSM_AFF **ep;  /* batch: the point added */
     uint8_t *eneg, *ekind;
     MSM_FE *den, *acc;   /* batch: denominators and their running products */
+    MSM_FE *lam, *w1;    /* batch: λ and products (the IFMA path's whole-batch passes) */
     uint32_t *pb[2];     /* deferred additions (bucket already queued): bucket, */
     const MSM_AFF **pp[2]; /* point, sign; two lists, swapped at each drain */
     uint8_t *pn[2];
@@ -98,8 +100,10 @@ typedef struct LOCAL(ctx) {
 #endif
 #if G16_FP_INLINE
 #define FP_ADD1(r, a, b) g16_fp_add_inl(r, a, b)
+#define FP_SUB1(r, a, b) g16_fp_sub_inl(r, a, b)
 #else
 #define FP_ADD1(r, a, b) g16_fp_add(r, a, b)
+#define FP_SUB1(r, a, b) g16_fp_sub(r, a, b)
 #endif
 
 /* Fp2 products of the batch loop (G2): on the mulx path, Karatsuba with the
@@ -172,6 +176,8 @@ static void LOCAL(scratch_free)(LOCAL(scratch) *s)
     free(s->ekind);
     free(s->den);
     free(s->acc);
+    free(s->lam);
+    free(s->w1);
     for (int i = 0; i < 2; i++) {
         free(s->pb[i]);
         free(s->pp[i]);
@@ -199,6 +205,8 @@ static int LOCAL(scratch_get)(LOCAL(ctx) *x, LOCAL(scratch) *s)
         s->ekind = malloc(B);
         s->den = malloc(B * sizeof *s->den);
         s->acc = malloc(B * sizeof *s->acc);
+        s->lam = malloc(B * sizeof *s->lam);
+        s->w1 = malloc(B * sizeof *s->w1);
         for (int i = 0; i < 2; i++) {
             s->pb[i] = malloc(B * sizeof *s->pb[i]);
             s->pp[i] = malloc(B * sizeof *s->pp[i]);
@@ -210,7 +218,7 @@ static int LOCAL(scratch_get)(LOCAL(ctx) *x, LOCAL(scratch) *s)
         s->chst = malloc(2 * MSM_CHAINS);
     }
     if (!s->st ||
-        (x->affine && (!s->aff || !s->eb || !s->ep || !s->eneg || !s->ekind || !s->den || !s->acc ||
+        (x->affine && (!s->aff || !s->eb || !s->ep || !s->eneg || !s->ekind || !s->den || !s->acc || !s->lam || !s->w1 ||
                        !s->ids || !s->tmp || !s->ch || !s->chst || !s->pb[0] || !s->pp[0] ||
                        !s->pn[0] || !s->pb[1] || !s->pp[1] || !s->pn[1]))) {
         LOCAL(scratch_free)(s);
@@ -242,11 +250,227 @@ static inline void LOCAL(xz_add)(LOCAL(scratch) *s, uint32_t b, const MSM_AFF *P
     }
 }
 
+/* Denominator of entry j (xP − xA, or 2yA to double, or 1 for a cancellation)
+ * and its kind. */
+static inline void LOCAL(den_of)(LOCAL(scratch) *s, const MSM_AFF *tgt, size_t j)
+{
+    const MSM_AFF *A = &tgt[s->eb[j]], *P = s->ep[j];
+    MSM_FE *den = s->den, qy;
+    if (!LOCAL(feq)(&A->x, &P->x)) {
+        FSUB(&den[j], &P->x, &A->x);
+        s->ekind[j] = K_ADD;
+        return;
+    }
+    if (s->eneg[j])
+        FE(_neg)(&qy, &P->y);
+    else
+        qy = P->y;
+    /* same x: P = A doubles, P = −A cancels (so does 2A for a 2-torsion A) */
+    if (LOCAL(feq)(&A->y, &qy) && !FE(_is_zero)(&qy)) {
+        FADD(&den[j], &A->y, &A->y);
+        s->ekind[j] = K_DBL;
+    } else {
+        FE(_set_one)(&den[j]);
+        s->ekind[j] = K_CANCEL;
+    }
+}
+
+#if MSM_GROUP == 1 || MSM_GROUP == 2
+/* out[j] = 1/v[j] for j < n (v[j] nonzero, below 2p; out may be v) with one
+ * inversion, using run (n elements) for the running products.  They are split
+ * into 8 interleaved chains (entry j extends chain j mod 8), so each step of 8 is
+ * one call of g16_fp_mul_n (one vector product with AVX-512 IFMA); the 8 chain
+ * totals are inverted together by a scalar trick around the one inversion. */
+static void LOCAL(batch_inv_vec)(g16_fp *out, g16_fp *v, g16_fp *run, size_t n)
+{
+    size_t lanes = n < 8 ? n : 8;
+    memcpy(run, v, lanes * sizeof *run);
+    for (size_t j = 8; j < n; j += 8) g16_fp_mul_n(run + j, run + j - 8, v + j, n - j < 8 ? n - j : 8);
+    /* chain k ends at the last j ≡ k (mod 8) below n */
+    g16_fp tot[8] = {{{0}}}, pre[8], inv8[8], inv;
+    for (size_t k = 0; k < lanes; k++) tot[k] = run[k + (n - 1 - k) / 8 * 8];
+    pre[0] = tot[0];
+    for (size_t k = 1; k < lanes; k++) g16_fp_mul(&pre[k], &pre[k - 1], &tot[k]);
+    g16_fp_inv_vartime(&inv, &pre[lanes - 1]);
+    for (size_t k = lanes; k-- > 1;) {
+        g16_fp_mul(&inv8[k], &inv, &pre[k - 1]);
+        g16_fp_mul(&inv, &inv, &tot[k]);
+    }
+    inv8[0] = inv;
+    /* from the top group down; a lane's running inverse starts at its chain's
+     * last entry, which lies in one of the top two groups */
+    for (size_t g = (n - 1) / 8 + 1; g-- > 0;) {
+        size_t j = 8 * g, c = n - j < 8 ? n - j : 8;
+        if (g) {
+            g16_fp_mul_n(pre, inv8, run + j - 8, c);
+            g16_fp_mul_n(inv8, inv8, v + j, c);
+            memcpy(out + j, pre, c * sizeof *out);
+        } else {
+            memcpy(out, inv8, c * sizeof *out);
+        }
+    }
+}
+#endif
+
+#if MSM_GROUP == 1
+/* flush_to with whole-batch passes of independent products (g16_fp_mul_n, eight
+ * at a time with AVX-512 IFMA): denominators, their inverses (batch_inv_vec),
+ * numerators, λ, λ², x3, λ·(xA − x3), y3, each over the whole batch. */
+static void LOCAL(flush_vec)(LOCAL(scratch) *s, MSM_AFF *tgt, uint8_t *sts, size_t n)
+{
+    g16_fp *den = s->den, *acc = s->acc, *lam = s->lam;
+    for (size_t j = 0; j < n; j++) LOCAL(den_of)(s, tgt, j);
+    g16_fp t;
+    LOCAL(batch_inv_vec)(den, den, acc, n);
+    /* numerators into acc, then λ = num/den */
+    for (size_t j = 0; j < n; j++) {
+        const MSM_AFF *A = &tgt[s->eb[j]], *P = s->ep[j];
+        if (s->ekind[j] == K_ADD) {
+            /* Adding −P: λ = −λ' with λ' = (yP + yA)/(xP − xA); λ² is the same and
+             * y3 = λ'·(x3 − xA) − yA, so the negation is never computed. */
+            if (s->eneg[j])
+                FADD(&acc[j], &P->y, &A->y);
+            else
+                FSUB(&acc[j], &P->y, &A->y);
+        } else if (s->ekind[j] == K_DBL) { /* λ = 3x²/2y */
+            FE(_sqr)(&acc[j], &A->x);
+            FADD(&t, &acc[j], &acc[j]);
+            FADD(&acc[j], &acc[j], &t);
+        } else {
+            FE(_set_zero)(&acc[j]);
+        }
+    }
+    g16_fp_mul_n(lam, acc, den, n);
+    g16_fp_sqr_n(acc, lam, n);
+    /* x3 = λ² − xA − xP; q = ±(xA − x3) over den */
+    for (size_t j = 0; j < n; j++) {
+        uint32_t b = s->eb[j];
+        sts[b] &= (uint8_t)~ST_INB;
+        if (s->ekind[j] == K_CANCEL) {
+            sts[b] &= (uint8_t)~ST_AFF;
+            continue;
+        }
+        MSM_AFF *A = &tgt[b];
+        FSUB(&acc[j], &acc[j], &A->x);
+        FSUB(&acc[j], &acc[j], &s->ep[j]->x);
+        if (s->ekind[j] == K_ADD && s->eneg[j])
+            FSUB(&den[j], &acc[j], &A->x);
+        else
+            FSUB(&den[j], &A->x, &acc[j]);
+        A->x = acc[j];
+    }
+    g16_fp_mul_n(den, den, lam, n);
+    for (size_t j = 0; j < n; j++) {
+        if (s->ekind[j] == K_CANCEL) continue;
+        MSM_AFF *A = &tgt[s->eb[j]];
+        FSUB(&A->y, &den[j], &A->y);
+    }
+}
+#endif
+
+#if MSM_GROUP == 2
+/* G2's flush_to in whole-batch passes (see the G1 one).  F views an Fp2 array as
+ * Fp components (c0 of entry j at [2j], c1 at [2j+1]); w (2n components) holds
+ * products.  Each addition is 15 Fp products: 2 for the norm N = c0² + c1², 3
+ * for its inverse (chain and back pass), 2 for 1/den = conj(den)/N, then
+ * Karatsuba λ = num·(1/den) (3), λ² (2), λ·(xA − x3) (3). */
+static void LOCAL(flush_vec)(LOCAL(scratch) *s, MSM_AFF *tgt, uint8_t *sts, size_t n)
+{
+    g16_fp *D = (g16_fp *)s->den, *AC = (g16_fp *)s->acc, *L = (g16_fp *)s->lam, *W = (g16_fp *)s->w1;
+    g16_fp2 t;
+    for (size_t j = 0; j < n; j++) LOCAL(den_of)(s, tgt, j);
+    g16_fp_mul_s(W, 1, D, 2, D, 2, n);
+    g16_fp_mul_s(W + n, 1, D + 1, 2, D + 1, 2, n);
+    for (size_t j = 0; j < n; j++) FP_ADD1(&W[j], &W[j], &W[n + j]);
+    LOCAL(batch_inv_vec)(W + n, W, AC, n); /* 1/N over the c1² */
+    g16_fp_mul_s(D, 2, D, 2, W + n, 1, n);
+    g16_fp_mul_s(D + 1, 2, D + 1, 2, W + n, 1, n);
+    /* numerators into acc; 1/den's c1 negated (the conjugate) */
+    for (size_t j = 0; j < n; j++) {
+        const MSM_AFF *A = &tgt[s->eb[j]], *P = s->ep[j];
+        g16_fp_neg(&D[2 * j + 1], &D[2 * j + 1]);
+        if (s->ekind[j] == K_ADD) {
+            /* adding −P: λ' = (yP + yA)/(xP − xA) = −λ, see the G1 loop */
+            if (s->eneg[j])
+                FADD(&s->acc[j], &P->y, &A->y);
+            else
+                FSUB(&s->acc[j], &P->y, &A->y);
+        } else if (s->ekind[j] == K_DBL) { /* λ = 3x²/2y */
+            FE(_sqr)(&s->acc[j], &A->x);
+            FADD(&t, &s->acc[j], &s->acc[j]);
+            FADD(&s->acc[j], &s->acc[j], &t);
+        } else {
+            FE(_set_zero)(&s->acc[j]);
+        }
+    }
+    /* λ = num·ij: t0 = n0·i0, t1 = n1·i1, c0 = t0 − t1, c1 = (n0 + n1)(i0 + i1) − t0 − t1 */
+    g16_fp_mul_s(W, 1, AC, 2, D, 2, n);
+    g16_fp_mul_s(W + n, 1, AC + 1, 2, D + 1, 2, n);
+    for (size_t j = 0; j < n; j++) {
+        FP_ADD1(&AC[2 * j], &AC[2 * j], &AC[2 * j + 1]);
+        FP_ADD1(&D[2 * j], &D[2 * j], &D[2 * j + 1]);
+    }
+    g16_fp_mul_s(L + 1, 2, AC, 2, D, 2, n);
+    for (size_t j = 0; j < n; j++) {
+        FP_SUB1(&L[2 * j], &W[j], &W[n + j]);
+        FP_SUB1(&L[2 * j + 1], &L[2 * j + 1], &W[j]);
+        FP_SUB1(&L[2 * j + 1], &L[2 * j + 1], &W[n + j]);
+        /* for λ² = (a0 + a1)(a0 − a1) + 2·a0·a1·u */
+        FP_ADD1(&AC[2 * j], &L[2 * j], &L[2 * j + 1]);
+        FP_SUB1(&AC[2 * j + 1], &L[2 * j], &L[2 * j + 1]);
+    }
+    g16_fp_mul_s(AC, 2, AC, 2, AC + 1, 2, n);
+    g16_fp_mul_s(W, 1, L, 2, L + 1, 2, n);
+    /* x3 = λ² − xA − xP; q = ±(xA − x3) over den */
+    for (size_t j = 0; j < n; j++) {
+        uint32_t b = s->eb[j];
+        sts[b] &= (uint8_t)~ST_INB;
+        if (s->ekind[j] == K_CANCEL) {
+            sts[b] &= (uint8_t)~ST_AFF;
+            continue;
+        }
+        MSM_AFF *A = &tgt[b];
+        FP_ADD1(&s->acc[j].c1, &W[j], &W[j]);
+        FSUB(&s->acc[j], &s->acc[j], &A->x);
+        FSUB(&s->acc[j], &s->acc[j], &s->ep[j]->x);
+        if (s->ekind[j] == K_ADD && s->eneg[j])
+            FSUB(&s->den[j], &s->acc[j], &A->x);
+        else
+            FSUB(&s->den[j], &A->x, &s->acc[j]);
+        A->x = s->acc[j];
+    }
+    /* y3 = q·λ − yA, Karatsuba as above */
+    g16_fp_mul_s(W, 1, D, 2, L, 2, n);
+    g16_fp_mul_s(W + n, 1, D + 1, 2, L + 1, 2, n);
+    for (size_t j = 0; j < n; j++) {
+        FP_ADD1(&D[2 * j], &D[2 * j], &D[2 * j + 1]);
+        FP_ADD1(&L[2 * j], &L[2 * j], &L[2 * j + 1]);
+    }
+    g16_fp_mul_s(D + 1, 2, D, 2, L, 2, n);
+    for (size_t j = 0; j < n; j++) {
+        if (s->ekind[j] == K_CANCEL) continue;
+        MSM_AFF *A = &tgt[s->eb[j]];
+        g16_fp y0, y1;
+        FP_SUB1(&y0, &W[j], &W[n + j]);
+        FP_SUB1(&y1, &D[2 * j + 1], &W[j]);
+        FP_SUB1(&y1, &y1, &W[n + j]);
+        FP_SUB1(&A->y.c0, &y0, &A->y.c0);
+        FP_SUB1(&A->y.c1, &y1, &A->y.c1);
+    }
+}
+#endif
+
 /* Performs the n queued affine additions tgt[eb[j]] += ±ep[j] with one inversion;
  * tgt/st are the bucket array and its states (or the reduction's chain sums). */
 static void LOCAL(flush_to)(LOCAL(scratch) *s, MSM_AFF *tgt, uint8_t *sts, size_t n)
 {
     if (!n) return;
+#if MSM_GROUP == 1 || MSM_GROUP == 2
+    if (g16_use_ifma) {
+        LOCAL(flush_vec)(s, tgt, sts, n);
+        return;
+    }
+#endif
     MSM_FE *den = s->den, *acc = s->acc, inv, qy;
     for (size_t j = 0; j < n; j++) {
         const MSM_AFF *A = &tgt[s->eb[j]], *P = s->ep[j];

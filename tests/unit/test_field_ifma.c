@@ -1,0 +1,189 @@
+/* The batched Fp multiplication (field/fp_batch.h) on both paths (IFMA when the
+ * CPU has it, the scalar loop) against the portable Montgomery product of
+ * mont.h: edge values 0, 1, 2, p-1, p-2, (p±1)/2, 2^k, every pair of them; the
+ * same values plus p (the lazy bound: inputs up to 2p-1); random values; every
+ * length 0..40 (the 8-lane groups and the masked tail) and 1000; aliasing
+ * r = a, r = b, a = b; the squaring entry point; strided forms (Fp2 components, mixed strides). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "field/fp.h"
+#include "field/fp_batch.h"
+#include "field/mont.h"
+
+#define FP_N0 0x89f3fffcfffcfffdULL
+
+static g16_rng rng;
+
+static void rand_fp(g16_fp *r)
+{
+    do {
+        for (int i = 0; i < 6; i++) r->l[i] = g16_rng_u64(&rng);
+        r->l[5] &= (1ull << 61) - 1;
+    } while (g16_mont_geq(r->l, g16_fp_modulus, 6));
+}
+
+/* r = a + p (no reduction): the same residue, at or above p, below 2p */
+static void plus_p(g16_fp *r, const g16_fp *a)
+{
+    unsigned __int128 c = 0;
+    for (int i = 0; i < 6; i++) {
+        c += (unsigned __int128)a->l[i] + g16_fp_modulus[i];
+        r->l[i] = (uint64_t)c;
+        c >>= 64;
+    }
+}
+
+/* the canonical residue of a value below 2p */
+static void reduce(g16_fp *r, const g16_fp *a)
+{
+    *r = *a;
+    if (g16_mont_geq(r->l, g16_fp_modulus, 6)) {
+        unsigned __int128 b = 0;
+        for (int i = 0; i < 6; i++) {
+            unsigned __int128 v = (unsigned __int128)r->l[i] - g16_fp_modulus[i] - (uint64_t)b;
+            r->l[i] = (uint64_t)v;
+            b = (v >> 64) & 1;
+        }
+    }
+}
+
+static void ref_mul(g16_fp *r, const g16_fp *a, const g16_fp *b)
+{
+    g16_fp x, y;
+    reduce(&x, a);
+    reduce(&y, b);
+    g16_mont_mul(r->l, x.l, y.l, g16_fp_modulus, FP_N0, 6);
+}
+
+/* a, b of n elements through every entry point and aliasing; 'what' names the run */
+static void check_arrays(const g16_fp *a, const g16_fp *b, size_t n, const char *what)
+{
+    g16_fp *want = malloc((n + 1) * sizeof *want), *got = malloc((n + 1) * sizeof *got);
+    g16_fp *al = malloc((n + 1) * sizeof *al);
+    for (size_t i = 0; i < n; i++) ref_mul(&want[i], &a[i], &b[i]);
+    /* a sentinel after the end: the masked tail must not write past n */
+    memset(&got[n], 0xa5, sizeof got[n]);
+    g16_fp_mul_n(got, a, b, n);
+    for (size_t i = 0; i < n; i++)
+        CHECK(!memcmp(got[i].l, want[i].l, sizeof got[i].l), "%s: mul n=%zu i=%zu", what, n, i);
+    CHECK(got[n].l[0] == 0xa5a5a5a5a5a5a5a5ULL && got[n].l[5] == 0xa5a5a5a5a5a5a5a5ULL,
+          "%s: wrote past n=%zu", what, n);
+    if (n) memcpy(al, a, n * sizeof *al);
+    g16_fp_mul_n(al, al, b, n);
+    for (size_t i = 0; i < n; i++) CHECK(!memcmp(al[i].l, want[i].l, sizeof al[i].l), "%s: r = a, i=%zu", what, i);
+    if (n) memcpy(al, b, n * sizeof *al);
+    g16_fp_mul_n(al, a, al, n);
+    for (size_t i = 0; i < n; i++) CHECK(!memcmp(al[i].l, want[i].l, sizeof al[i].l), "%s: r = b, i=%zu", what, i);
+    for (size_t i = 0; i < n; i++) ref_mul(&want[i], &a[i], &a[i]);
+    g16_fp_sqr_n(got, a, n);
+    for (size_t i = 0; i < n; i++) CHECK(!memcmp(got[i].l, want[i].l, sizeof got[i].l), "%s: sqr i=%zu", what, i);
+    g16_fp_mul_n(got, a, a, n);
+    for (size_t i = 0; i < n; i++) CHECK(!memcmp(got[i].l, want[i].l, sizeof got[i].l), "%s: a = b i=%zu", what, i);
+    if (n) memcpy(al, a, n * sizeof *al);
+    g16_fp_sqr_n(al, al, n);
+    for (size_t i = 0; i < n; i++) CHECK(!memcmp(al[i].l, want[i].l, sizeof al[i].l), "%s: sqr r = a i=%zu", what, i);
+    free(want);
+    free(got);
+    free(al);
+}
+
+static void run_all(const char *path)
+{
+    enum { NE = 80 };
+    g16_fp e[NE];
+    int ne = 0;
+    memset(e, 0, sizeof e);
+    ne = 1;                                            /* 0 */
+    e[ne++].l[0] = 1;                                  /* 1 (an integer, not 1 in Montgomery form) */
+    e[ne++].l[0] = 2;
+    e[ne++] = g16_fp_one_mont;                         /* Montgomery 1 */
+    memcpy(e[ne].l, g16_fp_modulus, 48), e[ne++].l[0] -= 1; /* p-1 */
+    memcpy(e[ne].l, g16_fp_modulus, 48), e[ne++].l[0] -= 2; /* p-2 */
+    { /* (p-1)/2, (p+1)/2 */
+        g16_fp h;
+        for (int i = 0; i < 6; i++) h.l[i] = (g16_fp_modulus[i] >> 1) | (i < 5 ? g16_fp_modulus[i + 1] << 63 : 0);
+        e[ne++] = h;
+        h.l[0] += 1;
+        e[ne++] = h;
+    }
+    for (int k = 0; k < 381; k += 29) { /* 2^k and 2^k - 1 */
+        e[ne].l[k / 64] = 1ull << (k % 64), ne++;
+        for (int i = 0; i < k / 64; i++) e[ne].l[i] = ~0ull;
+        if (k % 64) e[ne].l[k / 64] = (1ull << (k % 64)) - 1;
+        ne++;
+    }
+    /* limb patterns at the 52-bit boundaries of the vector radix */
+    for (int k = 52; k < 381; k += 52) e[ne].l[k / 64] = 1ull << (k % 64), ne++;
+    int nr = ne;
+    for (int i = 0; i < nr && ne < NE; i++) plus_p(&e[ne++], &e[i]); /* the same residues, in [p, 2p) */
+    /* every pair of edge values, as arrays of all lengths' worth */
+    size_t np = (size_t)ne * ne;
+    g16_fp *a = malloc(np * sizeof *a), *b = malloc(np * sizeof *b);
+    for (int i = 0; i < ne; i++)
+        for (int j = 0; j < ne; j++) a[i * ne + j] = e[i], b[i * ne + j] = e[j];
+    check_arrays(a, b, np, path);
+    /* random values, every length 0..40 and 1000 */
+    for (size_t n = 0; n <= 40; n++) {
+        for (size_t i = 0; i < n; i++) {
+            rand_fp(&a[i]);
+            rand_fp(&b[i]);
+            if (g16_rng_u64(&rng) & 1) plus_p(&a[i], &a[i]);
+            if (g16_rng_u64(&rng) & 1) plus_p(&b[i], &b[i]);
+        }
+        check_arrays(a, b, n, path);
+    }
+    for (size_t i = 0; i < 1000; i++) rand_fp(&a[i]), rand_fp(&b[i]);
+    check_arrays(a, b, 1000, path);
+    /* the batched product agrees with g16_fp_mul (whichever scalar path is on) */
+    for (size_t i = 0; i < 64; i++) {
+        g16_fp w, g;
+        g16_fp_mul(&w, &a[i], &b[i]);
+        g16_fp_mul_n(&g, &a[i], &b[i], 1);
+        CHECK(!memcmp(w.l, g.l, 48), "%s: g16_fp_mul i=%zu", path, i);
+    }
+    /* stride 2 (one component of Fp2 arrays): the other component untouched */
+    for (size_t n = 0; n <= 19; n++) {
+        g16_fp *r = malloc((2 * n + 1) * sizeof *r);
+        for (size_t i = 0; i < 2 * n; i++) rand_fp(&a[i]), rand_fp(&b[i]), r[i] = a[i];
+        for (int c = 0; c < 2; c++) {
+            g16_fp_mul_s(r + c, 2, a + c, 2, b + c, 2, n);
+            for (size_t i = 0; i < n; i++) {
+                g16_fp w;
+                ref_mul(&w, &a[2 * i + c], &b[2 * i + c]);
+                CHECK(!memcmp(w.l, r[2 * i + c].l, 48), "%s: stride 2 c%d n=%zu i=%zu", path, c, n, i);
+                if (!c) CHECK(!memcmp(a[2 * i + 1].l, r[2 * i + 1].l, 48), "%s: stride 2 wrote c1", path);
+            }
+        }
+        free(r);
+    }
+    /* mixed strides: r contiguous, a stride 2, b stride 3 */
+    for (size_t n = 0; n <= 19; n++) {
+        g16_fp r[20];
+        for (size_t i = 0; i < 3 * n; i++) rand_fp(&a[i]), rand_fp(&b[i]);
+        g16_fp_mul_s(r, 1, a + 1, 2, b, 3, n);
+        for (size_t i = 0; i < n; i++) {
+            g16_fp w;
+            ref_mul(&w, &a[2 * i + 1], &b[3 * i]);
+            CHECK(!memcmp(w.l, r[i].l, 48), "%s: strides 1/2/3 n=%zu i=%zu", path, n, i);
+        }
+    }
+    free(a);
+    free(b);
+}
+
+int main(void)
+{
+    g16_rng_seed(&rng, g16_test_seed(0x1f3a));
+    int can = g16_cpu_can_ifma();
+    printf("field_ifma: this CPU %s AVX-512 IFMA\n", can ? "has" : "lacks");
+    CHECK(g16_use_ifma == can, "default path is not the best available");
+    if (can) run_all("ifma");
+    g16_fp_batch_force_scalar(1);
+    CHECK(!g16_use_ifma, "forcing the scalar path");
+    run_all("scalar");
+    g16_fp_batch_force_scalar(0);
+    CHECK(g16_use_ifma == can, "back to the best path");
+    return g16_test_finish("field_ifma");
+}
