@@ -117,16 +117,25 @@ static g16_status read_random(g16_fr *r)
     return G16_OK;
 }
 
+/* The bitmap over z = (one, inputs, aux): n_in input bits (in_bits NULL: all
+ * set), then the n_aux aux bits shifted into place a word at a time (at 2^26
+ * variables a bit-by-bit loop took a quarter of a second). */
 static uint64_t *merge_bits(uint64_t n_in, const uint64_t *in_bits, uint64_t n_aux,
                             const uint64_t *aux_bits)
 {
-    uint64_t n = n_in + n_aux;
-    uint64_t *bits = calloc(n / 64 + 1, 8);
+    uint64_t n = n_in + n_aux, words = n / 64 + 2;
+    uint64_t *bits = calloc(words, 8);
     if (!bits) return NULL;
     for (uint64_t i = 0; i < n_in; i++)
         if (!in_bits || g16_bit(in_bits, i)) bits[i >> 6] |= 1ull << (i & 63);
-    for (uint64_t i = 0; i < n_aux; i++)
-        if (g16_bit(aux_bits, i)) bits[(n_in + i) >> 6] |= 1ull << ((n_in + i) & 63);
+    unsigned sh = (unsigned)(n_in & 63);
+    uint64_t base = n_in >> 6;
+    for (uint64_t k = 0; k < (n_aux + 63) / 64; k++) {
+        uint64_t v = aux_bits[k];
+        if (k == n_aux / 64) v &= (1ull << (n_aux & 63)) - 1; /* bits past n_aux */
+        bits[base + k] |= v << sh;
+        if (sh) bits[base + k + 1] |= v >> (64 - sh);
+    }
     return bits;
 }
 
@@ -207,8 +216,11 @@ g16_status g16_prove_start(g16_pending **out, g16_key *key, const g16_prove_inpu
         st = g16_fail(G16_ERR_NOMEM, "prove: out of memory");
         goto done;
     }
-    for (uint64_t j = 0; j < in.n_z; j++)
-        if (g16_bit(bbits, j)) p->zb[p->n_zb++] = in.z[j];
+    for (uint64_t k = 0; k < (in.n_z + 63) / 64; k++)
+        for (uint64_t w = bbits[k]; w; w &= w - 1) {
+            uint64_t j = k * 64 + (uint64_t)__builtin_ctzll(w);
+            if (j < in.n_z) p->zb[p->n_zb++] = in.z[j];
+        }
 
     g16_key_retain(key);
     p->key = key;

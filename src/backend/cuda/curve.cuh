@@ -64,6 +64,10 @@ struct g16_dxyzz {
     // this + q for affine q (madd-2008-s); `negate` adds -q instead (signed digits).
     G16_PT g16_dxyzz add_affine(const g16_daff<F> &q0, bool negate = false) const
     {
+        return add_affine_inl(q0, negate);
+    }
+    G16_HD g16_dxyzz add_affine_inl(const g16_daff<F> &q0, bool negate = false) const
+    {
         g16_daff<F> q = q0;
         if (q.is_inf()) return *this;
         if (negate) q.y = q.y.neg();
@@ -82,6 +86,10 @@ struct g16_dxyzz {
 
     // this + o (add-2008-s).
     G16_PT g16_dxyzz add(const g16_dxyzz &o) const
+    {
+        return add_inl(o);
+    }
+    G16_HD g16_dxyzz add_inl(const g16_dxyzz &o) const
     {
         if (o.is_inf()) return *this;
         if (is_inf()) return o;

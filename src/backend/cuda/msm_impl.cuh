@@ -24,6 +24,7 @@
 #include <chrono>
 #include <cub/cub.cuh>
 #include <string.h>
+#include <type_traits>
 
 #include "curve.cuh"
 #include "internal.cuh"
@@ -33,6 +34,22 @@ extern "C" {
 }
 
 #define MSM_SEG_LEN 32u
+
+// The additions of the bucket loops: inlined for G1 (the point routines are real
+// calls otherwise, passing 192-byte points through local memory in the hottest
+// loop), real calls for G2 (inlining its Fp2 arithmetic takes minutes to compile).
+template <class F>
+__device__ __forceinline__ g16_dxyzz<F> madd(const g16_dxyzz<F> &a, const g16_daff<F> &q, bool neg)
+{
+    if constexpr (std::is_same<F, g16_dfp>::value) return a.add_affine_inl(q, neg);
+    else return a.add_affine(q, neg);
+}
+template <class F>
+__device__ __forceinline__ g16_dxyzz<F> padd(const g16_dxyzz<F> &a, const g16_dxyzz<F> &b)
+{
+    if constexpr (std::is_same<F, g16_dfp>::value) return a.add_inl(b);
+    else return a.add(b);
+}
 
 template <class F>
 struct msm_traits;
@@ -117,6 +134,10 @@ static __global__ void msm_digits(uint32_t *keys, uint32_t *vals, uint32_t *ones
         keys[(size_t)w * n + i] = key;
         vals[(size_t)w * n + i] = val;
     }
+    // A carry out of the top window would drop 2^(cW) from the scalar: the host
+    // sizes W so that it cannot happen (msm_windows); this flag turns a future
+    // mistake there into an error instead of a wrong sum.
+    if (carry) atomicOr(ones_count + 1, 1u);
 }
 
 static __global__ void bucket_bounds(uint32_t *bstart, uint32_t *bend, const uint32_t *keys, size_t total,
@@ -140,7 +161,7 @@ __global__ void bucket_accumulate(g16_dxyzz<F> *buckets, const g16_daff<F> *base
     g16_dxyzz<F> acc = g16_dxyzz<F>::inf();
     for (uint32_t p = bstart[k], e = bend[k]; p < e; p++) {
         uint32_t v = vals[p];
-        acc = acc.add_affine(bases[v & 0x7fffffffu], (v >> 31) != 0);
+        acc = madd<F>(acc, bases[v & 0x7fffffffu], (v >> 31) != 0);
     }
     buckets[k] = acc;
 }
@@ -186,10 +207,10 @@ __global__ void run_pieces(g16_dxyzz<F> *part, const uint32_t *off, uint32_t nb,
     if (AFF) {
         for (; p < e; p++) {
             uint32_t v = vals[p];
-            acc = acc.add_affine(bases[v & 0x7fffffffu], (v >> 31) != 0);
+            acc = madd<F>(acc, bases[v & 0x7fffffffu], (v >> 31) != 0);
         }
     } else {
-        for (; p < e; p++) acc = acc.add(in[p]);
+        for (; p < e; p++) acc = padd<F>(acc, in[p]);
     }
     part[i] = acc;
 }
@@ -202,7 +223,7 @@ __global__ void bucket_sum_parts(g16_dxyzz<F> *buckets, const g16_dxyzz<F> *in,
     uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
     if (k >= nb) return;
     g16_dxyzz<F> acc = g16_dxyzz<F>::inf();
-    for (uint32_t p = off[k], e = off[k + 1]; p < e; p++) acc = acc.add(in[p]);
+    for (uint32_t p = off[k], e = off[k + 1]; p < e; p++) acc = padd<F>(acc, in[p]);
     buckets[k] = acc;
 }
 
@@ -359,6 +380,21 @@ static g16_status accumulate_buckets(g16_cuda_ctx *ctx, g16_dxyzz<F> *buckets,
     }
 }
 
+// Windows for c-bit signed digits of scalars < r: ceil(255/c), plus one when the
+// top window's largest digit (r's top bits) plus a carry from below can exceed
+// B = 2^(c-1) and so carry out (r ≈ 0.905·2^255: e.g. c = 5, 15, 17).  Such an
+// extra window holds only carries (one bucket, up to n entries), which the
+// level split of accumulate_buckets spreads over threads.
+static unsigned msm_windows(unsigned c)
+{
+    const uint64_t r_top = 0x73eda753299d7d48ull;  // bits 192..255 of r
+    unsigned W = (255 + c - 1) / c;
+    unsigned k = c * (W - 1);  // >= 255 - c >= 233 for c <= 22
+    uint64_t top = r_top >> (k - 192);
+    if (top + 1 > (1ull << (c - 1))) W++;
+    return W;
+}
+
 // dev_scalars: when not NULL, the n scalars are already on the device there
 // (scalars is then ignored and nothing is copied in).
 template <class F>
@@ -384,11 +420,7 @@ static g16_status msm_run(g16_cuda_ctx *ctx, g16_djac<F> *out, const g16_cuda_ba
     unsigned c = opts && opts->window ? opts->window : auto_window(n);
     if (c < 2 || c > 22) return g16_fail(G16_ERR_ARG, "%s: window %u outside [2, 22]", fn, c);
     const int split = !(opts && opts->no_split);
-    // ceil(255 / c) windows suffice: the top window holds t = 255 - c(W-1) <= c bits
-    // of a scalar < r < 0.4526·2^255, so its digit plus the carry from below is at
-    // most 0.4526·2^t + 1 <= 2^(c-1) = B and never carries out.  (255/c + 1 windows
-    // made the top window all carries when c divides 255: n/2 entries in one bucket.)
-    const unsigned W = (255 + c - 1) / c;
+    const unsigned W = msm_windows(c);
     const uint32_t B = 1u << (c - 1), nb = W * B;
     if (n > 0x7fffffffu || (size_t)W * n > 0x7fffffffu)
         return g16_fail(G16_ERR_ARG, "%s: %zu scalars exceed one sort (2^31 pairs)", fn, n);
@@ -483,11 +515,16 @@ static g16_status msm_run(g16_cuda_ctx *ctx, g16_djac<F> *out, const g16_cuda_ba
     CK_LAUNCH("ones_partial");
     block_sum<F><<<1, bt, bt * sizeof(X), ctx->stream>>>(ones_total, (const X *)onesp, ones_thr);
     CK_LAUNCH("block_sum");
-    X hw[255 / 2 + 2];  // W <= 128 windows (c >= 2) and the 1-scalar sum
+    X hw[255 / 2 + 3];  // W <= 129 windows (c >= 2) and the 1-scalar sum
+    uint32_t hflag[2];
     CK(cudaMemcpyAsync(hw, win, (W + 1) * sizeof(X), cudaMemcpyDeviceToHost, ctx->stream));
+    CK(cudaMemcpyAsync(hflag, cnt, sizeof hflag, cudaMemcpyDeviceToHost, ctx->stream));
     G16_TRY(g16_cuda_mark(ctx, ctx->ev_kernels_end));
     G16_TRY(g16_cuda_mark(ctx, ctx->ev_end));
     G16_TRY(g16_cuda_sync(ctx));
+    if (hflag[1])
+        return g16_fail(G16_ERR_BACKEND, "%s: internal error: a digit carried out of window %u "
+                        "(c = %u)", fn, W - 1, c);
     auto t0 = std::chrono::steady_clock::now();
     msm_combine(out, hw, W, c, &hw[W]);
     float host_ms =
