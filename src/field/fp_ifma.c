@@ -99,75 +99,94 @@ static IFMA inline __attribute__((always_inline)) void store8(g16_fp *r, const v
     _mm512_mask_i64scatter_epi64(b + 5, k, idx, w5, 8);
 }
 
-/* r = a·b·2^-384 mod p, fully reduced; a, b limbs < 2^52, values < 2p */
-static IFMA inline __attribute__((always_inline)) void mont8(v8 *r, const v8 *a, const v8 *b)
-{
-    const __m512i m52 = _mm512_set1_epi64((long long)M52);
-    const __m512i k0 = _mm512_set1_epi64((long long)k0_52);
-    const __m512i z = _mm512_setzero_si512();
-    __m512i p[8], t[9];
-    for (int j = 0; j < 8; j++) p[j] = _mm512_set1_epi64((long long)p52[j]);
-    for (int j = 0; j < 9; j++) t[j] = z;
-    for (int i = 0; i < 8; i++) {
-        __m512i ai = a->l[i];
-        for (int j = 0; j < 8; j++) {
-            t[j] = _mm512_madd52lo_epu64(t[j], ai, b->l[j]);
-            t[j + 1] = _mm512_madd52hi_epu64(t[j + 1], ai, b->l[j]);
-        }
-        __m512i m = _mm512_madd52lo_epu64(z, t[0], k0);
-        if (i == 7) m = _mm512_and_si512(m, _mm512_set1_epi64((1 << 20) - 1));
-        for (int j = 0; j < 8; j++) {
-            t[j] = _mm512_madd52lo_epu64(t[j], m, p[j]);
-            t[j + 1] = _mm512_madd52hi_epu64(t[j + 1], m, p[j]);
-        }
-        if (i < 7) {
-            /* t[0] ≡ 0 mod 2^52 now: drop it, keeping its carry */
-            t[1] = _mm512_add_epi64(t[1], _mm512_srli_epi64(t[0], 52));
-            for (int j = 0; j < 8; j++) t[j] = t[j + 1];
-            t[8] = z;
-        }
+/* r[v] = a[v]·b[v]·2^-384 mod p for v < NV, fully reduced; a, b limbs < 2^52,
+ * values < 2p.  NV independent products are interleaved instruction by
+ * instruction: one product's rounds are a chain of dependent multiply-adds
+ * (latency 4) on the same few accumulators, so alone it runs at latency. */
+#define MONT8(NV)                                                                                   \
+    static IFMA inline __attribute__((always_inline)) void mont8_##NV(v8 *r, const v8 *a, const v8 *b) \
+    {                                                                                               \
+        const __m512i m52 = _mm512_set1_epi64((long long)M52);                                     \
+        const __m512i k0 = _mm512_set1_epi64((long long)k0_52);                                    \
+        const __m512i z = _mm512_setzero_si512();                                                   \
+        __m512i t[NV][9], m[NV];                                                                    \
+        for (int v = 0; v < NV; v++)                                                                \
+            for (int j = 0; j < 9; j++) t[v][j] = z;                                                \
+        for (int i = 0; i < 8; i++) {                                                               \
+            for (int j = 0; j < 8; j++)                                                             \
+                for (int v = 0; v < NV; v++) {                                                      \
+                    t[v][j] = _mm512_madd52lo_epu64(t[v][j], a[v].l[i], b[v].l[j]);                 \
+                    t[v][j + 1] = _mm512_madd52hi_epu64(t[v][j + 1], a[v].l[i], b[v].l[j]);         \
+                }                                                                                   \
+            for (int v = 0; v < NV; v++) {                                                          \
+                m[v] = _mm512_madd52lo_epu64(z, t[v][0], k0);                                       \
+                if (i == 7) m[v] = _mm512_and_si512(m[v], _mm512_set1_epi64((1 << 20) - 1));      \
+            }                                                                                       \
+            for (int j = 0; j < 8; j++) {                                                           \
+                const __m512i pj = _mm512_set1_epi64((long long)p52[j]);                            \
+                for (int v = 0; v < NV; v++) {                                                      \
+                    t[v][j] = _mm512_madd52lo_epu64(t[v][j], m[v], pj);                             \
+                    t[v][j + 1] = _mm512_madd52hi_epu64(t[v][j + 1], m[v], pj);                     \
+                }                                                                                   \
+            }                                                                                       \
+            if (i < 7) {                                                                            \
+                /* t[0] ≡ 0 mod 2^52 now: drop it, keeping its carry */                           \
+                for (int v = 0; v < NV; v++) {                                                      \
+                    t[v][1] = _mm512_add_epi64(t[v][1], _mm512_srli_epi64(t[v][0], 52));            \
+                    for (int j = 0; j < 8; j++) t[v][j] = t[v][j + 1];                              \
+                    t[v][8] = z;                                                                    \
+                }                                                                                   \
+            }                                                                                       \
+        }                                                                                           \
+        for (int v = 0; v < NV; v++) {                                                              \
+            /* divisible by 2^20: normalise, then shift the 9 limbs right by 20 bits */             \
+            __m512i *tv = t[v], u[8], d[8], bw = z;                                                 \
+            for (int j = 0; j < 8; j++) {                                                           \
+                tv[j + 1] = _mm512_add_epi64(tv[j + 1], _mm512_srli_epi64(tv[j], 52));              \
+                tv[j] = _mm512_and_si512(tv[j], m52);                                               \
+            }                                                                                       \
+            for (int j = 0; j < 8; j++)                                                             \
+                u[j] = _mm512_and_si512(                                                            \
+                    _mm512_or_si512(_mm512_srli_epi64(tv[j], 20), _mm512_slli_epi64(tv[j + 1], 32)), m52); \
+            /* u < 1.5p (a·b < 4p², 4p²/2^384 < p/2): subtract p once where u >= p */              \
+            for (int j = 0; j < 8; j++) {                                                           \
+                d[j] = _mm512_sub_epi64(_mm512_sub_epi64(u[j], _mm512_set1_epi64((long long)p52[j])), bw); \
+                bw = _mm512_srli_epi64(d[j], 63);                                                   \
+                d[j] = _mm512_and_si512(d[j], m52);                                                 \
+            }                                                                                       \
+            __mmask8 ge = _mm512_cmpeq_epi64_mask(bw, z);                                           \
+            for (int j = 0; j < 8; j++) r[v].l[j] = _mm512_mask_blend_epi64(ge, u[j], d[j]);        \
+        }                                                                                           \
     }
-    /* divisible by 2^20: normalise, then shift the 9 limbs right by 20 bits */
-    for (int j = 0; j < 8; j++) {
-        t[j + 1] = _mm512_add_epi64(t[j + 1], _mm512_srli_epi64(t[j], 52));
-        t[j] = _mm512_and_si512(t[j], m52);
-    }
-    __m512i u[8];
-    for (int j = 0; j < 8; j++)
-        u[j] = _mm512_and_si512(_mm512_or_si512(_mm512_srli_epi64(t[j], 20), _mm512_slli_epi64(t[j + 1], 32)),
-                                m52);
-    /* u < 1.5p (a·b < 4p², 4p²/2^384 < p/2): subtract p once where u >= p */
-    __m512i d[8], bw = z;
-    for (int j = 0; j < 8; j++) {
-        d[j] = _mm512_sub_epi64(_mm512_sub_epi64(u[j], p[j]), bw);
-        bw = _mm512_srli_epi64(d[j], 63);
-        d[j] = _mm512_and_si512(d[j], m52);
-    }
-    __mmask8 ge = _mm512_cmpeq_epi64_mask(bw, z);
-    for (int j = 0; j < 8; j++) r->l[j] = _mm512_mask_blend_epi64(ge, u[j], d[j]);
-}
+MONT8(1)
+MONT8(2)
 
 static IFMA void mul_n_ifma(g16_fp *r, size_t rs, const g16_fp *a, size_t as, const g16_fp *b, size_t bs,
                             size_t n)
 {
-    v8 x, y, o;
+    v8 x[2], y[2], o[2];
     const __m512i ir = offsets(rs), ia = offsets(as), ib = offsets(bs);
     size_t i = 0;
-    for (; i + 8 <= n; i += 8, a += 8 * as, b += 8 * bs, r += 8 * rs) {
-        load8(&x, a, 0xff, ia);
-        if (b == a && bs == as)
-            y = x;
-        else
-            load8(&y, b, 0xff, ib);
-        mont8(&o, &x, &y);
-        store8(r, &o, 0xff, ir);
+    int sq = b == a && bs == as;
+    for (; i + 16 <= n; i += 16, a += 16 * as, b += 16 * bs, r += 16 * rs) {
+        load8(&x[0], a, 0xff, ia);
+        load8(&x[1], a + 8 * as, 0xff, ia);
+        if (sq) {
+            y[0] = x[0], y[1] = x[1];
+        } else {
+            load8(&y[0], b, 0xff, ib);
+            load8(&y[1], b + 8 * bs, 0xff, ib);
+        }
+        mont8_2(o, x, y);
+        store8(r, &o[0], 0xff, ir);
+        store8(r + 8 * rs, &o[1], 0xff, ir);
     }
-    if (i < n) {
-        __mmask8 k = (__mmask8)((1u << (n - i)) - 1);
-        load8(&x, a, k, ia);
-        load8(&y, b, k, ib);
-        mont8(&o, &x, &y);
-        store8(r, &o, k, ir);
+    for (; i < n; i += 8, a += 8 * as, b += 8 * bs, r += 8 * rs) {
+        __mmask8 k = n - i >= 8 ? 0xff : (__mmask8)((1u << (n - i)) - 1);
+        load8(&x[0], a, k, ia);
+        load8(&y[0], b, k, ib);
+        mont8_1(o, x, y);
+        store8(r, &o[0], k, ir);
     }
 }
 
