@@ -40,7 +40,7 @@ g16_status g16_priority_parse(g16_priority *out, const char *name);
 typedef struct g16_engine_config {
     unsigned pw;             /* synthesis workers; 0: 1 */
     unsigned gw;             /* device workers per device; 0: 1 */
-    unsigned devices;        /* devices; 0: every CUDA device, or one CPU device without a GPU */
+    unsigned devices;        /* devices; 0: every CUDA device (CUDA backend), or one CPU device */
     unsigned finalizers;     /* finalizer threads; 0: 2 */
     unsigned synth_threads;  /* threads of each synthesis worker's pool; 0: CPUs / pw, at least 1 */
     unsigned device_threads; /* threads of each CPU device's pool; 0: every CPU */
@@ -48,6 +48,8 @@ typedef struct g16_engine_config {
     int verify;              /* self-check every proof: 1 on, 0 off, -1 on for multi-partition jobs */
     const char *trace_path;  /* Chrome trace-event JSON written at destroy; NULL: none */
     int debug;               /* nonzero: log stage events and counters to stderr */
+    int backend;             /* a g16_backend_kind for the device stage; 0 (auto): every
+                                CUDA device when a GPU is present, else the CPU */
 } g16_engine_config;
 
 /* Fills *cfg with the defaults (all zero, verify -1). */

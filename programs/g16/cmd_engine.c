@@ -24,7 +24,8 @@ static const char engine_usage[] =
     "  --seed S            generation and setup seed (1)\n"
     "  --circuit F.g16c --witness F.g16w --params F.params   prove these instead\n"
     "  --pw A --gw G       synthesis workers (2), device workers per device (1)\n"
-    "  --devices D         devices (1: the CPU backend)\n"
+    "  --backend NAME      cpu | cuda | auto (auto: every GPU when one is present, else the CPU)\n"
+    "  --devices D         devices (default: every GPU with CUDA, 1 with the CPU backend)\n"
     "  --budget BYTES      host memory budget, suffix K/M/G allowed (half the RAM)\n"
     "  --priority NAME     critical | high | normal | low (normal)\n"
     "  --no-verify         skip the self-check (on by default)\n"
@@ -35,10 +36,12 @@ static const char engine_usage[] =
 static const char pipeline_usage[] =
     "usage: g16 bench pipeline [--jobs J] [--partitions P] [--log-n N] [--profile NAME]\n"
     "                          [--pw A,B,C] [--gw G] [--devices D] [--budget BYTES]\n"
+    "                          [--backend cpu|cuda|auto]\n"
     "                          [--inputs K] [--seed S] [--no-verify] [--trace-dir DIR] [--json]\n"
     "Per pw setting: s/proof, the s/proof the stage times allow, device busy %,\n"
     "peak RSS above the pre-run baseline, peak reserved bytes.  Defaults: J 2, P 10,\n"
-    "N 12, porep, pw 1,2,4,8, gw 1, budget half the RAM.\n";
+    "N 12, porep, pw 1,2,4,8, gw 1, budget half the RAM, backend auto (every GPU when\n"
+    "one is present, else the CPU).\n";
 
 /* "123", "64K", "512M", "4G" (powers of 1024). */
 static int parse_bytes(uint64_t *out, const char *s)
@@ -108,6 +111,11 @@ static int engine_run(int argc, char **argv)
         else if (!strcmp(o, "--pw")) { if (parse_uint(&cfg.pw, v, 1, 1024)) return bad_opt("engine run", o, v); }
         else if (!strcmp(o, "--gw")) { if (parse_uint(&cfg.gw, v, 1, 64)) return bad_opt("engine run", o, v); }
         else if (!strcmp(o, "--devices")) { if (parse_uint(&cfg.devices, v, 1, 64)) return bad_opt("engine run", o, v); }
+        else if (!strcmp(o, "--backend")) {
+            g16_backend_kind k;
+            if (g16_backend_parse(v, &k)) return bad_opt("engine run", o, v);
+            cfg.backend = k;
+        }
         else if (!strcmp(o, "--budget")) { if (parse_bytes(&cfg.budget_bytes, v)) return bad_opt("engine run", o, v); }
         else if (!strcmp(o, "--profile")) { if (g16_profile_parse(&profile, v)) return bad_opt("engine run", o, v); }
         else if (!strcmp(o, "--priority")) { if (g16_priority_parse(&prio, v)) return bad_opt("engine run", o, v); }
@@ -226,7 +234,8 @@ int cli_engine(int argc, char **argv)
 
 int cli_bench_pipeline(int argc, char **argv)
 {
-    unsigned jobs = 2, parts = 10, log_n = 12, n_pub = 4, seed = 1, gw = 1, devices = 1;
+    unsigned jobs = 2, parts = 10, log_n = 12, n_pub = 4, seed = 1, gw = 1, devices = 0;
+    int backend = G16_BACKEND_AUTO;
     unsigned pws[64] = {1, 2, 4, 8}, n_pw = 4;
     uint64_t budget = 0;
     int json = 0, verify = 1;
@@ -249,6 +258,11 @@ int cli_bench_pipeline(int argc, char **argv)
         else if (!strcmp(o, "--seed")) { if (parse_uint(&seed, v, 0, ~0u)) return bad_opt("bench pipeline", o, v); }
         else if (!strcmp(o, "--gw")) { if (parse_uint(&gw, v, 1, 64)) return bad_opt("bench pipeline", o, v); }
         else if (!strcmp(o, "--devices")) { if (parse_uint(&devices, v, 1, 64)) return bad_opt("bench pipeline", o, v); }
+        else if (!strcmp(o, "--backend")) {
+            g16_backend_kind k;
+            if (g16_backend_parse(v, &k)) return bad_opt("bench pipeline", o, v);
+            backend = k;
+        }
         else if (!strcmp(o, "--budget")) { if (parse_bytes(&budget, v)) return bad_opt("bench pipeline", o, v); }
         else if (!strcmp(o, "--profile")) { if (g16_profile_parse(&profile, v)) return bad_opt("bench pipeline", o, v); }
         else if (!strcmp(o, "--trace-dir")) trace_dir = v;
@@ -269,8 +283,10 @@ int cli_bench_pipeline(int argc, char **argv)
     g16_status st = g16_bench_pipeline_prepare(&b, profile, log_n, n_pub, seed);
     if (st) return cli_fail("bench pipeline", st);
     if (!json) {
-        printf("pipeline: %u job(s) x %u partitions, %s 2^%u rows, gw %u, %u device(s), prepared in %.1f s\n",
-               jobs, parts, g16_profile_name(profile), log_n, gw, devices, mono() - t);
+        printf("pipeline: %u job(s) x %u partitions, %s 2^%u rows, gw %u, backend %s, prepared in %.1f s\n",
+               jobs, parts, g16_profile_name(profile), log_n, gw,
+               backend == G16_BACKEND_CPU ? "cpu" : backend == G16_BACKEND_CUDA ? "cuda" : "auto",
+               mono() - t);
         printf("%4s %10s %10s %7s %8s %12s %12s %12s %9s\n", "pw", "s/proof", "bound", "eff%", "busy%",
                "rss_peak_MiB", "rss_eng_MiB", "reserved_MiB", "budget_MiB");
     }
@@ -281,6 +297,7 @@ int cli_bench_pipeline(int argc, char **argv)
         cfg.pw = pws[k];
         cfg.gw = gw;
         cfg.devices = devices;
+        cfg.backend = backend;
         cfg.budget_bytes = budget;
         cfg.verify = verify;
         char tp[4096];

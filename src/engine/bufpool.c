@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "common/error.h"
+#include "backend/backend.h"
 #include "engine/engine.h"
 
 size_t g16_buf_round(size_t bytes)
@@ -32,9 +33,12 @@ static int push(g16_buf **arr, size_t *n, size_t *cap, g16_buf b)
     return 1;
 }
 
-static void unmap(g16_buf *b)
+static void unmap(g16_engine *e, g16_buf *b)
 {
-    if (b->p) munmap(b->p, b->bytes);
+    if (b->p) {
+        if (e->pin_be) g16_backend_unpin(e->pin_be, b->p);
+        munmap(b->p, b->bytes);
+    }
     b->p = NULL;
 }
 
@@ -52,7 +56,7 @@ static void *freer_main(void *arg)
         if (bp->head_freeq == bp->n_freeq) bp->head_freeq = bp->n_freeq = 0;
         bp->freeing = 1;
         pthread_mutex_unlock(&e->mu);
-        unmap(&b);
+        unmap(e, &b);
         pthread_mutex_lock(&e->mu);
         bp->freeing = 0;
         bp->freeq_bytes -= b.bytes;
@@ -85,7 +89,7 @@ void g16_bufpool_stop(g16_engine *e)
     for (size_t i = bp->head_freeq; i < bp->n_freeq; i++) {
         g16_tracker_add(&e->tr, G16_CTR_PINNED_BYTES, -(int64_t)bp->freeq[i].bytes);
         g16_budget_charge(e, -(int64_t)bp->freeq[i].bytes);
-        unmap(&bp->freeq[i]);
+        unmap(e, &bp->freeq[i]);
     }
     free(bp->freeq);
     free(bp->idle);
@@ -123,6 +127,9 @@ g16_status g16_bufpool_alloc(g16_engine *e, g16_buf *b, size_t bytes)
         b->bytes = 0;
         return g16_fail(G16_ERR_NOMEM, "engine: cannot map a %zu-byte buffer", bytes);
     }
+    /* Page-locked once, when the buffer is made: it is reused by exact size,
+     * so the lock costs nothing per proof and every copy to the GPU is direct. */
+    if (e->pin_be) g16_backend_pin(e->pin_be, p, bytes);
     b->p = p;
     b->bytes = bytes;
     g16_tracker_add(&e->tr, G16_CTR_PINNED_BYTES, (int64_t)bytes);
@@ -142,7 +149,7 @@ void g16_bufpool_put(g16_engine *e, g16_buf *b)
     } else {
         g16_tracker_add(&e->tr, G16_CTR_PINNED_BYTES, -(int64_t)b->bytes);
         g16_budget_charge(e, -(int64_t)b->bytes);
-        unmap(b);
+        unmap(e, b);
     }
     b->p = NULL;
     b->bytes = 0;
@@ -173,7 +180,7 @@ void g16_bufpool_evict(g16_engine *e, size_t keep_a, size_t n_a, size_t keep_b, 
         } else {
             g16_tracker_add(&e->tr, G16_CTR_PINNED_BYTES, -(int64_t)b.bytes);
             g16_budget_charge(e, -(int64_t)b.bytes);
-            unmap(&b);
+            unmap(e, &b);
         }
     }
     bp->n_idle = w;

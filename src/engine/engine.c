@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "backend/backend.h"
 #include "common/error.h"
 #include "engine/engine.h"
 
@@ -87,6 +88,7 @@ static void free_engine(g16_engine *e)
     if (e->devs)
         for (unsigned d = 0; d < e->n_devs; d++) {
             g16_pool_destroy(e->devs[d].pool);
+            g16_backend_close(e->devs[d].be);
             pthread_mutex_destroy(&e->devs[d].lock);
         }
     while (e->jobs) {
@@ -122,8 +124,21 @@ g16_status g16_engine_create(g16_engine **out, const g16_engine_config *cfg_in)
     if (!cfg.pw) cfg.pw = 1;
     if (!cfg.gw) cfg.gw = 1;
     if (!cfg.finalizers) cfg.finalizers = 2;
-    /* The device stage runs the CPU backend until a CUDA prove path exists, so
-     * devices counts CPU "devices", each with its own lock and thread pool. */
+    /* Devices: GPUs with the CUDA backend, else CPU "devices" (each with its own
+     * lock and thread pool, running the CPU backend). */
+    int use_cuda = 0;
+    if (cfg.backend != G16_BACKEND_CPU) {
+        char desc[256];
+        int gpus = g16_cuda_built() ? g16_cuda_devices(desc, sizeof desc) : 0;
+        if (cfg.backend == G16_BACKEND_CUDA && gpus <= 0)
+            return g16_fail(G16_ERR_BACKEND, "engine: backend cuda: %s",
+                            g16_cuda_built() ? "no GPU is visible" : "this build has no CUDA backend");
+        use_cuda = gpus > 0;
+        if (use_cuda && !cfg.devices) cfg.devices = (unsigned)gpus;
+        if (use_cuda && cfg.devices > (unsigned)gpus)
+            return g16_fail(G16_ERR_ARG, "engine: %u devices asked, %d GPUs visible", cfg.devices,
+                            gpus);
+    }
     if (!cfg.devices) cfg.devices = 1;
     if (cfg.pw > 1024 || cfg.gw > 64 || cfg.devices > 64 || cfg.finalizers > 256)
         return g16_fail(G16_ERR_ARG, "engine: pw %u (max 1024), gw %u (max 64), devices %u (max 64), "
@@ -174,6 +189,10 @@ g16_status g16_engine_create(g16_engine **out, const g16_engine_config *cfg_in)
         e->devs[d].index = d;
         pthread_mutex_init(&e->devs[d].lock, NULL);
         if ((st = g16_pool_create(&e->devs[d].pool, cfg.device_threads))) goto fail;
+        if ((st = g16_backend_open(&e->devs[d].be, use_cuda ? G16_BACKEND_CUDA : G16_BACKEND_CPU,
+                                   (int)d)))
+            goto fail;
+        if (use_cuda && !e->pin_be) e->pin_be = e->devs[d].be;
     }
     unsigned k = 0;
     for (unsigned i = 0; i < cfg.pw; i++, k++) {

@@ -153,6 +153,7 @@ typedef struct g16_device {
     unsigned index;
     pthread_mutex_t lock;   /* held only around device work */
     g16_pool *pool;         /* the CPU backend's threads for this device */
+    struct g16_backend *be; /* where this device's proofs run (CPU or one GPU) */
     double busy_s;
 } g16_device;
 
@@ -198,6 +199,7 @@ struct g16_engine {
     g16_part *finalq, *finalq_tail; /* FIFO */
     g16_tracker tr;
     g16_bufpool pool;
+    struct g16_backend *pin_be; /* a CUDA backend: pool buffers are page-locked through it */
     g16_device *devs;
     unsigned n_devs;
     g16_worker *workers;

@@ -356,11 +356,10 @@ static void release_abc(void *user, g16_fr *buf)
     pthread_mutex_unlock(&e->mu);
 }
 
-/* The device stage's prover.  Without a CUDA prove path every device (and the
- * CPU retry of a failed self-check) runs the CPU backend on the device's pool. */
+/* The device stage's prover: the device's backend (a GPU, or the CPU backend on
+ * the device's pool); the retry of a failed self-check runs on the CPU. */
 static g16_status device_prove(g16_engine *e, g16_worker *w, g16_part *p, int cpu_only)
 {
-    (void)cpu_only;
     release_ctx rc = {e, p};
     g16_prove_input in = {
         .density = &p->dens,
@@ -371,6 +370,7 @@ static g16_status device_prove(g16_engine *e, g16_worker *w, g16_part *p, int cp
         .z = p->z.p,
         .n_z = p->n_vars,
         .rs = NULL,
+        .backend = cpu_only ? NULL : w->dev->be,
     };
     if (e->hooks.on_device_pool) e->hooks.on_device_pool(e->hooks.user, g16_pool_current());
     g16_status st = g16_prove_start(&p->pending, p->job->key, &in);
