@@ -3,16 +3,25 @@
 #   1. configure + build (Release, -DG16_CUDA=ON -DG16_CUDA_ARCH=90) in build-gpu/;
 #   2. the differential test (CPU vs CUDA, fresh random inputs: tests/gpu/diff.c);
 #   3. the benchmark (tests/gpu/bench.c);
-#   4. one table: size, kernel time, total time, floor / peer figure, diff verdict.
-# Usage: bench/gpu/run.sh [--quick]
+#   4. whole proofs with the CUDA backend (bench/gpu/prove.sh): CPU and CUDA proofs
+#      byte-identical, prove_start at 2^24 and 2^26 (2^24 only with --quick);
+#   5. the engine on the GPU (--pipeline only: g16 bench pipeline, 2^PIPE_LOG rows);
+#   6. one table: size, kernel time, total time, floor / peer figure, diff verdict.
+# Usage: bench/gpu/run.sh [--quick] [--pipeline]
 # Env:   OUT        folder for the logs (default build-gpu/out)
 #        G16_GPU_BIN  folder holding prebuilt g16_gpu_diff and g16_gpu_bench: skip step 1
-#        DIFF_TIMEOUT, BENCH_TIMEOUT  seconds (default 900 and 1500)
+#        DIFF_TIMEOUT, BENCH_TIMEOUT, PIPE_TIMEOUT  seconds (default 900, 1500, 400)
+#        DIFF_QUICK=1  short differential test, full benchmark
+#        PIPE_LOG, PIPE_PW, PIPE_BUDGET  the --pipeline step's rows (24), pw list (1,2,4,8),
+#                     host budget (32G)
 # Exit status: 0 when the build and the differential test passed.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
-quick=""
-[ "${1:-}" = "--quick" ] && quick="--quick"
+quick=""; pipeline=""
+for a in "$@"; do
+    [ "$a" = "--quick" ] && quick="--quick"
+    [ "$a" = "--pipeline" ] && pipeline=1
+done
 out=${OUT:-$root/build-gpu/out}
 mkdir -p "$out"
 say() { echo "[run.sh $(date +%H:%M:%S)] $*"; }
@@ -25,7 +34,7 @@ if [ -z "$bin" ]; then
     bin=$root/build-gpu
     say "building in $bin"
     if ! { cmake -S "$root" -B "$bin" -DCMAKE_BUILD_TYPE=Release -DG16_CUDA=ON -DG16_CUDA_ARCH=90 &&
-           cmake --build "$bin" -j "$(nproc)" --target g16_gpu_diff g16_gpu_bench test_cuda_host_field; } \
+           cmake --build "$bin" -j "$(nproc)" --target g16_gpu_diff g16_gpu_bench test_cuda_host_field g16_cli; } \
            >"$out/build.log" 2>&1; then
         say "FAILED: build; last lines of $out/build.log:"
         grep -E "error|Error" "$out/build.log" | head -20
@@ -34,12 +43,14 @@ if [ -z "$bin" ]; then
     fi
     "$bin/test_cuda_host_field" >"$out/host_field.log" 2>&1 || say "FAILED: host_field (see host_field.log)"
 fi
-for p in g16_gpu_diff g16_gpu_bench; do
+for p in g16_gpu_diff g16_gpu_bench g16; do
     if [ ! -x "$bin/$p" ]; then say "FAILED: $bin/$p missing"; exit 1; fi
 done
 
 say "differential test"
-timeout "${DIFF_TIMEOUT:-900}" "$bin/g16_gpu_diff" $quick >"$out/diff.log" 2>&1
+# DIFF_QUICK=1: the short differential test with the full benchmark.
+dq=$quick; [ -n "${DIFF_QUICK:-}" ] && dq=--quick
+timeout "${DIFF_TIMEOUT:-900}" "$bin/g16_gpu_diff" $dq >"$out/diff.log" 2>&1
 diff_rc=$?
 if [ $diff_rc -eq 0 ]; then diff_verdict=pass; else
     diff_verdict="FAIL(rc=$diff_rc)"
@@ -52,6 +63,20 @@ say "benchmark"
 timeout "${BENCH_TIMEOUT:-1500}" "$bin/g16_gpu_bench" $quick >"$out/bench.log" 2>&1
 bench_rc=$?
 [ $bench_rc -ne 0 ] && { say "FAILED: benchmark (rc $bench_rc; 124 = timeout):"; grep FAILED "$out/bench.log" | head; }
+
+say "whole proofs (prove.sh)"
+if [ -n "$quick" ]; then sizes=24; else sizes="24 26"; fi
+"$root/bench/gpu/prove.sh" "$bin" "$out" $sizes >"$out/prove.txt" 2>&1
+prove_rc=$?
+[ $prove_rc -ne 0 ] && say "FAILED: prove.sh (rc $prove_rc); see $out/prove.log"
+
+if [ -n "$pipeline" ]; then
+    say "engine on the GPU (bench pipeline, 2^${PIPE_LOG:-24} rows)"
+    timeout "${PIPE_TIMEOUT:-400}" "$bin/g16" bench pipeline --backend cuda --jobs 1 --partitions 10 \
+        --log-n "${PIPE_LOG:-24}" --profile porep --pw "${PIPE_PW:-1,2,4,8}" --budget "${PIPE_BUDGET:-32G}" \
+        --trace-dir "$out" >"$out/pipeline.txt" 2>&1
+    say "pipeline rc $?"
+fi
 
 # Verdict per operation from the diff log ("ntt + h step 2^k: ok", "msm g1 n=...: ok").
 verdict() { if grep -q "^$1.*FAIL" "$out/diff.log"; then echo FAIL;
@@ -77,4 +102,7 @@ awk -v vn="$v_ntt" -v v1="$v_g1" -v v2="$v_g2" '
     } else if (w == "msm_g2") { floor = sprintf("%.1f", 210.0 * n / 2^24); v = v2 }
     printf "%-8s %5d %11.2f %11.2f %11s %9s %6s\n", w, lg, k, t, floor, peer, v
 }' "$out/bench.log"
-[ $diff_rc -eq 0 ]
+echo
+grep -E "^(IDENTICAL|PROVE)" "$out/prove.txt"
+[ -n "$pipeline" ] && cat "$out/pipeline.txt"
+[ $diff_rc -eq 0 ] && [ $prove_rc -eq 0 ]
