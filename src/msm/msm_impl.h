@@ -27,6 +27,7 @@
 #include "common/pool.h"
 #include "curve/curve.h"
 #include "field/fp_batch.h"
+#include "field/fp_ifma.h"
 #include "field/mont.h" /* g16_limbs_eq */
 #include "field/x86_64/inline.h"
 #include "msm/msm_internal.h"
@@ -60,6 +61,10 @@ typedef struct LOCAL(scratch) {
     uint8_t *eneg, *ekind;
     MSM_FE *den, *acc;   /* batch: denominators and their running products */
     MSM_FE *lam, *w1;    /* batch: λ and products (the IFMA path's whole-batch passes) */
+    void *vbuf;          /* G1 IFMA batch: per group of 8, the radix-2^52 vectors (v8) */
+    uint32_t *spb;       /* G1 IFMA batch: additions with xA = xP, done apart */
+    const MSM_AFF **spp;
+    uint8_t *spn;
     uint32_t *pb[2];     /* deferred additions (bucket already queued): bucket, */
     const MSM_AFF **pp[2]; /* point, sign; two lists, swapped at each drain */
     uint8_t *pn[2];
@@ -178,6 +183,10 @@ static void LOCAL(scratch_free)(LOCAL(scratch) *s)
     free(s->acc);
     free(s->lam);
     free(s->w1);
+    free(s->vbuf);
+    free(s->spb);
+    free(s->spp);
+    free(s->spn);
     for (int i = 0; i < 2; i++) {
         free(s->pb[i]);
         free(s->pp[i]);
@@ -207,6 +216,14 @@ static int LOCAL(scratch_get)(LOCAL(ctx) *x, LOCAL(scratch) *s)
         s->acc = malloc(B * sizeof *s->acc);
         s->lam = malloc(B * sizeof *s->lam);
         s->w1 = malloc(B * sizeof *s->w1);
+        s->spb = malloc(B * sizeof *s->spb);
+        s->spp = malloc(B * sizeof *s->spp);
+        s->spn = malloc(B);
+#if MSM_GROUP == 1 && defined(G16_IFMA_BUILD)
+        /* 6 vectors of 512 bytes per group of 8 additions (den, run, xA, xP; two address vectors) */
+        if (g16_use_ifma) s->vbuf = aligned_alloc(64, (B / 8 + 1) * 6 * 512);
+        if (g16_use_ifma && !s->vbuf) s->failed = 1;
+#endif
         for (int i = 0; i < 2; i++) {
             s->pb[i] = malloc(B * sizeof *s->pb[i]);
             s->pp[i] = malloc(B * sizeof *s->pp[i]);
@@ -218,7 +235,7 @@ static int LOCAL(scratch_get)(LOCAL(ctx) *x, LOCAL(scratch) *s)
         s->chst = malloc(2 * MSM_CHAINS);
     }
     if (!s->st ||
-        (x->affine && (!s->aff || !s->eb || !s->ep || !s->eneg || !s->ekind || !s->den || !s->acc || !s->lam || !s->w1 ||
+        (x->affine && (!s->aff || !s->eb || !s->ep || !s->eneg || !s->ekind || !s->den || !s->acc || !s->lam || !s->w1 || !s->spb || !s->spp || !s->spn || s->failed ||
                        !s->ids || !s->tmp || !s->ch || !s->chst || !s->pb[0] || !s->pp[0] ||
                        !s->pn[0] || !s->pb[1] || !s->pp[1] || !s->pn[1]))) {
         LOCAL(scratch_free)(s);
@@ -275,7 +292,7 @@ static inline void LOCAL(den_of)(LOCAL(scratch) *s, const MSM_AFF *tgt, size_t j
     }
 }
 
-#if MSM_GROUP == 1 || MSM_GROUP == 2
+#if MSM_GROUP == 2
 /* out[j] = 1/v[j] for j < n (v[j] nonzero, below 2p; out may be v) with one
  * inversion, using run (n elements) for the running products.  They are split
  * into 8 interleaved chains (entry j extends chain j mod 8), so each step of 8 is
@@ -312,61 +329,6 @@ static void LOCAL(batch_inv_vec)(g16_fp *out, g16_fp *v, g16_fp *run, size_t n)
 }
 #endif
 
-#if MSM_GROUP == 1
-/* flush_to with whole-batch passes of independent products (g16_fp_mul_n, eight
- * at a time with AVX-512 IFMA): denominators, their inverses (batch_inv_vec),
- * numerators, λ, λ², x3, λ·(xA − x3), y3, each over the whole batch. */
-static void LOCAL(flush_vec)(LOCAL(scratch) *s, MSM_AFF *tgt, uint8_t *sts, size_t n)
-{
-    g16_fp *den = s->den, *acc = s->acc, *lam = s->lam;
-    for (size_t j = 0; j < n; j++) LOCAL(den_of)(s, tgt, j);
-    g16_fp t;
-    LOCAL(batch_inv_vec)(den, den, acc, n);
-    /* numerators into acc, then λ = num/den */
-    for (size_t j = 0; j < n; j++) {
-        const MSM_AFF *A = &tgt[s->eb[j]], *P = s->ep[j];
-        if (s->ekind[j] == K_ADD) {
-            /* Adding −P: λ = −λ' with λ' = (yP + yA)/(xP − xA); λ² is the same and
-             * y3 = λ'·(x3 − xA) − yA, so the negation is never computed. */
-            if (s->eneg[j])
-                FADD(&acc[j], &P->y, &A->y);
-            else
-                FSUB(&acc[j], &P->y, &A->y);
-        } else if (s->ekind[j] == K_DBL) { /* λ = 3x²/2y */
-            FE(_sqr)(&acc[j], &A->x);
-            FADD(&t, &acc[j], &acc[j]);
-            FADD(&acc[j], &acc[j], &t);
-        } else {
-            FE(_set_zero)(&acc[j]);
-        }
-    }
-    g16_fp_mul_n(lam, acc, den, n);
-    g16_fp_sqr_n(acc, lam, n);
-    /* x3 = λ² − xA − xP; q = ±(xA − x3) over den */
-    for (size_t j = 0; j < n; j++) {
-        uint32_t b = s->eb[j];
-        sts[b] &= (uint8_t)~ST_INB;
-        if (s->ekind[j] == K_CANCEL) {
-            sts[b] &= (uint8_t)~ST_AFF;
-            continue;
-        }
-        MSM_AFF *A = &tgt[b];
-        FSUB(&acc[j], &acc[j], &A->x);
-        FSUB(&acc[j], &acc[j], &s->ep[j]->x);
-        if (s->ekind[j] == K_ADD && s->eneg[j])
-            FSUB(&den[j], &acc[j], &A->x);
-        else
-            FSUB(&den[j], &A->x, &acc[j]);
-        A->x = acc[j];
-    }
-    g16_fp_mul_n(den, den, lam, n);
-    for (size_t j = 0; j < n; j++) {
-        if (s->ekind[j] == K_CANCEL) continue;
-        MSM_AFF *A = &tgt[s->eb[j]];
-        FSUB(&A->y, &den[j], &A->y);
-    }
-}
-#endif
 
 #if MSM_GROUP == 2
 /* G2's flush_to in whole-batch passes (see the G1 one).  F views an Fp2 array as
@@ -462,15 +424,9 @@ static void LOCAL(flush_vec)(LOCAL(scratch) *s, MSM_AFF *tgt, uint8_t *sts, size
 
 /* Performs the n queued affine additions tgt[eb[j]] += ±ep[j] with one inversion;
  * tgt/st are the bucket array and its states (or the reduction's chain sums). */
-static void LOCAL(flush_to)(LOCAL(scratch) *s, MSM_AFF *tgt, uint8_t *sts, size_t n)
+static void LOCAL(flush_scalar)(LOCAL(scratch) *s, MSM_AFF *tgt, uint8_t *sts, size_t n)
 {
     if (!n) return;
-#if MSM_GROUP == 1 || MSM_GROUP == 2
-    if (g16_use_ifma) {
-        LOCAL(flush_vec)(s, tgt, sts, n);
-        return;
-    }
-#endif
     MSM_FE *den = s->den, *acc = s->acc, inv, qy;
     for (size_t j = 0; j < n; j++) {
         const MSM_AFF *A = &tgt[s->eb[j]], *P = s->ep[j];
@@ -605,6 +561,161 @@ static void LOCAL(flush_to)(LOCAL(scratch) *s, MSM_AFF *tgt, uint8_t *sts, size_
         for (int k = 0; k < m; k++) FMUL(&q[k], &q[k], &lam[k]);
         for (int k = 0; k < m; k++) FSUB(&A[k]->y, &q[k], &A[k]->y);
     }
+}
+
+#if MSM_GROUP == 1 && defined(G16_IFMA_BUILD)
+static void LOCAL(flush_scalar)(LOCAL(scratch) *s, MSM_AFF *tgt, uint8_t *sts, size_t n);
+
+/* G1's flush_to with every step in radix-2^52 vectors, 8 additions per vector
+ * (fp_ifma.h): the points are gathered straight from the buckets and bases and
+ * the sums scattered back, so the only conversions are those six per addition,
+ * and the subtractions run 8 lanes wide too.  Additions with xA = xP (doubling,
+ * cancelling; rare) are set apart and done by flush_scalar afterwards: they touch
+ * their own buckets only.  Montgomery's trick runs in the 8 lanes (entry j in
+ * chain j mod 8); lanes past the end of the batch hold 1. */
+static IFMA_TARGET void LOCAL(flush_v8)(LOCAL(scratch) *s, MSM_AFF *tgt, uint8_t *sts, size_t n)
+{
+    size_t m = 0, ns = 0;
+    for (size_t j = 0; j < n; j++) {
+        const MSM_AFF *A = &tgt[s->eb[j]], *P = s->ep[j];
+        if (__builtin_expect(LOCAL(feq)(&A->x, &P->x), 0)) {
+            s->spb[ns] = s->eb[j], s->spp[ns] = P, s->spn[ns++] = s->eneg[j];
+        } else {
+            s->eb[m] = s->eb[j], s->ep[m] = P, s->eneg[m++] = s->eneg[j];
+        }
+    }
+    size_t G = (m + 7) / 8;
+    v8 *D = s->vbuf, *RUN = D + G, *AX = RUN + G, *PX = AX + G;
+    __m512i *ADA = (__m512i *)(PX + G), *ADP = ADA + G;
+    v8 one, invc[2], a2[2], b2[2], o2[2];
+    v8_set1(&one, &g16_fp_one_mont);
+    for (size_t g = 0; g < G; g++) {
+        size_t j0 = 8 * g, c = m - j0 < 8 ? m - j0 : 8;
+        __mmask8 k = (__mmask8)((1u << c) - 1);
+        uint64_t aa[8], ap[8];
+        for (size_t i = 0; i < 8; i++) {
+            size_t j = j0 + (i < c ? i : 0);
+            aa[i] = (uint64_t)(uintptr_t)&tgt[s->eb[j]];
+            ap[i] = (uint64_t)(uintptr_t)s->ep[j];
+        }
+        ADA[g] = _mm512_loadu_si512(aa);
+        ADP[g] = _mm512_loadu_si512(ap);
+        v8_gather_at(&AX[g], ADA[g], 0, k);
+        v8_gather_at(&PX[g], ADP[g], 0, k);
+        v8_sub(&D[g], &PX[g], &AX[g]);
+        if (c < 8) v8_blend(&D[g], k, &one, &D[g]);
+    }
+    /* Two sets of 8 chains (even and odd groups), so that consecutive products
+     * of the running-product pass are independent (one product alone runs at
+     * the multiply-add latency). */
+    if (G) RUN[0] = D[0];
+    if (G > 1) RUN[1] = D[1];
+    for (size_t g = 2; g < G; g += 2) {
+        if (g + 1 < G) {
+            a2[0] = RUN[g - 2], a2[1] = RUN[g - 1];
+            b2[0] = D[g], b2[1] = D[g + 1];
+            mont8_2(o2, a2, b2);
+            RUN[g] = o2[0], RUN[g + 1] = o2[1];
+        } else {
+            mont8_1(&RUN[g], &RUN[g - 2], &D[g]);
+        }
+    }
+    if (G) {
+        /* invert the 16 chain totals together: the product of the two sets, its
+         * 8 lanes by a scalar trick around one inversion, then each set's */
+        size_t l0 = (G - 1) & ~(size_t)1, l1 = G > 1 ? ((G - 2) | 1) : 0;
+        v8 tot8 = RUN[l0], invt;
+        if (G > 1) mont8_1(&tot8, &RUN[l0], &RUN[l1]);
+        g16_fp tot[8], pre[8], iv[8], x;
+        store8(tot, &tot8, 0xff, offsets(1));
+        pre[0] = tot[0];
+        for (int i = 1; i < 8; i++) g16_fp_mul(&pre[i], &pre[i - 1], &tot[i]);
+        g16_fp_inv_vartime(&x, &pre[7]);
+        for (int i = 7; i > 0; i--) {
+            g16_fp_mul(&iv[i], &x, &pre[i - 1]);
+            g16_fp_mul(&x, &x, &tot[i]);
+        }
+        iv[0] = x;
+        load8(&invt, iv, 0xff, offsets(1));
+        if (G > 1) {
+            a2[0] = invt, a2[1] = invt;
+            b2[0] = RUN[l1], b2[1] = RUN[l0];
+            mont8_2(o2, a2, b2);
+            invc[0] = o2[0], invc[1] = o2[1];
+        } else {
+            invc[0] = invt;
+        }
+    }
+    /* from the top, two groups (one of each set) at a time, interleaved */
+    for (size_t g = G; g > 0;) {
+        size_t gg[2];
+        int two = g >= 2;
+        gg[0] = g - 1, gg[1] = two ? g - 2 : g - 1;
+        g -= two ? 2 : 1;
+        __mmask8 k[2], neg[2];
+        v8 ij[2], py[2], ay[2], lam[2], x3[2], q[2];
+        for (int v = 0; v < 2; v++) {
+            size_t j0 = 8 * gg[v], c = m - j0 < 8 ? m - j0 : 8;
+            k[v] = (__mmask8)((1u << c) - 1), neg[v] = 0;
+            for (size_t i = 0; i < c; i++) neg[v] |= (__mmask8)(s->eneg[j0 + i] << i);
+            /* 1/den = inv·run[g−2] (the chain's previous entry); inv moves past den */
+            a2[v] = invc[gg[v] & 1];
+            b2[v] = gg[v] >= 2 ? RUN[gg[v] - 2] : one;
+        }
+        mont8_2(ij, a2, b2);
+        b2[0] = D[gg[0]], b2[1] = D[gg[1]];
+        mont8_2(o2, a2, b2);
+        invc[gg[0] & 1] = o2[0];
+        invc[gg[1] & 1] = o2[1];
+        for (int v = 0; v < 2; v++) {
+            v8_gather_at(&py[v], ADP[gg[v]], 48, k[v]);
+            v8_gather_at(&ay[v], ADA[gg[v]], 48, k[v]);
+            v8_neg_mask(&py[v], &py[v], neg[v]); /* adding −P */
+            v8_sub(&py[v], &py[v], &ay[v]);
+        }
+        mont8_2(lam, py, ij);
+        /* x3 = λ² − xA − xP;  y3 = λ·(xA − x3) − yA */
+        mont8_2(x3, lam, lam);
+        for (int v = 0; v < 2; v++) {
+            v8_sub(&x3[v], &x3[v], &AX[gg[v]]);
+            v8_sub(&x3[v], &x3[v], &PX[gg[v]]);
+            v8_sub(&q[v], &AX[gg[v]], &x3[v]);
+        }
+        mont8_2(q, q, lam);
+        for (int v = 0; v < 1 + two; v++) {
+            v8_sub(&q[v], &q[v], &ay[v]);
+            v8_scatter_at(ADA[gg[v]], 0, &x3[v], k[v]);
+            v8_scatter_at(ADA[gg[v]], 48, &q[v], k[v]);
+        }
+    }
+    for (size_t j = 0; j < m; j++) sts[s->eb[j]] &= (uint8_t)~ST_INB;
+    if (ns) {
+        memcpy(s->eb, s->spb, ns * sizeof *s->eb);
+        memcpy(s->ep, s->spp, ns * sizeof *s->ep);
+        memcpy(s->eneg, s->spn, ns);
+        LOCAL(flush_scalar)(s, tgt, sts, ns);
+    }
+}
+#endif
+
+/* Performs the n queued affine additions tgt[eb[j]] += ±ep[j] with one inversion
+ * (tgt/st as for flush_scalar), on the fastest path the CPU has. */
+static void LOCAL(flush_to)(LOCAL(scratch) *s, MSM_AFF *tgt, uint8_t *sts, size_t n)
+{
+    if (!n) return;
+#if MSM_GROUP == 1 && defined(G16_IFMA_BUILD)
+    if (g16_use_ifma && s->vbuf) {
+        LOCAL(flush_v8)(s, tgt, sts, n);
+        return;
+    }
+#endif
+#if MSM_GROUP == 2
+    if (g16_use_ifma) {
+        LOCAL(flush_vec)(s, tgt, sts, n);
+        return;
+    }
+#endif
+    LOCAL(flush_scalar)(s, tgt, sts, n);
 }
 
 static inline void LOCAL(flush)(LOCAL(scratch) *s, size_t n)
@@ -847,6 +958,13 @@ static void LOCAL(task)(void *vctx, size_t task, unsigned worker)
         return;
     }
     size_t nb = msm_window_buckets(x->c, w);
+    /* The top window can have far fewer buckets than the others (c = 13: 2^8 for
+     * its 8 bits, of which scalars below r reach ~230).  A batch cannot hold more
+     * distinct buckets than that, so with the common B it never filled: every
+     * point after the first ~B went to the deferred list and then to the XYZZ
+     * buckets at ~4× the cost of a batched addition.  A quarter of the buckets
+     * keeps batches filling. */
+    if (B > nb / 4) B = nb / 4 < 16 ? 16 : nb / 4;
     int top = w + 1 == x->nw;
     unsigned c = x->c;
     const uint64_t(*k)[4] = (const uint64_t(*)[4])x->p->k;

@@ -3,13 +3,17 @@
  * mont.h: edge values 0, 1, 2, p-1, p-2, (p±1)/2, 2^k, every pair of them; the
  * same values plus p (the lazy bound: inputs up to 2p-1); random values; every
  * length 0..40 (the 8-lane groups and the masked tail) and 1000; aliasing
- * r = a, r = b, a = b; the squaring entry point; strided forms (Fp2 components, mixed strides). */
+ * r = a, r = b, a = b; the squaring entry point; strided forms (Fp2 components, mixed strides).
+ * fp_ifma.h's vector pieces used by the MSM directly: p in radix 2^52, the
+ * subtraction and the masked negation against g16_fp_sub / g16_fp_neg, the
+ * gathers and scatters through addresses. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
 #include "field/fp.h"
 #include "field/fp_batch.h"
+#include "field/fp_ifma.h"
 #include "field/mont.h"
 
 #define FP_N0 0x89f3fffcfffcfffdULL
@@ -173,6 +177,67 @@ static void run_all(const char *path)
     free(b);
 }
 
+#ifdef G16_IFMA_BUILD
+static IFMA_TARGET void check_v8_pieces(void)
+{
+    /* p52 holds p */
+    uint64_t w[6] = {0};
+    for (int j = 0; j < 8; j++) {
+        unsigned bit = 52 * j;
+        w[bit / 64] |= g16_p52[j] << (bit % 64);
+        if (bit % 64 > 12 && bit / 64 + 1 < 6) w[bit / 64 + 1] |= g16_p52[j] >> (64 - bit % 64);
+    }
+    CHECK(!memcmp(w, g16_fp_modulus, sizeof w), "g16_p52 is not p");
+    /* 8 pairs per round: edge values (0, 1, p-1, p-2) and random ones */
+    g16_fp a[8], b[8], r[8], want;
+    for (int round = 0; round < 200; round++) {
+        for (int i = 0; i < 8; i++) {
+            rand_fp(&a[i]);
+            rand_fp(&b[i]);
+            if (round < 16) {
+                int e = (round + i) % 4;
+                memcpy(a[i].l, g16_fp_modulus, 48);
+                if (e == 0) memset(&a[i], 0, 48);
+                if (e == 1) memset(&a[i], 0, 48), a[i].l[0] = 1;
+                if (e == 2) a[i].l[0] -= 1;
+                if (e == 3) a[i].l[0] -= 2;
+                if (round & 1) { g16_fp t = a[i]; a[i] = b[i]; b[i] = t; }
+                if (round & 2) b[i] = a[i];
+            }
+        }
+        v8 x, y, z;
+        load8(&x, a, 0xff, offsets(1));
+        load8(&y, b, 0xff, offsets(1));
+        v8_sub(&z, &x, &y);
+        store8(r, &z, 0xff, offsets(1));
+        for (int i = 0; i < 8; i++) {
+            g16_fp_sub(&want, &a[i], &b[i]);
+            CHECK(!memcmp(want.l, r[i].l, 48), "v8_sub round %d lane %d", round, i);
+        }
+        __mmask8 k = (__mmask8)(g16_rng_u64(&rng) & 0xff);
+        for (int i = 0; i < 8; i++) /* p − 0 is not canonical: the MSM never negates 0 */
+            if (g16_fp_is_zero(&a[i])) k &= (__mmask8)~(1u << i);
+        v8_neg_mask(&z, &x, k);
+        store8(r, &z, 0xff, offsets(1));
+        for (int i = 0; i < 8; i++) {
+            if ((k >> i) & 1)
+                g16_fp_neg(&want, &a[i]);
+            else
+                want = a[i];
+            CHECK(!memcmp(want.l, r[i].l, 48), "v8_neg_mask round %d lane %d", round, i);
+        }
+        /* through addresses: lane i reads b[7 - i] at offset 0, writes r[i] */
+        uint64_t ad[8], ar[8];
+        for (int i = 0; i < 8; i++) ad[i] = (uint64_t)(uintptr_t)&b[7 - i], ar[i] = (uint64_t)(uintptr_t)&r[i];
+        memset(r, 0, sizeof r);
+        v8_gather_at(&z, _mm512_loadu_si512(ad), 0, 0x7f);
+        v8_scatter_at(_mm512_loadu_si512(ar), 0, &z, 0x7f);
+        for (int i = 0; i < 7; i++) CHECK(!memcmp(b[7 - i].l, r[i].l, 48), "gather/scatter lane %d", i);
+        CHECK(g16_fp_is_zero(&r[7]), "masked lane written");
+    }
+}
+#endif
+
 int main(void)
 {
     g16_rng_seed(&rng, g16_test_seed(0x1f3a));
@@ -180,6 +245,9 @@ int main(void)
     printf("field_ifma: this CPU %s AVX-512 IFMA\n", can ? "has" : "lacks");
     CHECK(g16_use_ifma == can, "default path is not the best available");
     if (can) run_all("ifma");
+#ifdef G16_IFMA_BUILD
+    if (can) check_v8_pieces();
+#endif
     g16_fp_batch_force_scalar(1);
     CHECK(!g16_use_ifma, "forcing the scalar path");
     run_all("scalar");
