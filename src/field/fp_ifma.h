@@ -145,16 +145,37 @@ static IFMA_INLINE void v8_sub(v8 *r, const v8 *a, const v8 *b)
     }
 }
 
-/* lanes in k: r = p − a (a < p nonzero: the negation); other lanes: r = a */
+/* lanes in k: r = −a mod p; other lanes: r = a (a < p) */
 static IFMA_INLINE void v8_neg_mask(v8 *r, const v8 *a, __mmask8 k)
 {
     const __m512i m = _mm512_set1_epi64((long long)M52);
-    __m512i bw = _mm512_setzero_si512();
+    __m512i bw = _mm512_setzero_si512(), any = a->l[0];
+    for (int j = 1; j < 8; j++) any = _mm512_or_si512(any, a->l[j]);
+    k &= _mm512_test_epi64_mask(any, any); /* −0 = 0, not p */
     for (int j = 0; j < 8; j++) {
         __m512i d = _mm512_sub_epi64(_mm512_sub_epi64(_mm512_set1_epi64((long long)p52[j]), a->l[j]), bw);
         bw = _mm512_srli_epi64(d, 63);
         r->l[j] = _mm512_mask_blend_epi64(k, a->l[j], _mm512_and_si512(d, m));
     }
+}
+
+/* r = a + b mod p; a, b < p, r < p */
+static IFMA_INLINE void v8_add(v8 *r, const v8 *a, const v8 *b)
+{
+    const __m512i m = _mm512_set1_epi64((long long)M52), z = _mm512_setzero_si512();
+    __m512i t[8], d[8], c = z, bw = z;
+    for (int j = 0; j < 8; j++) {
+        t[j] = _mm512_add_epi64(_mm512_add_epi64(a->l[j], b->l[j]), c);
+        c = _mm512_srli_epi64(t[j], 52);
+        t[j] = _mm512_and_si512(t[j], m);
+    }
+    for (int j = 0; j < 8; j++) {
+        d[j] = _mm512_sub_epi64(_mm512_sub_epi64(t[j], _mm512_set1_epi64((long long)p52[j])), bw);
+        bw = _mm512_srli_epi64(d[j], 63);
+        d[j] = _mm512_and_si512(d[j], m);
+    }
+    __mmask8 ge = _mm512_cmpeq_epi64_mask(bw, z); /* a + b >= p: take the difference */
+    for (int j = 0; j < 8; j++) r->l[j] = _mm512_mask_blend_epi64(ge, t[j], d[j]);
 }
 
 /* the same element in every lane */

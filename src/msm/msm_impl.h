@@ -48,6 +48,9 @@ enum { K_ADD = 0, K_DBL = 1, K_CANCEL = 2 };
 #define MSM_ILP 4
 /* Most chains of the batch-affine bucket reduction (see reduce_affine). */
 #define MSM_CHAINS 512
+/* radix-2^52 vectors per group of 8 batch additions on the IFMA path (flush_v8):
+ * G1 den, run, xA, xP; G2 den (2), its norm, run, xA (2), xP (2) */
+#define V8_PER_GROUP (MSM_GROUP == 1 ? 4 : 8)
 
 /* Per-worker scratch, allocated on the worker's first task and reused. */
 typedef struct LOCAL(scratch) {
@@ -61,8 +64,8 @@ typedef struct LOCAL(scratch) {
     uint8_t *eneg, *ekind;
     MSM_FE *den, *acc;   /* batch: denominators and their running products */
     MSM_FE *lam, *w1;    /* batch: λ and products (the IFMA path's whole-batch passes) */
-    void *vbuf;          /* G1 IFMA batch: per group of 8, the radix-2^52 vectors (v8) */
-    uint32_t *spb;       /* G1 IFMA batch: additions with xA = xP, done apart */
+    void *vbuf;          /* IFMA batch: per group of 8, the radix-2^52 vectors (v8) */
+    uint32_t *spb;       /* IFMA batch: additions with xA = xP, done apart */
     const MSM_AFF **spp;
     uint8_t *spn;
     uint32_t *pb[2];     /* deferred additions (bucket already queued): bucket, */
@@ -219,9 +222,9 @@ static int LOCAL(scratch_get)(LOCAL(ctx) *x, LOCAL(scratch) *s)
         s->spb = malloc(B * sizeof *s->spb);
         s->spp = malloc(B * sizeof *s->spp);
         s->spn = malloc(B);
-#if MSM_GROUP == 1 && defined(G16_IFMA_BUILD)
-        /* 6 vectors of 512 bytes per group of 8 additions (den, run, xA, xP; two address vectors) */
-        if (g16_use_ifma) s->vbuf = aligned_alloc(64, (B / 8 + 1) * 6 * 512);
+#ifdef G16_IFMA_BUILD
+        /* per group of 8 additions: the v8 vectors of flush_v8 and two address vectors */
+        if (g16_use_ifma) s->vbuf = aligned_alloc(64, (B / 8 + 1) * (V8_PER_GROUP * sizeof(v8) + 128));
         if (g16_use_ifma && !s->vbuf) s->failed = 1;
 #endif
         for (int i = 0; i < 2; i++) {
@@ -291,136 +294,6 @@ static inline void LOCAL(den_of)(LOCAL(scratch) *s, const MSM_AFF *tgt, size_t j
         s->ekind[j] = K_CANCEL;
     }
 }
-
-#if MSM_GROUP == 2
-/* out[j] = 1/v[j] for j < n (v[j] nonzero, below 2p; out may be v) with one
- * inversion, using run (n elements) for the running products.  They are split
- * into 8 interleaved chains (entry j extends chain j mod 8), so each step of 8 is
- * one call of g16_fp_mul_n (one vector product with AVX-512 IFMA); the 8 chain
- * totals are inverted together by a scalar trick around the one inversion. */
-static void LOCAL(batch_inv_vec)(g16_fp *out, g16_fp *v, g16_fp *run, size_t n)
-{
-    size_t lanes = n < 8 ? n : 8;
-    memcpy(run, v, lanes * sizeof *run);
-    for (size_t j = 8; j < n; j += 8) g16_fp_mul_n(run + j, run + j - 8, v + j, n - j < 8 ? n - j : 8);
-    /* chain k ends at the last j ≡ k (mod 8) below n */
-    g16_fp tot[8] = {{{0}}}, pre[8], inv8[8], inv;
-    for (size_t k = 0; k < lanes; k++) tot[k] = run[k + (n - 1 - k) / 8 * 8];
-    pre[0] = tot[0];
-    for (size_t k = 1; k < lanes; k++) g16_fp_mul(&pre[k], &pre[k - 1], &tot[k]);
-    g16_fp_inv_vartime(&inv, &pre[lanes - 1]);
-    for (size_t k = lanes; k-- > 1;) {
-        g16_fp_mul(&inv8[k], &inv, &pre[k - 1]);
-        g16_fp_mul(&inv, &inv, &tot[k]);
-    }
-    inv8[0] = inv;
-    /* from the top group down; a lane's running inverse starts at its chain's
-     * last entry, which lies in one of the top two groups */
-    for (size_t g = (n - 1) / 8 + 1; g-- > 0;) {
-        size_t j = 8 * g, c = n - j < 8 ? n - j : 8;
-        if (g) {
-            g16_fp_mul_n(pre, inv8, run + j - 8, c);
-            g16_fp_mul_n(inv8, inv8, v + j, c);
-            memcpy(out + j, pre, c * sizeof *out);
-        } else {
-            memcpy(out, inv8, c * sizeof *out);
-        }
-    }
-}
-#endif
-
-
-#if MSM_GROUP == 2
-/* G2's flush_to in whole-batch passes (see the G1 one).  F views an Fp2 array as
- * Fp components (c0 of entry j at [2j], c1 at [2j+1]); w (2n components) holds
- * products.  Each addition is 15 Fp products: 2 for the norm N = c0² + c1², 3
- * for its inverse (chain and back pass), 2 for 1/den = conj(den)/N, then
- * Karatsuba λ = num·(1/den) (3), λ² (2), λ·(xA − x3) (3). */
-static void LOCAL(flush_vec)(LOCAL(scratch) *s, MSM_AFF *tgt, uint8_t *sts, size_t n)
-{
-    g16_fp *D = (g16_fp *)s->den, *AC = (g16_fp *)s->acc, *L = (g16_fp *)s->lam, *W = (g16_fp *)s->w1;
-    g16_fp2 t;
-    for (size_t j = 0; j < n; j++) LOCAL(den_of)(s, tgt, j);
-    g16_fp_mul_s(W, 1, D, 2, D, 2, n);
-    g16_fp_mul_s(W + n, 1, D + 1, 2, D + 1, 2, n);
-    for (size_t j = 0; j < n; j++) FP_ADD1(&W[j], &W[j], &W[n + j]);
-    LOCAL(batch_inv_vec)(W + n, W, AC, n); /* 1/N over the c1² */
-    g16_fp_mul_s(D, 2, D, 2, W + n, 1, n);
-    g16_fp_mul_s(D + 1, 2, D + 1, 2, W + n, 1, n);
-    /* numerators into acc; 1/den's c1 negated (the conjugate) */
-    for (size_t j = 0; j < n; j++) {
-        const MSM_AFF *A = &tgt[s->eb[j]], *P = s->ep[j];
-        g16_fp_neg(&D[2 * j + 1], &D[2 * j + 1]);
-        if (s->ekind[j] == K_ADD) {
-            /* adding −P: λ' = (yP + yA)/(xP − xA) = −λ, see the G1 loop */
-            if (s->eneg[j])
-                FADD(&s->acc[j], &P->y, &A->y);
-            else
-                FSUB(&s->acc[j], &P->y, &A->y);
-        } else if (s->ekind[j] == K_DBL) { /* λ = 3x²/2y */
-            FE(_sqr)(&s->acc[j], &A->x);
-            FADD(&t, &s->acc[j], &s->acc[j]);
-            FADD(&s->acc[j], &s->acc[j], &t);
-        } else {
-            FE(_set_zero)(&s->acc[j]);
-        }
-    }
-    /* λ = num·ij: t0 = n0·i0, t1 = n1·i1, c0 = t0 − t1, c1 = (n0 + n1)(i0 + i1) − t0 − t1 */
-    g16_fp_mul_s(W, 1, AC, 2, D, 2, n);
-    g16_fp_mul_s(W + n, 1, AC + 1, 2, D + 1, 2, n);
-    for (size_t j = 0; j < n; j++) {
-        FP_ADD1(&AC[2 * j], &AC[2 * j], &AC[2 * j + 1]);
-        FP_ADD1(&D[2 * j], &D[2 * j], &D[2 * j + 1]);
-    }
-    g16_fp_mul_s(L + 1, 2, AC, 2, D, 2, n);
-    for (size_t j = 0; j < n; j++) {
-        FP_SUB1(&L[2 * j], &W[j], &W[n + j]);
-        FP_SUB1(&L[2 * j + 1], &L[2 * j + 1], &W[j]);
-        FP_SUB1(&L[2 * j + 1], &L[2 * j + 1], &W[n + j]);
-        /* for λ² = (a0 + a1)(a0 − a1) + 2·a0·a1·u */
-        FP_ADD1(&AC[2 * j], &L[2 * j], &L[2 * j + 1]);
-        FP_SUB1(&AC[2 * j + 1], &L[2 * j], &L[2 * j + 1]);
-    }
-    g16_fp_mul_s(AC, 2, AC, 2, AC + 1, 2, n);
-    g16_fp_mul_s(W, 1, L, 2, L + 1, 2, n);
-    /* x3 = λ² − xA − xP; q = ±(xA − x3) over den */
-    for (size_t j = 0; j < n; j++) {
-        uint32_t b = s->eb[j];
-        sts[b] &= (uint8_t)~ST_INB;
-        if (s->ekind[j] == K_CANCEL) {
-            sts[b] &= (uint8_t)~ST_AFF;
-            continue;
-        }
-        MSM_AFF *A = &tgt[b];
-        FP_ADD1(&s->acc[j].c1, &W[j], &W[j]);
-        FSUB(&s->acc[j], &s->acc[j], &A->x);
-        FSUB(&s->acc[j], &s->acc[j], &s->ep[j]->x);
-        if (s->ekind[j] == K_ADD && s->eneg[j])
-            FSUB(&s->den[j], &s->acc[j], &A->x);
-        else
-            FSUB(&s->den[j], &A->x, &s->acc[j]);
-        A->x = s->acc[j];
-    }
-    /* y3 = q·λ − yA, Karatsuba as above */
-    g16_fp_mul_s(W, 1, D, 2, L, 2, n);
-    g16_fp_mul_s(W + n, 1, D + 1, 2, L + 1, 2, n);
-    for (size_t j = 0; j < n; j++) {
-        FP_ADD1(&D[2 * j], &D[2 * j], &D[2 * j + 1]);
-        FP_ADD1(&L[2 * j], &L[2 * j], &L[2 * j + 1]);
-    }
-    g16_fp_mul_s(D + 1, 2, D, 2, L, 2, n);
-    for (size_t j = 0; j < n; j++) {
-        if (s->ekind[j] == K_CANCEL) continue;
-        MSM_AFF *A = &tgt[s->eb[j]];
-        g16_fp y0, y1;
-        FP_SUB1(&y0, &W[j], &W[n + j]);
-        FP_SUB1(&y1, &D[2 * j + 1], &W[j]);
-        FP_SUB1(&y1, &y1, &W[n + j]);
-        FP_SUB1(&A->y.c0, &y0, &A->y.c0);
-        FP_SUB1(&A->y.c1, &y1, &A->y.c1);
-    }
-}
-#endif
 
 /* Performs the n queued affine additions tgt[eb[j]] += ±ep[j] with one inversion;
  * tgt/st are the bucket array and its states (or the reduction's chain sums). */
@@ -698,20 +571,195 @@ static IFMA_TARGET void LOCAL(flush_v8)(LOCAL(scratch) *s, MSM_AFF *tgt, uint8_t
 }
 #endif
 
+#if MSM_GROUP == 2 && defined(G16_IFMA_BUILD)
+static void LOCAL(flush_scalar)(LOCAL(scratch) *s, MSM_AFF *tgt, uint8_t *sts, size_t n);
+
+typedef struct { v8 c0, c1; } LOCAL(v8x2);
+
+/* r[v] = a[v]·b[v] in Fp2 for both v (Karatsuba: 3 products each, paired) */
+static IFMA_INLINE void LOCAL(fp2_mul2)(LOCAL(v8x2) r[2], const LOCAL(v8x2) a[2], const LOCAL(v8x2) b[2])
+{
+    v8 x[2], y[2], t0[2], t1[2], sm[2];
+    x[0] = a[0].c0, x[1] = a[1].c0, y[0] = b[0].c0, y[1] = b[1].c0;
+    mont8_2(t0, x, y);
+    x[0] = a[0].c1, x[1] = a[1].c1, y[0] = b[0].c1, y[1] = b[1].c1;
+    mont8_2(t1, x, y);
+    for (int v = 0; v < 2; v++) {
+        v8_add(&x[v], &a[v].c0, &a[v].c1);
+        v8_add(&y[v], &b[v].c0, &b[v].c1);
+    }
+    mont8_2(sm, x, y);
+    for (int v = 0; v < 2; v++) {
+        v8_sub(&r[v].c0, &t0[v], &t1[v]);
+        v8_sub(&sm[v], &sm[v], &t0[v]);
+        v8_sub(&r[v].c1, &sm[v], &t1[v]);
+    }
+}
+
+/* G2's flush_to in radix-2^52 vectors, as G1's (see there), an Fp2 element
+ * being two vectors.  The batch inverts the Fp norms N = c0² + c1² and uses
+ * 1/d = conj(d)/N: 15 Fp products per addition. */
+static IFMA_TARGET void LOCAL(flush_v8)(LOCAL(scratch) *s, MSM_AFF *tgt, uint8_t *sts, size_t n)
+{
+    size_t m = 0, ns = 0;
+    for (size_t j = 0; j < n; j++) {
+        const MSM_AFF *A = &tgt[s->eb[j]], *P = s->ep[j];
+        if (__builtin_expect(LOCAL(feq)(&A->x, &P->x), 0)) {
+            s->spb[ns] = s->eb[j], s->spp[ns] = P, s->spn[ns++] = s->eneg[j];
+        } else {
+            s->eb[m] = s->eb[j], s->ep[m] = P, s->eneg[m++] = s->eneg[j];
+        }
+    }
+    size_t G = (m + 7) / 8;
+    LOCAL(v8x2) *D = s->vbuf, *AX = D + G, *PX = AX + G;
+    v8 *NRM = (v8 *)(PX + G), *RUN = NRM + G;
+    __m512i *ADA = (__m512i *)(RUN + G), *ADP = ADA + G;
+    v8 one, invc[2], a2[2], b2[2], o2[2];
+    v8_set1(&one, &g16_fp_one_mont);
+    for (size_t g = 0; g < G; g++) {
+        size_t j0 = 8 * g, c = m - j0 < 8 ? m - j0 : 8;
+        __mmask8 k = (__mmask8)((1u << c) - 1);
+        uint64_t aa[8], ap[8];
+        for (size_t i = 0; i < 8; i++) {
+            size_t j = j0 + (i < c ? i : 0);
+            aa[i] = (uint64_t)(uintptr_t)&tgt[s->eb[j]];
+            ap[i] = (uint64_t)(uintptr_t)s->ep[j];
+        }
+        ADA[g] = _mm512_loadu_si512(aa);
+        ADP[g] = _mm512_loadu_si512(ap);
+        v8_gather_at(&AX[g].c0, ADA[g], 0, k);
+        v8_gather_at(&AX[g].c1, ADA[g], 48, k);
+        v8_gather_at(&PX[g].c0, ADP[g], 0, k);
+        v8_gather_at(&PX[g].c1, ADP[g], 48, k);
+        v8_sub(&D[g].c0, &PX[g].c0, &AX[g].c0);
+        v8_sub(&D[g].c1, &PX[g].c1, &AX[g].c1);
+        a2[0] = D[g].c0, a2[1] = D[g].c1;
+        mont8_2(o2, a2, a2);
+        v8_add(&NRM[g], &o2[0], &o2[1]);
+        if (c < 8) v8_blend(&NRM[g], k, &one, &NRM[g]);
+    }
+    /* Montgomery's trick on the norms, two sets of 8 chains as in G1 */
+    if (G) RUN[0] = NRM[0];
+    if (G > 1) RUN[1] = NRM[1];
+    for (size_t g = 2; g < G; g += 2) {
+        if (g + 1 < G) {
+            a2[0] = RUN[g - 2], a2[1] = RUN[g - 1];
+            b2[0] = NRM[g], b2[1] = NRM[g + 1];
+            mont8_2(o2, a2, b2);
+            RUN[g] = o2[0], RUN[g + 1] = o2[1];
+        } else {
+            mont8_1(&RUN[g], &RUN[g - 2], &NRM[g]);
+        }
+    }
+    if (G) {
+        size_t l0 = (G - 1) & ~(size_t)1, l1 = G > 1 ? ((G - 2) | 1) : 0;
+        v8 tot8 = RUN[l0], invt;
+        if (G > 1) mont8_1(&tot8, &RUN[l0], &RUN[l1]);
+        g16_fp tot[8], pre[8], iv[8], x;
+        store8(tot, &tot8, 0xff, offsets(1));
+        pre[0] = tot[0];
+        for (int i = 1; i < 8; i++) g16_fp_mul(&pre[i], &pre[i - 1], &tot[i]);
+        g16_fp_inv_vartime(&x, &pre[7]);
+        for (int i = 7; i > 0; i--) {
+            g16_fp_mul(&iv[i], &x, &pre[i - 1]);
+            g16_fp_mul(&x, &x, &tot[i]);
+        }
+        iv[0] = x;
+        load8(&invt, iv, 0xff, offsets(1));
+        if (G > 1) {
+            a2[0] = invt, a2[1] = invt;
+            b2[0] = RUN[l1], b2[1] = RUN[l0];
+            mont8_2(o2, a2, b2);
+            invc[0] = o2[0], invc[1] = o2[1];
+        } else {
+            invc[0] = invt;
+        }
+    }
+    for (size_t g = G; g > 0;) {
+        size_t gg[2];
+        int two = g >= 2;
+        gg[0] = g - 1, gg[1] = two ? g - 2 : g - 1;
+        g -= two ? 2 : 1;
+        __mmask8 k[2], neg[2];
+        v8 in[2];
+        LOCAL(v8x2) ij[2], py[2], ay[2], lam[2], x3[2], q[2];
+        for (int v = 0; v < 2; v++) {
+            size_t j0 = 8 * gg[v], c = m - j0 < 8 ? m - j0 : 8;
+            k[v] = (__mmask8)((1u << c) - 1), neg[v] = 0;
+            for (size_t i = 0; i < c; i++) neg[v] |= (__mmask8)(s->eneg[j0 + i] << i);
+            a2[v] = invc[gg[v] & 1];
+            b2[v] = gg[v] >= 2 ? RUN[gg[v] - 2] : one;
+        }
+        mont8_2(in, a2, b2); /* 1/N */
+        b2[0] = NRM[gg[0]], b2[1] = NRM[gg[1]];
+        mont8_2(o2, a2, b2);
+        invc[gg[0] & 1] = o2[0];
+        invc[gg[1] & 1] = o2[1];
+        /* 1/den = conj(den)/N */
+        a2[0] = D[gg[0]].c0, a2[1] = D[gg[1]].c0;
+        mont8_2(o2, a2, in);
+        ij[0].c0 = o2[0], ij[1].c0 = o2[1];
+        a2[0] = D[gg[0]].c1, a2[1] = D[gg[1]].c1;
+        mont8_2(o2, a2, in);
+        for (int v = 0; v < 2; v++) {
+            v8_neg_mask(&ij[v].c1, &o2[v], 0xff);
+            v8_gather_at(&py[v].c0, ADP[gg[v]], 96, k[v]);
+            v8_gather_at(&py[v].c1, ADP[gg[v]], 144, k[v]);
+            v8_gather_at(&ay[v].c0, ADA[gg[v]], 96, k[v]);
+            v8_gather_at(&ay[v].c1, ADA[gg[v]], 144, k[v]);
+            v8_neg_mask(&py[v].c0, &py[v].c0, neg[v]); /* adding −P */
+            v8_neg_mask(&py[v].c1, &py[v].c1, neg[v]);
+            v8_sub(&py[v].c0, &py[v].c0, &ay[v].c0);
+            v8_sub(&py[v].c1, &py[v].c1, &ay[v].c1);
+        }
+        LOCAL(fp2_mul2)(lam, py, ij);
+        /* λ² = (λ0 + λ1)(λ0 − λ1) + 2·λ0·λ1·u */
+        for (int v = 0; v < 2; v++) {
+            v8_add(&a2[v], &lam[v].c0, &lam[v].c1);
+            v8_sub(&b2[v], &lam[v].c0, &lam[v].c1);
+        }
+        mont8_2(o2, a2, b2);
+        a2[0] = lam[0].c0, a2[1] = lam[1].c0, b2[0] = lam[0].c1, b2[1] = lam[1].c1;
+        mont8_2(in, a2, b2);
+        for (int v = 0; v < 2; v++) {
+            x3[v].c0 = o2[v];
+            v8_add(&x3[v].c1, &in[v], &in[v]);
+            /* x3 = λ² − xA − xP;  q = xA − x3 */
+            v8_sub(&x3[v].c0, &x3[v].c0, &AX[gg[v]].c0);
+            v8_sub(&x3[v].c1, &x3[v].c1, &AX[gg[v]].c1);
+            v8_sub(&x3[v].c0, &x3[v].c0, &PX[gg[v]].c0);
+            v8_sub(&x3[v].c1, &x3[v].c1, &PX[gg[v]].c1);
+            v8_sub(&q[v].c0, &AX[gg[v]].c0, &x3[v].c0);
+            v8_sub(&q[v].c1, &AX[gg[v]].c1, &x3[v].c1);
+        }
+        LOCAL(fp2_mul2)(q, q, lam);
+        for (int v = 0; v < 1 + two; v++) {
+            v8_sub(&q[v].c0, &q[v].c0, &ay[v].c0);
+            v8_sub(&q[v].c1, &q[v].c1, &ay[v].c1);
+            v8_scatter_at(ADA[gg[v]], 0, &x3[v].c0, k[v]);
+            v8_scatter_at(ADA[gg[v]], 48, &x3[v].c1, k[v]);
+            v8_scatter_at(ADA[gg[v]], 96, &q[v].c0, k[v]);
+            v8_scatter_at(ADA[gg[v]], 144, &q[v].c1, k[v]);
+        }
+    }
+    for (size_t j = 0; j < m; j++) sts[s->eb[j]] &= (uint8_t)~ST_INB;
+    if (ns) {
+        memcpy(s->eb, s->spb, ns * sizeof *s->eb);
+        memcpy(s->ep, s->spp, ns * sizeof *s->ep);
+        memcpy(s->eneg, s->spn, ns);
+        LOCAL(flush_scalar)(s, tgt, sts, ns);
+    }
+}
+#endif
+
 /* Performs the n queued affine additions tgt[eb[j]] += ±ep[j] with one inversion
  * (tgt/st as for flush_scalar), on the fastest path the CPU has. */
 static void LOCAL(flush_to)(LOCAL(scratch) *s, MSM_AFF *tgt, uint8_t *sts, size_t n)
 {
     if (!n) return;
-#if MSM_GROUP == 1 && defined(G16_IFMA_BUILD)
+#ifdef G16_IFMA_BUILD
     if (g16_use_ifma && s->vbuf) {
         LOCAL(flush_v8)(s, tgt, sts, n);
-        return;
-    }
-#endif
-#if MSM_GROUP == 2
-    if (g16_use_ifma) {
-        LOCAL(flush_vec)(s, tgt, sts, n);
         return;
     }
 #endif

@@ -5,7 +5,7 @@
  * length 0..40 (the 8-lane groups and the masked tail) and 1000; aliasing
  * r = a, r = b, a = b; the squaring entry point; strided forms (Fp2 components, mixed strides).
  * fp_ifma.h's vector pieces used by the MSM directly: p in radix 2^52, the
- * subtraction and the masked negation against g16_fp_sub / g16_fp_neg, the
+ * addition, subtraction and masked negation against g16_fp_add / _sub / _neg (0 included), the
  * gathers and scatters through addresses. */
 #include <stdlib.h>
 #include <string.h>
@@ -214,9 +214,13 @@ static IFMA_TARGET void check_v8_pieces(void)
             g16_fp_sub(&want, &a[i], &b[i]);
             CHECK(!memcmp(want.l, r[i].l, 48), "v8_sub round %d lane %d", round, i);
         }
+        v8_add(&z, &x, &y);
+        store8(r, &z, 0xff, offsets(1));
+        for (int i = 0; i < 8; i++) {
+            g16_fp_add(&want, &a[i], &b[i]);
+            CHECK(!memcmp(want.l, r[i].l, 48), "v8_add round %d lane %d", round, i);
+        }
         __mmask8 k = (__mmask8)(g16_rng_u64(&rng) & 0xff);
-        for (int i = 0; i < 8; i++) /* p − 0 is not canonical: the MSM never negates 0 */
-            if (g16_fp_is_zero(&a[i])) k &= (__mmask8)~(1u << i);
         v8_neg_mask(&z, &x, k);
         store8(r, &z, 0xff, offsets(1));
         for (int i = 0; i < 8; i++) {
