@@ -152,6 +152,9 @@ typedef struct g16_engine_stats {
     double active_s;        /* time with at least one job in the engine */
     double s_per_proof;     /* active_s / proofs (0 before the first proof) */
     double device_busy;     /* busy_s / (active_s · devices), 0 .. 1 */
+    double device_busy_steady; /* busy_s / (Σ over devices of the span from its first
+                                  device-stage start to its last end): the ramp-up (first
+                                  synthesis) and the drain (last finalizers) left out */
     unsigned devices, pw, gw;
 } g16_engine_stats;
 

@@ -287,8 +287,8 @@ int cli_bench_pipeline(int argc, char **argv)
                jobs, parts, g16_profile_name(profile), log_n, gw,
                backend == G16_BACKEND_CPU ? "cpu" : backend == G16_BACKEND_CUDA ? "cuda" : "auto",
                mono() - t);
-        printf("%4s %10s %10s %7s %8s %12s %12s %12s %9s\n", "pw", "s/proof", "bound", "eff%", "busy%",
-               "rss_peak_MiB", "rss_eng_MiB", "reserved_MiB", "budget_MiB");
+        printf("%4s %10s %10s %7s %8s %8s %12s %12s %12s %9s\n", "pw", "s/proof", "bound", "eff%", "busy%",
+               "steady%", "rss_peak_MiB", "rss_eng_MiB", "reserved_MiB", "budget_MiB");
     }
     int rc = CLI_OK;
     for (unsigned k = 0; k < n_pw; k++) {
@@ -320,18 +320,21 @@ int cli_bench_pipeline(int argc, char **argv)
         if (json)
             printf("{\"bench\":\"pipeline\",\"pw\":%u,\"gw\":%u,\"devices\":%u,\"jobs\":%u,\"partitions\":%u,"
                    "\"log_n\":%u,\"profile\":\"%s\",\"proofs\":%llu,\"wall_s\":%.4f,\"s_per_proof\":%.5f,"
-                   "\"bound_s_per_proof\":%.5f,\"device_busy\":%.4f,\"rss_base_bytes\":%llu,"
+                   "\"bound_s_per_proof\":%.5f,\"device_busy\":%.4f,\"device_busy_steady\":%.4f,"
+                   "\"rss_base_bytes\":%llu,"
                    "\"rss_peak_bytes\":%llu,\"peak_reserved_bytes\":%lld,\"budget_bytes\":%llu,"
                    "\"peak_waiting\":%lld,\"peak_abc_bytes\":%lld,\"verified\":%s}\n",
-                   pws[k], gw, devices, jobs, parts, log_n, g16_profile_name(profile),
+                   pws[k], gw, s->devices, jobs, parts, log_n, g16_profile_name(profile),
                    (unsigned long long)r.proofs, r.wall_s, r.s_per_proof, r.bound_s, s->device_busy,
+                   s->device_busy_steady,
                    (unsigned long long)r.rss_base, (unsigned long long)r.rss_peak,
                    (long long)s->peak[G16_CTR_RESERVED_BYTES], (unsigned long long)s->budget_bytes,
                    (long long)s->peak[G16_CTR_WAITING], (long long)s->peak[G16_CTR_ABC_BYTES],
                    r.all_verified ? "true" : "false");
         else
-            printf("%4u %10.4f %10.4f %7.1f %8.1f %12.1f %12.1f %12.1f %9.0f\n", pws[k], r.s_per_proof,
+            printf("%4u %10.4f %10.4f %7.1f %8.1f %8.1f %12.1f %12.1f %12.1f %9.0f\n", pws[k], r.s_per_proof,
                    r.bound_s, r.s_per_proof > 0 ? 100 * r.bound_s / r.s_per_proof : 0, 100 * s->device_busy,
+                   100 * s->device_busy_steady,
                    r.rss_peak / 1048576.0, rss_eng / 1048576.0, s->peak[G16_CTR_RESERVED_BYTES] / 1048576.0,
                    s->budget_bytes / 1048576.0);
         fflush(stdout);

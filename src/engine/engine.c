@@ -187,6 +187,7 @@ g16_status g16_engine_create(g16_engine **out, const g16_engine_config *cfg_in)
     }
     for (unsigned d = 0; d < e->n_devs; d++) {
         e->devs[d].index = d;
+        e->devs[d].first_start = -1;
         pthread_mutex_init(&e->devs[d].lock, NULL);
         if ((st = g16_pool_create(&e->devs[d].pool, cfg.device_threads))) goto fail;
         if ((st = g16_backend_open(&e->devs[d].be, use_cuda ? G16_BACKEND_CUDA : G16_BACKEND_CPU,
@@ -490,7 +491,12 @@ void g16_engine_stats_get(g16_engine *e, g16_engine_stats *st)
     st->proofs = e->proofs;
     st->retries = e->retries;
     st->active_s = e->active_s + (e->active_since >= 0 ? g16_engine_now(e) - e->active_since : 0);
-    for (unsigned d = 0; d < e->n_devs; d++) st->busy_s += e->devs[d].busy_s;
+    double span = 0;
+    for (unsigned d = 0; d < e->n_devs; d++) {
+        st->busy_s += e->devs[d].busy_s;
+        if (e->devs[d].first_start >= 0) span += e->devs[d].last_end - e->devs[d].first_start;
+    }
+    st->device_busy_steady = span > 0 ? st->busy_s / span : 0;
     st->synth_s = e->synth_s;
     st->final_s = e->final_s;
     st->verify_s = e->verify_s;

@@ -154,6 +154,7 @@ typedef struct g16_device {
     pthread_mutex_t lock;   /* held only around device work */
     g16_pool *pool;         /* the CPU backend's threads for this device */
     struct g16_backend *be; /* where this device's proofs run (CPU or one GPU) */
+    double first_start, last_end; /* device-stage span (first_start < 0: none yet) */
     double busy_s;
 } g16_device;
 

@@ -414,6 +414,8 @@ static void device_loop(g16_worker *w)
         int dead;
         pthread_mutex_lock(&e->mu);
         d->busy_s += te - tb;
+        if (d->first_start < 0) d->first_start = tb;
+        d->last_end = te;
         g16_tracker_add(&e->tr, G16_CTR_DEVICE, -1);
         g16_tracker_add(&e->tr, G16_CTR_DEVICE_BYTES, -(int64_t)p->scratch_bytes);
         /* prove_start freed its own working buffers and is done with z and the bitmaps. */

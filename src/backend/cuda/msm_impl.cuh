@@ -23,6 +23,7 @@
 
 #include <chrono>
 #include <cub/cub.cuh>
+#include <stdlib.h>
 #include <string.h>
 #include <type_traits>
 
@@ -173,24 +174,25 @@ __global__ void bucket_accumulate(g16_dxyzz<F> *buckets, const g16_daff<F> *base
 // sums become the next level's runs (per bucket: [off[b], off[b+1]) of the
 // partial array), until every run fits one thread.  Each level divides the
 // longest run by MSM_RUN_LEN.
-#define MSM_RUN_LEN 32u
+#define MSM_RUN_LEN 32u  // default piece length; G16_CUDA_MSM_RUN overrides (tuning)
 
 // items[b] = pieces of bucket b's run [start[b], end[b]); items[nb] = 0 so that
 // the exclusive scan's last entry is the total.
 static __global__ void run_items(uint32_t *items, const uint32_t *start, const uint32_t *end,
-                                 uint32_t nb)
+                                 uint32_t nb, uint32_t K)
 {
     uint32_t b = blockIdx.x * blockDim.x + threadIdx.x;
     if (b > nb) return;
-    items[b] = b < nb ? (end[b] - start[b] + MSM_RUN_LEN - 1) / MSM_RUN_LEN : 0;
+    items[b] = b < nb ? (end[b] - start[b] + K - 1) / K : 0;
 }
 
 // part[i] = sum of piece i; off is the exclusive scan of items (off[nb] = T).
 // AFF: the runs hold (base index | sign) values, else XYZZ partial sums.
-template <class F, bool AFF>
-__global__ void run_pieces(g16_dxyzz<F> *part, const uint32_t *off, uint32_t nb, uint32_t T,
-                           const uint32_t *start, const uint32_t *end, const g16_daff<F> *bases,
-                           const uint32_t *vals, const g16_dxyzz<F> *in)
+template <class F, bool AFF, int MINB>
+__global__ void __launch_bounds__(128, MINB)
+    run_pieces(g16_dxyzz<F> *part, const uint32_t *off, uint32_t nb, uint32_t T,
+               const uint32_t *start, const uint32_t *end, const g16_daff<F> *bases,
+               const uint32_t *vals, const g16_dxyzz<F> *in, uint32_t K)
 {
     uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= T) return;
@@ -202,7 +204,7 @@ __global__ void run_pieces(g16_dxyzz<F> *part, const uint32_t *off, uint32_t nb,
         if (off[mid] <= i) lo = mid;
         else hi = mid;
     }
-    uint32_t p = start[lo] + (i - off[lo]) * MSM_RUN_LEN, e = min(end[lo], p + MSM_RUN_LEN);
+    uint32_t p = start[lo] + (i - off[lo]) * K, e = min(end[lo], p + K);
     g16_dxyzz<F> acc = g16_dxyzz<F>::inf();
     if (AFF) {
         for (; p < e; p++) {
@@ -312,12 +314,32 @@ static inline unsigned grid_for(size_t n, unsigned threads)
     return (unsigned)((n + threads - 1) / threads);
 }
 
-static unsigned auto_window(size_t n)
+static unsigned auto_window(size_t n, unsigned c_max)
 {
     unsigned lg = 0;
     while (((size_t)2 << lg) <= n) lg++;
     int c = (int)lg - 4;
-    return c < 4 ? 4u : c > 20 ? 20u : (unsigned)c;
+    return c < 4 ? 4u : c > (int)c_max ? c_max : (unsigned)c;
+}
+
+// Tuning knobs for benchmarks on the GPU machine (environment, read per call):
+//   G16_CUDA_MSM_RUN=K   piece length of the bucket levels (default 32)
+//   G16_CUDA_MSM_OCC=1   G1 level-0 pieces with 4 blocks/SM (128 registers)
+//   G16_CUDA_MSM_SEG=L   buckets per thread of the bucket reduction (default 32)
+//   G16_CUDA_MSM_CMAX=c  largest automatic window (default 20)
+struct msm_tuning {
+    uint32_t run_len, seg_len, c_max;
+    int occupancy;
+};
+static msm_tuning msm_tuning_get()
+{
+    msm_tuning t = {MSM_RUN_LEN, MSM_SEG_LEN, 20, 0};
+    const char *v;
+    if ((v = getenv("G16_CUDA_MSM_RUN")) && atoi(v) >= 2 && atoi(v) <= 4096) t.run_len = (uint32_t)atoi(v);
+    if ((v = getenv("G16_CUDA_MSM_SEG")) && atoi(v) >= 1 && atoi(v) <= 4096) t.seg_len = (uint32_t)atoi(v);
+    if ((v = getenv("G16_CUDA_MSM_CMAX")) && atoi(v) >= 4 && atoi(v) <= 22) t.c_max = (uint32_t)atoi(v);
+    if ((v = getenv("G16_CUDA_MSM_OCC"))) t.occupancy = atoi(v) != 0;
+    return t;
 }
 
 // Fills buckets[b] = the sum of bucket b's run [bstart[b], bend[b]) of the sorted
@@ -331,8 +353,10 @@ static g16_status accumulate_buckets(g16_cuda_ctx *ctx, g16_dxyzz<F> *buckets,
 {
     typedef g16_dxyzz<F> X;
     void *items, *off[2], *part[2];
-    // Pieces per level <= entries / MSM_RUN_LEN + one per bucket (its last piece).
-    const size_t max_pieces = total / MSM_RUN_LEN + nb + 1;
+    const msm_tuning tu = msm_tuning_get();
+    const uint32_t K = tu.run_len;
+    // Pieces per level <= entries / K + one per bucket (its last piece).
+    const size_t max_pieces = total / K + nb + 1;
     G16_TRY(g16_cuda_scratch(ctx, &items, SLOT_MSM_ITEMS, ((size_t)nb + 1) * 4));
     G16_TRY(g16_cuda_scratch(ctx, &off[0], SLOT_MSM_OFF0, ((size_t)nb + 1) * 4));
     G16_TRY(g16_cuda_scratch(ctx, &off[1], SLOT_MSM_OFF1, ((size_t)nb + 1) * 4));
@@ -342,7 +366,7 @@ static g16_status accumulate_buckets(g16_cuda_ctx *ctx, g16_dxyzz<F> *buckets,
     const X *in = NULL;                       // NULL: level 0 (sorted values)
     for (int lvl = 0;; lvl++) {
         uint32_t *it = (uint32_t *)items, *of = (uint32_t *)off[lvl & 1];
-        run_items<<<grid_for((size_t)nb + 1, 256), 256, 0, ctx->stream>>>(it, cs, ce, nb);
+        run_items<<<grid_for((size_t)nb + 1, 256), 256, 0, ctx->stream>>>(it, cs, ce, nb, K);
         CK_LAUNCH("run_items");
         CK(cub::DeviceReduce::Max(tmp, tmp_bytes, it, of + nb, (int)nb + 1, ctx->stream));
         CK(cudaMemcpyAsync(&hv[0], of + nb, 4, cudaMemcpyDeviceToHost, ctx->stream));
@@ -367,12 +391,18 @@ static g16_status accumulate_buckets(g16_cuda_ctx *ctx, g16_dxyzz<F> *buckets,
         G16_TRY(g16_cuda_scratch(ctx, &part[lvl & 1], lvl & 1 ? SLOT_MSM_PART1 : SLOT_MSM_PART0,
                                  max_pieces * sizeof(X)));
         X *pt = (X *)part[lvl & 1];
-        if (!in)
-            run_pieces<F, true><<<grid_for(T, 128), 128, 0, ctx->stream>>>(pt, of, nb, T, cs, ce,
-                                                                            bases, vals, NULL);
+        // G1 may trade registers for occupancy (4 blocks of 128 per SM: 128 registers,
+        // some spilled) when tuning asks; G2 keeps the compiler's choice.
+        const bool occ = std::is_same<F, g16_dfp>::value && tu.occupancy;
+        if (!in && occ)
+            run_pieces<F, true, 4><<<grid_for(T, 128), 128, 0, ctx->stream>>>(pt, of, nb, T, cs, ce,
+                                                                               bases, vals, NULL, K);
+        else if (!in)
+            run_pieces<F, true, 1><<<grid_for(T, 128), 128, 0, ctx->stream>>>(pt, of, nb, T, cs, ce,
+                                                                               bases, vals, NULL, K);
         else
-            run_pieces<F, false><<<grid_for(T, 128), 128, 0, ctx->stream>>>(pt, of, nb, T, cs, ce,
-                                                                             NULL, NULL, in);
+            run_pieces<F, false, 1><<<grid_for(T, 128), 128, 0, ctx->stream>>>(pt, of, nb, T, cs,
+                                                                                ce, NULL, NULL, in, K);
         CK_LAUNCH("run_pieces");
         cs = of;
         ce = of + 1;
@@ -417,7 +447,8 @@ static g16_status msm_run(g16_cuda_ctx *ctx, g16_djac<F> *out, const g16_cuda_ba
     }
     if (want != bases->n)
         return g16_fail(G16_ERR_ARG, "%s: %zu bases for %zu scalars with a base", fn, bases->n, want);
-    unsigned c = opts && opts->window ? opts->window : auto_window(n);
+    const msm_tuning tu = msm_tuning_get();
+    unsigned c = opts && opts->window ? opts->window : auto_window(n, tu.c_max);
     if (c < 2 || c > 22) return g16_fail(G16_ERR_ARG, "%s: window %u outside [2, 22]", fn, c);
     const int split = !(opts && opts->no_split);
     const unsigned W = msm_windows(c);
@@ -433,7 +464,8 @@ static g16_status msm_run(g16_cuda_ctx *ctx, g16_djac<F> *out, const g16_cuda_ba
     unsigned end_bit = 1;
     while (((uint64_t)1 << end_bit) <= nb) end_bit++;  // the sentinel nb must fit too
     const size_t total = (size_t)W * n, words = (n + 63) / 64;
-    const uint32_t S = B > MSM_SEG_LEN ? B / MSM_SEG_LEN : 1, L = B / S;
+    const uint32_t seg_len = 1u << (31 - __builtin_clz(tu.seg_len));  // a power of two
+    const uint32_t S = B > seg_len ? B / seg_len : 1, L = B / S;
     unsigned ones_thr = msm_traits<F>::ones_threads;
     while (ones_thr > 64 && ones_thr / 8 >= n) ones_thr /= 2;
 
