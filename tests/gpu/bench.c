@@ -4,7 +4,9 @@
  * on the device; total: including the host-to-device copy of the scalars /
  * vectors through pinned staging).
  *
- *   g16_gpu_bench [--quick] [--only ntt|h|g1|g2]
+ *   g16_gpu_bench [--quick] [--only ntt|h|g1|g2] [--lo L] [--hi H] [--no-hmsm]
+ * (--lo/--hi bound the log sizes of the G1/G2 MSM loops; --no-hmsm skips the
+ * H step + H-query MSM pairs: for quick A/B runs of MSM tuning knobs.)
  * (g1 also times prove_start's H part: H step + H-query MSM from the device h.)
  *
  * Prints one line per figure:  RESULT <what> <log2 size> <kernel ms> <total ms>
@@ -58,10 +60,14 @@ static int fail(const char *what)
 
 int main(int argc, char **argv)
 {
-    int quick = 0;
+    int quick = 0, no_hmsm = 0;
+    unsigned lo_lg = 0, hi_lg = 99;
     const char *only = NULL;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--quick")) quick = 1;
+        else if (!strcmp(argv[i], "--lo") && i + 1 < argc) lo_lg = (unsigned)atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--hi") && i + 1 < argc) hi_lg = (unsigned)atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--no-hmsm")) no_hmsm = 1;
         else if (!strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
     }
     g16_rng_seed(&rng, g16_test_seed(1));
@@ -141,7 +147,7 @@ int main(int argc, char **argv)
         g16_cuda_bases *db;
         if (g16_cuda_bases_upload(ctx, &db, G16_G1, bases, nmax) != G16_OK) return fail("upload");
         rand_scalars(sc, nmax);
-        for (unsigned lg = 20; lg <= g1_max; lg++) {
+        for (unsigned lg = lo_lg > 20 ? lo_lg : 20; lg <= g1_max && lg <= hi_lg; lg++) {
             size_t n = (size_t)1 << lg;
             int reps = lg <= 24 ? 5 : 3;
             g16_cuda_bases *sub;
@@ -159,7 +165,7 @@ int main(int argc, char **argv)
             if (k[reps / 2] > SLOW_MS) break;
         }
         /* prove_start's H part: H step, then the H-query MSM from the device h */
-        for (unsigned lg = 20; lg <= g1_max; lg += 2) {
+        for (unsigned lg = 20; lg <= g1_max && !no_hmsm; lg += 2) {
             size_t n = (size_t)1 << lg;
             g16_fr *a, *h;
             g16_cuda_bases *sub;
@@ -205,7 +211,8 @@ int main(int argc, char **argv)
         g16_cuda_bases *db;
         if (g16_cuda_bases_upload(ctx, &db, G16_G2, bases, nmax) != G16_OK) return fail("upload");
         rand_scalars(sc, nmax);
-        for (unsigned lg = 20 - (quick ? 2 : 0); lg <= g2_max; lg++) {
+        for (unsigned lg = lo_lg > 20 - (quick ? 2u : 0u) ? lo_lg : 20 - (quick ? 2 : 0);
+             lg <= g2_max && lg <= hi_lg; lg++) {
             size_t n = (size_t)1 << lg;
             g16_cuda_bases *sub;
             if (g16_cuda_bases_prefix(&sub, db, n) != G16_OK) return fail("prefix");
