@@ -12,7 +12,7 @@
 #        G16_GPU_BIN  folder holding prebuilt g16_gpu_diff and g16_gpu_bench: skip step 1
 #        DIFF_TIMEOUT, BENCH_TIMEOUT, PIPE_TIMEOUT  seconds (default 900, 1500, 400)
 #        DIFF_QUICK=1  short differential test, full benchmark
-#        PIPE_LOG, PIPE_PW, PIPE_BUDGET  the --pipeline step's rows (24), pw list (1,2,4,8),
+#        PIPE_LOG, PIPE_PW, PIPE_BUDGET, PIPE_JOBS  the --pipeline step's rows (24), pw list (1,2,4,8),
 #                     host budget (32G)
 # Exit status: 0 when the build and the differential test passed.
 set -u
@@ -72,7 +72,7 @@ prove_rc=$?
 
 if [ -n "$pipeline" ]; then
     say "engine on the GPU (bench pipeline, 2^${PIPE_LOG:-24} rows)"
-    timeout "${PIPE_TIMEOUT:-400}" "$bin/g16" bench pipeline --backend cuda --jobs 1 --partitions 10 \
+    timeout "${PIPE_TIMEOUT:-400}" "$bin/g16" bench pipeline --backend cuda --jobs "${PIPE_JOBS:-2}" --partitions 10 \
         --log-n "${PIPE_LOG:-24}" --profile porep --pw "${PIPE_PW:-1,2,4,8}" --budget "${PIPE_BUDGET:-32G}" \
         --trace-dir "$out" >"$out/pipeline.txt" 2>&1
     say "pipeline rc $?"

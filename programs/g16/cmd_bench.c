@@ -292,6 +292,8 @@ static int bench_prove(int argc, char **argv)
         printf("  %-26s %10.3f s   (background)\n", "msm B2 (G2)", r.msm_b2);
         printf("  %-26s %10.3f s   (background)\n", "assembly", r.assembly);
         printf("  %-26s %10.3f s\n", "prove_start", r.prove_start);
+        printf("  %-26s %10.3f s\n", "  of which other (host)",
+               r.prove_start - r.h_ntt - r.msm_h - r.msm_l - r.msm_a - r.msm_b1);
         printf("  %-26s %10.3f s\n", "prove total (synth..proof)", r.prove_total);
         if (!a.timing_key)
             printf("  %-26s %10.3f s   %s\n", "verify", r.verify, r.valid ? "valid" : "INVALID");

@@ -174,7 +174,11 @@ __global__ void bucket_accumulate(g16_dxyzz<F> *buckets, const g16_daff<F> *base
 // sums become the next level's runs (per bucket: [off[b], off[b+1]) of the
 // partial array), until every run fits one thread.  Each level divides the
 // longest run by MSM_RUN_LEN.
-#define MSM_RUN_LEN 32u  // default piece length; G16_CUDA_MSM_RUN overrides (tuning)
+// Default piece length (G16_CUDA_MSM_RUN overrides), measured on the H200 at 2^24:
+// with c = 20 pieces of 16/32/64 entries took 181/194/201 ms, with c = 18 pieces of
+// 8/16 took 171/166 ms (shorter pieces: more threads in flight, fewer idle lanes
+// at the ragged end of a bucket's run; too short: more partial sums to add).
+#define MSM_RUN_LEN 16u
 
 // items[b] = pieces of bucket b's run [start[b], end[b]); items[nb] = 0 so that
 // the exclusive scan's last entry is the total.
@@ -314,26 +318,33 @@ static inline unsigned grid_for(size_t n, unsigned threads)
     return (unsigned)((n + threads - 1) / threads);
 }
 
+// The window from n, measured on the H200 (G1, piece length 16; docs/cuda.md):
+// c = log2 n − 4 up to 16, 19 from 2^26.  Larger windows cost more in the bucket
+// reduction (W·2^(c−1) buckets) than they save in additions: at 2^24, c = 16/17/
+// 18/19/20 took 158/162/166/172/181 ms; at 2^26, c = 16/17/18/19 took
+// 606/597/591/578 ms.  c_max (tuning) caps the result.
 static unsigned auto_window(size_t n, unsigned c_max)
 {
     unsigned lg = 0;
     while (((size_t)2 << lg) <= n) lg++;
     int c = (int)lg - 4;
-    return c < 4 ? 4u : c > (int)c_max ? c_max : (unsigned)c;
+    c = c < 4 ? 4 : c > 16 ? 16 : c;
+    if (lg >= 26) c = 19;
+    return (unsigned)c > c_max ? c_max : (unsigned)c;
 }
 
 // Tuning knobs for benchmarks on the GPU machine (environment, read per call):
-//   G16_CUDA_MSM_RUN=K   piece length of the bucket levels (default 32)
+//   G16_CUDA_MSM_RUN=K   piece length of the bucket levels (default 16)
 //   G16_CUDA_MSM_OCC=1   G1 level-0 pieces with 4 blocks/SM (128 registers)
 //   G16_CUDA_MSM_SEG=L   buckets per thread of the bucket reduction (default 32)
-//   G16_CUDA_MSM_CMAX=c  largest automatic window (default 20)
+//   G16_CUDA_MSM_CMAX=c  cap on the automatic window (default 22: no cap)
 struct msm_tuning {
     uint32_t run_len, seg_len, c_max;
     int occupancy;
 };
 static msm_tuning msm_tuning_get()
 {
-    msm_tuning t = {MSM_RUN_LEN, MSM_SEG_LEN, 20, 0};
+    msm_tuning t = {MSM_RUN_LEN, MSM_SEG_LEN, 22, 0};
     const char *v;
     if ((v = getenv("G16_CUDA_MSM_RUN")) && atoi(v) >= 2 && atoi(v) <= 4096) t.run_len = (uint32_t)atoi(v);
     if ((v = getenv("G16_CUDA_MSM_SEG")) && atoi(v) >= 1 && atoi(v) <= 4096) t.seg_len = (uint32_t)atoi(v);
