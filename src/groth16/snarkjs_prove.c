@@ -73,16 +73,31 @@ g16_status g16_sj_pk_compact(g16_sj_pk *pk)
     return G16_OK;
 }
 
-/* a[row] += coef·w[signal] over the list; c = a∘b comes later (after the key's rows). */
-static void build_ab(g16_fr *a, g16_fr *b, const g16_sj_pk *pk, const g16_fr *w)
+typedef struct ab_ctx {
+    g16_fr *out[2], *c;
+    const g16_sj_pk *pk;
+    const g16_fr *w;
+} ab_ctx;
+
+/* a[row] += coef·w[signal] over the list (one pass: the two matrices' entries
+ * are interleaved, and two tasks each skipping the other's half measured slower
+ * than this: 0.019 against 0.011 s at 2^16) */
+static void build_ab(const ab_ctx *x)
 {
-    g16_fr *out[2] = {a, b};
-    for (uint64_t i = 0; i < pk->n_coefs; i++) {
-        const g16_sj_coef *e = &pk->coefs[i];
+    for (uint64_t i = 0; i < x->pk->n_coefs; i++) {
+        const g16_sj_coef *e = &x->pk->coefs[i];
         g16_fr t;
-        g16_fr_mul(&t, &e->value, &w[e->signal]);
-        g16_fr_add(&out[e->m][e->row], &out[e->m][e->row], &t);
+        g16_fr_mul(&t, &e->value, &x->w[e->signal]);
+        g16_fr_add(&x->out[e->m][e->row], &x->out[e->m][e->row], &t);
     }
+}
+
+/* c = a∘b row by row */
+static void build_c_fn(void *vctx, size_t begin, size_t end, unsigned worker)
+{
+    (void)worker;
+    const ab_ctx *x = vctx;
+    for (size_t i = begin; i < end; i++) g16_fr_mul(&x->c[i], &x->out[0][i], &x->out[1][i]);
 }
 
 g16_status g16_sj_prove(g16_sj_proof *proof, const g16_sj_pk *pk, const g16_fr *w, size_t n_w,
@@ -101,8 +116,9 @@ g16_status g16_sj_prove(g16_sj_proof *proof, const g16_sj_pk *pk, const g16_fr *
         return g16_fail(G16_ERR_NOMEM, "prover vectors for a domain of %zu", n);
     }
     g16_fr *a = abc, *b = abc + n, *c = abc + 2 * n;
-    build_ab(a, b, pk, w);
-    for (size_t i = 0; i < n; i++) g16_fr_mul(&c[i], &a[i], &b[i]);
+    ab_ctx abx = {{a, b}, c, pk, w};
+    build_ab(&abx);
+    g16_parallel_for(n, n >= 8192 ? 4096 : n, build_c_fn, &abx);
     last_timing.abc = (t = now()) - t0;
     g16_status st = g16_sj_odd_quotient(p, a, b, c, pk->log_n);
     free(abc);
