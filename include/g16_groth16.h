@@ -183,6 +183,7 @@ typedef struct g16_bench_prove_result {
     double setup_qap, setup_scalars, setup_g1, setup_g2; /* parts of setup */
     double h_ntt, msm_h, msm_l, msm_a, msm_b1, msm_b2, assembly;
     double prove_start, prove_total;    /* prove_start alone; synthesis to proof bytes */
+    int b2_in_start;                    /* msm_b2 ran inside prove_start (device backends) */
     double verify;
     int valid;                          /* the proof verified */
     long peak_rss_kb;                   /* getrusage ru_maxrss after the run */

@@ -202,7 +202,7 @@ static g16_status cu_prove_h(g16_backend *be, g16_g1_jac *out, const g16_key *ke
 }
 
 static g16_status cu_prove_msms_g1(g16_backend *be, g16_g1_jac *l, g16_g1_jac *a, g16_g1_jac *b1,
-                                   const g16_key *key, const g16_fr *z, size_t n_z,
+                                   g16_g2_jac *b2, const g16_key *key, const g16_fr *z, size_t n_z,
                                    const uint64_t *abits, const uint64_t *bbits,
                                    g16_prove_times *tm)
 {
@@ -223,6 +223,11 @@ static g16_status cu_prove_msms_g1(g16_backend *be, g16_g1_jac *l, g16_g1_jac *a
     if (!st) st = query(cb, &qb, key, Q_B1);
     if (!st) st = g16_cuda_msm_g1_resident(cb->ctx, b1, qb, 0, n_z, bbits, NULL);
     tm->msm_b1 = now() - t;
+    t = now();
+    g16_cuda_bases *q2 = NULL;
+    if (!st && b2) st = query(cb, &q2, key, Q_B2);
+    if (!st && b2) st = g16_cuda_msm_g2_resident(cb->ctx, b2, q2, 0, n_z, bbits, NULL);
+    tm->msm_b2 = b2 ? now() - t : 0;
     pthread_mutex_unlock(&cb->lock);
     return st;
 }
@@ -256,6 +261,7 @@ static const g16_backend_ops cuda_ops = {
     .batch_add_g1 = cu_batch_add_g1,
     .prove_h = cu_prove_h,
     .prove_msms_g1 = cu_prove_msms_g1,
+    .g2_in_start = 1,
     .prove_msm_g2 = cu_prove_msm_g2,
     .key_evict = cu_key_evict,
 };

@@ -169,6 +169,7 @@ g16_status g16_bench_prove(g16_bench_prove_result *out, const g16_bench_prove_ar
             out->msm_a = pt_start.msm_a;
             out->msm_b1 = pt_start.msm_b1;
             out->msm_b2 = pt.msm_b2;
+            out->b2_in_start = pt_start.b2_in_start;
             out->assembly = pt.assembly;
         }
     }

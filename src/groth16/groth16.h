@@ -110,6 +110,7 @@ g16_status g16_fixed_base_g2(const g16_g2_affine *base, size_t jobs, g16_g2_affi
 /* Timing of the last prove_start/finish on the calling thread (bench prove). */
 typedef struct g16_prove_times {
     double h_ntt, msm_h, msm_l, msm_a, msm_b1, msm_b2, assembly, start_total;
+    int b2_in_start; /* the backend ran B2 inside prove_start (ops.h g2_in_start) */
 } g16_prove_times;
 extern _Thread_local g16_prove_times g16_last_prove_times;
 

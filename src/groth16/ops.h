@@ -49,11 +49,18 @@ typedef struct g16_backend_ops {
     /* The L, A and B1 MSMs of one proof over its assignment z (n_z entries):
      * L over z's aux part, A and B1 over z with the bitmaps abits / bbits (n_z
      * bits each).  One call, so a device backend copies z once and no other
-     * thread's work interleaves. */
+     * thread's work interleaves.  b2: NULL, or (only for backends that set
+     * g2_in_start) where the B2 MSM over z and bbits goes, computed in the same
+     * call from the device's copy of z. */
     g16_status (*prove_msms_g1)(g16_backend *be, g16_g1_jac *l, g16_g1_jac *a, g16_g1_jac *b1,
-                                const g16_key *key, const g16_fr *z, size_t n_z,
+                                g16_g2_jac *b2, const g16_key *key, const g16_fr *z, size_t n_z,
                                 const uint64_t *abits, const uint64_t *bbits,
                                 g16_prove_times *tm);
+    /* Set by backends that run B2 inside prove_msms_g1 (a device holding z: no
+     * compacted host copy of z, which at 2^26 rows took half a second of
+     * prove_start).  Otherwise the pending proof runs prove_msm_g2 in the
+     * background over the compacted B scalars. */
+    int g2_in_start;
     /* The B2 MSM over the compacted scalars of the B-dense variables (run by the
      * pending proof's background thread). */
     g16_status (*prove_msm_g2)(g16_backend *be, g16_g2_jac *out, const g16_key *key,

@@ -133,11 +133,13 @@ done:
 }
 
 static g16_status cpu_prove_msms_g1(g16_backend *be, g16_g1_jac *l, g16_g1_jac *a,
-                                    g16_g1_jac *b1, const g16_key *key, const g16_fr *z,
+                                    g16_g1_jac *b1, g16_g2_jac *b2, const g16_key *key,
+                                    const g16_fr *z,
                                     size_t n_z, const uint64_t *abits, const uint64_t *bbits,
                                     g16_prove_times *tm)
 {
     size_t n_in = key->vk.n_ic;
+    if (b2) return g16_fail(G16_ERR_INTERNAL, "prove: the CPU backend runs B2 in the background");
     double t = now();
     G16_TRY(g16_msm_g1(l, key->l, key->n_l, z + n_in, n_z - n_in, NULL));
     tm->msm_l = now() - t;
