@@ -34,8 +34,8 @@ test: deps
 	@echo "g16: all test stages passed"
 
 # The main job: the self-test (known answers), the stage table of one 2^16
-# porep-profile proof, then a 10-partition porep job through the engine (CPU
-# backend until the CUDA prove path is wired in), every proof verified, the trace written to
+# porep-profile proof, then a 10-partition porep job through the engine (the best
+# backend present: CUDA on a GPU machine, else the CPU), every proof verified, the trace written to
 # $(BUILD)/engine-trace.json.  Keys are TEST-ONLY (derived from a seed).
 run: deps build
 	$(G16) selftest --no-bench
