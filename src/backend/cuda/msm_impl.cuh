@@ -29,6 +29,7 @@
 
 #include "curve.cuh"
 #include "internal.cuh"
+#include "msm_digits.cuh"
 
 extern "C" {
 #include "curve/curve.h"
@@ -66,15 +67,6 @@ struct msm_traits<g16_dfp2> {
     static constexpr unsigned ones_threads = 8192;
     static constexpr g16_group group = G16_G2;
 };
-
-__device__ __forceinline__ uint32_t window_bits(const g16_dfr &s, unsigned start, unsigned c)
-{
-    unsigned q = start >> 5, sh = start & 31;
-    if (q >= 8) return 0;
-    uint64_t v = s.l[q];
-    if (q + 1 < 8) v |= (uint64_t)s.l[q + 1] << 32;
-    return (uint32_t)(v >> sh) & ((1u << c) - 1);
-}
 
 static __global__ void popc_words(uint32_t *cnt, const uint64_t *dens, size_t words, size_t n)
 {
@@ -120,13 +112,7 @@ static __global__ void msm_digits(uint32_t *keys, uint32_t *vals, uint32_t *ones
     for (unsigned w = 0; w < W; w++) {
         uint32_t key = sentinel, val = 0;
         if (live) {
-            uint32_t raw = window_bits(s, w * c, c) + carry;
-            int32_t d = (int32_t)raw;
-            carry = 0;
-            if (raw > B) {
-                d = (int32_t)raw - (int32_t)(2 * B);
-                carry = 1;
-            }
+            int32_t d = msm_signed_digit(s, w, c, carry);
             if (d != 0) {
                 key = w * B + (uint32_t)(d < 0 ? -d : d) - 1;
                 val = bi | (d < 0 ? 0x80000000u : 0u);
@@ -318,21 +304,6 @@ static inline unsigned grid_for(size_t n, unsigned threads)
     return (unsigned)((n + threads - 1) / threads);
 }
 
-// The window from n, measured on the H200 (G1, piece length 16; docs/cuda.md):
-// c = log2 n − 4 up to 16, 19 from 2^26.  Larger windows cost more in the bucket
-// reduction (W·2^(c−1) buckets) than they save in additions: at 2^24, c = 16/17/
-// 18/19/20 took 158/162/166/172/181 ms; at 2^26, c = 16/17/18/19 took
-// 606/597/591/578 ms.  c_max (tuning) caps the result.
-static unsigned auto_window(size_t n, unsigned c_max)
-{
-    unsigned lg = 0;
-    while (((size_t)2 << lg) <= n) lg++;
-    int c = (int)lg - 4;
-    c = c < 4 ? 4 : c > 16 ? 16 : c;
-    if (lg >= 26) c = 19;
-    return (unsigned)c > c_max ? c_max : (unsigned)c;
-}
-
 // Tuning knobs for benchmarks on the GPU machine (environment, read per call):
 //   G16_CUDA_MSM_RUN=K   piece length of the bucket levels (default 16)
 //   G16_CUDA_MSM_OCC=1   G1 level-0 pieces with 4 blocks/SM (128 registers)
@@ -421,21 +392,6 @@ static g16_status accumulate_buckets(g16_cuda_ctx *ctx, g16_dxyzz<F> *buckets,
     }
 }
 
-// Windows for c-bit signed digits of scalars < r: ceil(255/c), plus one when the
-// top window's largest digit (r's top bits) plus a carry from below can exceed
-// B = 2^(c-1) and so carry out (r ≈ 0.905·2^255: e.g. c = 5, 15, 17).  Such an
-// extra window holds only carries (one bucket, up to n entries), which the
-// level split of accumulate_buckets spreads over threads.
-static unsigned msm_windows(unsigned c)
-{
-    const uint64_t r_top = 0x73eda753299d7d48ull;  // bits 192..255 of r
-    unsigned W = (255 + c - 1) / c;
-    unsigned k = c * (W - 1);  // >= 255 - c >= 233 for c <= 22
-    uint64_t top = r_top >> (k - 192);
-    if (top + 1 > (1ull << (c - 1))) W++;
-    return W;
-}
-
 // dev_scalars: when not NULL, the n scalars are already on the device there
 // (scalars is then ignored and nothing is copied in).
 template <class F>
@@ -459,7 +415,7 @@ static g16_status msm_run(g16_cuda_ctx *ctx, g16_djac<F> *out, const g16_cuda_ba
     if (want != bases->n)
         return g16_fail(G16_ERR_ARG, "%s: %zu bases for %zu scalars with a base", fn, bases->n, want);
     const msm_tuning tu = msm_tuning_get();
-    unsigned c = opts && opts->window ? opts->window : auto_window(n, tu.c_max);
+    unsigned c = opts && opts->window ? opts->window : msm_auto_window(n, tu.c_max);
     if (c < 2 || c > 22) return g16_fail(G16_ERR_ARG, "%s: window %u outside [2, 22]", fn, c);
     const int split = !(opts && opts->no_split);
     const unsigned W = msm_windows(c);

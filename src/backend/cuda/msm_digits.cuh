@@ -1,0 +1,63 @@
+// Signed window digits of the device MSM, as __host__ __device__ code so that
+// tests/gpu/host_msm.cu checks them on machines without a GPU: for every window
+// width the digits of any scalar < r must recombine to the scalar, lie in
+// [-2^(c-1), 2^(c-1)], and never carry out of the top window.
+#ifndef G16_BACKEND_CUDA_MSM_DIGITS_CUH
+#define G16_BACKEND_CUDA_MSM_DIGITS_CUH
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "field.cuh"
+
+// Bits [start, start + c) of the canonical scalar s (c <= 32).
+G16_HD uint32_t window_bits(const g16_dfr &s, unsigned start, unsigned c)
+{
+    unsigned q = start >> 5, sh = start & 31;
+    if (q >= 8) return 0;
+    uint64_t v = s.l[q];
+    if (q + 1 < 8) v |= (uint64_t)s.l[q + 1] << 32;
+    return (uint32_t)(v >> sh) & ((1u << c) - 1);
+}
+
+// The signed digit of window w: its bits plus the carry from the window below,
+// moved into [-B, B] (B = 2^(c-1)) by borrowing 2^c from the window above.
+G16_HD int32_t msm_signed_digit(const g16_dfr &s, unsigned w, unsigned c, uint32_t &carry)
+{
+    const uint32_t B = 1u << (c - 1);
+    uint32_t raw = window_bits(s, w * c, c) + carry;
+    carry = raw > B;
+    return carry ? (int32_t)raw - (int32_t)(2 * B) : (int32_t)raw;
+}
+
+// Windows for c-bit signed digits of scalars < r (2 <= c <= 22): ceil(255/c), plus
+// one when the top window's largest value (r's top bits) plus a carry from below
+// can exceed B = 2^(c-1) and so carry out (r ≈ 0.905·2^255: c = 3, 5, 15, 17, ...).
+// Such an extra window holds only carries (one bucket, up to n entries), which the
+// level split of accumulate_buckets spreads over threads.
+static inline unsigned msm_windows(unsigned c)
+{
+    const uint64_t r_top = 0x73eda753299d7d48ull;  // bits 192..255 of r
+    unsigned W = (255 + c - 1) / c;
+    unsigned k = c * (W - 1);  // >= 255 - c >= 233 for c <= 22
+    uint64_t top = r_top >> (k - 192);
+    if (top + 1 > (1ull << (c - 1))) W++;
+    return W;
+}
+
+// The window from n, measured on the H200 (G1, pieces of 16; docs/cuda.md):
+// c = log2 n − 4 up to 16, 19 from 2^26.  Larger windows cost more in the bucket
+// reduction (W·2^(c−1) buckets) than they save in additions: at 2^24, c = 16/17/
+// 18/19/20 took 158/162/166/172/181 ms; at 2^26, c = 16/17/18/19 took
+// 606/597/591/578 ms.  c_max (tuning) caps the result.
+static inline unsigned msm_auto_window(size_t n, unsigned c_max)
+{
+    unsigned lg = 0;
+    while (((size_t)2 << lg) <= n) lg++;
+    int c = (int)lg - 4;
+    c = c < 4 ? 4 : c > 16 ? 16 : c;
+    if (lg >= 26) c = 19;
+    return (unsigned)c > c_max ? c_max : (unsigned)c;
+}
+
+#endif

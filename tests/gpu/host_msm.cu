@@ -1,0 +1,121 @@
+// The device MSM's signed window digits (src/backend/cuda/msm_digits.cuh) run on
+// the HOST for every window width c = 2..22: the digits of scalars < r recombine
+// to the scalar, each lies in [-2^(c-1), 2^(c-1)], and none carries out of the
+// top window — and where msm_windows adds a window, r - 1 does carry out without
+// it (the bug the H200 found at n = 1000, c = 5).  Also the window choice.
+#include <stdio.h>
+#include <string.h>
+
+#include "backend/cuda/msm_digits.cuh"
+
+extern "C" {
+#include "check.h"
+}
+
+static const uint64_t R[4] = {0xffffffff00000001ull, 0x53bda402fffe5bfeull, 0x3339d80809a1d805ull,
+                              0x73eda753299d7d48ull};
+
+static g16_dfr from_u64(const uint64_t v[4])
+{
+    g16_dfr s;
+    for (int i = 0; i < 4; i++) s.l[2 * i] = (uint32_t)v[i], s.l[2 * i + 1] = (uint32_t)(v[i] >> 32);
+    return s;
+}
+
+static int below_r(const uint64_t v[4])
+{
+    for (int i = 3; i >= 0; i--)
+        if (v[i] != R[i]) return v[i] < R[i];
+    return 0;
+}
+
+// acc (6 limbs, mod 2^384) += sign·m·2^shift with m < 2^23, shift < 384 - 64.
+static void add_shifted(uint64_t acc[6], uint64_t m, unsigned shift, int negative)
+{
+    uint64_t t[6] = {0, 0, 0, 0, 0, 0};
+    unsigned q = shift / 64, sh = shift % 64;
+    t[q] = m << sh;
+    if (sh && q + 1 < 6) t[q + 1] = m >> (64 - sh);
+    unsigned __int128 c = 0;
+    if (!negative) {
+        for (int i = 0; i < 6; i++) {
+            c += (unsigned __int128)acc[i] + t[i];
+            acc[i] = (uint64_t)c;
+            c >>= 64;
+        }
+    } else {
+        uint64_t borrow = 0;
+        for (int i = 0; i < 6; i++) {
+            unsigned __int128 d = (unsigned __int128)acc[i] - t[i] - borrow;
+            acc[i] = (uint64_t)d;
+            borrow = (uint64_t)(d >> 64) ? 1 : 0;
+        }
+    }
+}
+
+// 1 when the digits of v with W windows of c bits are valid and recombine to v.
+static int digits_ok(const uint64_t v[4], unsigned c, unsigned W, uint32_t *carry_out)
+{
+    g16_dfr s = from_u64(v);
+    uint64_t acc[6] = {0, 0, 0, 0, 0, 0};
+    uint32_t carry = 0;
+    const int32_t B = 1 << (c - 1);
+    int ok = 1;
+    for (unsigned w = 0; w < W; w++) {
+        int32_t d = msm_signed_digit(s, w, c, carry);
+        if (d < -B || d > B) ok = 0;
+        add_shifted(acc, (uint64_t)(d < 0 ? -d : d), c * w, d < 0);
+    }
+    *carry_out = carry;
+    return ok && carry == 0 && !memcmp(acc, v, 32) && acc[4] == 0 && acc[5] == 0;
+}
+
+int main(void)
+{
+    g16_rng rng;
+    g16_rng_seed(&rng, g16_test_seed(23));
+    uint64_t rm1[4] = {R[0] - 1, R[1], R[2], R[3]}, rm2[4] = {R[0] - 2, R[1], R[2], R[3]};
+    for (unsigned c = 2; c <= 22; c++) {
+        unsigned W = msm_windows(c);
+        CHECK(W >= (255 + c - 1) / c && W <= (255 + c - 1) / c + 1, "c=%u: W=%u", c, W);
+        uint32_t co;
+        CHECK(digits_ok(rm1, c, W, &co), "c=%u: r-1", c);
+        CHECK(digits_ok(rm2, c, W, &co), "c=%u: r-2", c);
+        uint64_t small[4] = {1, 0, 0, 0}, zero[4] = {0, 0, 0, 0};
+        CHECK(digits_ok(small, c, W, &co), "c=%u: 1", c);
+        CHECK(digits_ok(zero, c, W, &co), "c=%u: 0", c);
+        // every window at its largest value B... (B+1 borrows), below r
+        for (unsigned pat = 0; pat < 4; pat++) {
+            uint64_t v[4] = {0, 0, 0, 0};
+            for (unsigned w = 0; w * c < 254; w++) {
+                uint64_t d = pat == 0 ? (1ull << (c - 1)) : pat == 1 ? (1ull << (c - 1)) + 1
+                             : pat == 2 ? (1ull << c) - 1 : (w & 1 ? (1ull << c) - 1 : 1ull << (c - 1));
+                for (unsigned b = 0; b < c && w * c + b < 254; b++)
+                    if ((d >> b) & 1) v[(w * c + b) / 64] |= 1ull << ((w * c + b) % 64);
+            }
+            CHECK(below_r(v) && digits_ok(v, c, W, &co), "c=%u: pattern %u", c, pat);
+        }
+        for (int i = 0; i < 3000; i++) {
+            uint64_t v[4];
+            do {
+                for (int k = 0; k < 4; k++) v[k] = g16_rng_u64(&rng);
+                v[3] &= 0x7fffffffffffffffull;
+                if (i & 1) v[3] |= 0x7000000000000000ull;  // near r's top, where carries bite
+            } while (!below_r(v));
+            if (!digits_ok(v, c, W, &co)) {
+                CHECK(0, "c=%u: random scalar %d (carry out %u)", c, i, co);
+                break;
+            }
+        }
+        // Where a window was added, it is needed: r - 1 carries out without it.
+        if (W > (255 + c - 1) / c) {
+            CHECK(!digits_ok(rm1, c, W - 1, &co) && co == 1, "c=%u: r-1 needs the extra window", c);
+        }
+    }
+    // The window choice: 4..16 by size, 19 from 2^26, capped by c_max.
+    CHECK(msm_auto_window(1, 22) == 4 && msm_auto_window(1u << 10, 22) == 6, "small windows");
+    CHECK(msm_auto_window(1u << 20, 22) == 16 && msm_auto_window(1u << 24, 22) == 16, "c = 16 cap");
+    CHECK(msm_auto_window((size_t)1 << 26, 22) == 19, "2^26: c = 19");
+    CHECK(msm_auto_window((size_t)1 << 26, 18) == 18, "c_max caps");
+    return g16_test_finish("test_cuda_host_msm");
+}
