@@ -157,29 +157,6 @@ static g16_status cu_msm_g2(g16_backend *be, g16_g2_jac *out, const g16_g2_affin
     return cu_msm((cuda_backend *)be, out, G16_G2, bases, n_bases, s, n, density);
 }
 
-/* All-one scalars with bits as the density: the device MSM's 0/1 split sends
- * every selected base to its parallel batch addition. */
-static g16_status cu_batch_add_g1(g16_backend *be, g16_g1_jac *out, const g16_g1_affine *bases,
-                                  size_t n, const uint64_t *bits)
-{
-    size_t m = 0;
-    for (size_t i = 0; i < n; i++) m += (bits[i >> 6] >> (i & 63)) & 1;
-    g16_fr *ones = malloc((n ? n : 1) * sizeof *ones);
-    g16_g1_affine *sel = malloc((m ? m : 1) * sizeof *sel);
-    g16_status st;
-    if (!ones || !sel) {
-        st = g16_fail(G16_ERR_NOMEM, "batch_add: out of memory for %zu points", n);
-    } else {
-        for (size_t i = 0; i < n; i++) g16_fr_set_one(&ones[i]);
-        for (size_t i = 0, k = 0; i < n; i++)
-            if ((bits[i >> 6] >> (i & 63)) & 1) sel[k++] = bases[i];
-        st = cu_msm((cuda_backend *)be, out, G16_G1, sel, m, ones, n, bits);
-    }
-    free(ones);
-    free(sel);
-    return st;
-}
-
 static g16_status cu_prove_h(g16_backend *be, g16_g1_jac *out, const g16_key *key,
                              g16_prove_input *in, unsigned log_n, g16_prove_times *tm)
 {
@@ -258,7 +235,7 @@ static const g16_backend_ops cuda_ops = {
     .h_step = cu_h_step,
     .msm_g1 = cu_msm_g1,
     .msm_g2 = cu_msm_g2,
-    .batch_add_g1 = cu_batch_add_g1,
+    .batch_add_g1 = g16_batch_add_by_msm,
     .prove_h = cu_prove_h,
     .prove_msms_g1 = cu_prove_msms_g1,
     .g2_in_start = 1,

@@ -77,6 +77,11 @@ struct g16_backend {
 /* The CPU reference backend (a process-wide object; never freed). */
 g16_backend *g16_cpu_backend(void);
 
+/* batch_add_g1 for any table: be's own msm_g1 over all-one scalars with bits as
+ * the density (the MSMs' 0/1 split turns that into a batch addition). */
+g16_status g16_batch_add_by_msm(g16_backend *be, g16_g1_jac *out, const g16_g1_affine *bases,
+                                size_t n, const uint64_t *bits);
+
 /* Releases an evaluation buffer handed to prove_start (in->release or free). */
 void g16_prove_release(const g16_prove_input *in, g16_fr **buf);
 

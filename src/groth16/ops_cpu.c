@@ -59,27 +59,27 @@ static g16_status cpu_msm_g2(g16_backend *be, g16_g2_jac *out, const g16_g2_affi
     return g16_msm_g2(out, bases, n_bases, s, n, density);
 }
 
-/* An MSM whose scalars are all one: the msm layer's 0/1 split turns it into the
- * batch addition, so this costs what a dedicated routine would. */
-static g16_status cpu_batch_add_g1(g16_backend *be, g16_g1_jac *out, const g16_g1_affine *bases,
-                                   size_t n, const uint64_t *bits)
+/* An MSM whose scalars are all one, with bits as the density: every MSM of the
+ * table splits off 1-scalars and sums their bases by (parallel) batch addition,
+ * so this costs what a dedicated routine would, on any backend. */
+g16_status g16_batch_add_by_msm(g16_backend *be, g16_g1_jac *out, const g16_g1_affine *bases,
+                                size_t n, const uint64_t *bits)
 {
     size_t m = 0;
     for (size_t i = 0; i < n; i++) m += (bits[i >> 6] >> (i & 63)) & 1;
     g16_fr *ones = malloc((n ? n : 1) * sizeof *ones);
-    if (!ones) return g16_fail(G16_ERR_NOMEM, "batch_add: out of memory for %zu scalars", n);
-    for (size_t i = 0; i < n; i++) g16_fr_set_one(&ones[i]);
-    /* bits as a density bitmap: only the selected bases take part. */
-    g16_status st = G16_OK;
     g16_g1_affine *sel = malloc((m ? m : 1) * sizeof *sel);
-    if (!sel) st = g16_fail(G16_ERR_NOMEM, "batch_add: out of memory for %zu points", m);
-    else {
+    g16_status st;
+    if (!ones || !sel) {
+        st = g16_fail(G16_ERR_NOMEM, "batch_add: out of memory for %zu points", n);
+    } else {
+        for (size_t i = 0; i < n; i++) g16_fr_set_one(&ones[i]);
         for (size_t i = 0, k = 0; i < n; i++)
             if ((bits[i >> 6] >> (i & 63)) & 1) sel[k++] = bases[i];
-        st = g16_msm_g1(out, sel, m, ones, n, bits);
+        st = be->ops->msm_g1(be, out, sel, m, ones, n, bits);
     }
-    free(sel);
     free(ones);
+    free(sel);
     return st;
 }
 
@@ -163,7 +163,7 @@ static const g16_backend_ops cpu_ops = {
     .h_step = cpu_h_step,
     .msm_g1 = cpu_msm_g1,
     .msm_g2 = cpu_msm_g2,
-    .batch_add_g1 = cpu_batch_add_g1,
+    .batch_add_g1 = g16_batch_add_by_msm,
     .prove_h = cpu_prove_h,
     .prove_msms_g1 = cpu_prove_msms_g1,
     .prove_msm_g2 = cpu_prove_msm_g2,

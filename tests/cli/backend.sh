@@ -6,24 +6,7 @@
 # usage: backend.sh G16_BINARY SOURCE_DIR
 set -u
 g16=$1
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/g16_cli_backend.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
-run() { # run NAME WANT_EXIT CMD...
-    local name=$1 wexit=$2
-    shift 2
-    "$@" >"$tmp/out" 2>"$tmp/err"
-    local code=$?
-    if [ "$code" != "$wexit" ]; then
-        bad "$name: exit $code, want $wexit ($(head -c 300 "$tmp/err"))"
-        return 1
-    fi
-    ok
-}
-has() { if grep -q -- "$3" "$2"; then ok; else bad "$1: '$3' not in $(head -c 300 "$2")"; fi; }
+. "$2/tests/cli/lib/common.sh"
 
 gpus=0
 if "$g16" --version | grep -q "^backends: cpu, cuda"; then
@@ -59,5 +42,4 @@ run "bench pipeline cpu" 0 "$g16" bench pipeline --backend cpu --jobs 1 --partit
 has "pipeline steady busy" "$tmp/out" '"device_busy_steady"'
 run "engine run cpu" 0 "$g16" engine run --partitions 2 --log-n 8 --backend cpu --trace -
 
-echo "backend.sh: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish backend.sh

@@ -4,27 +4,7 @@
 # usage: circuit.sh G16_BINARY SOURCE_DIR
 set -u
 g16=$1
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/g16_cli_circuit.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*" >&2; }
-# run NAME WANT_EXIT CMD...: stdout in $tmp/out, stderr in $tmp/err
-run() {
-    local name=$1 wexit=$2
-    shift 2
-    "$@" >"$tmp/out" 2>"$tmp/err"
-    local code=$?
-    if [ "$code" != "$wexit" ]; then
-        bad "$name: exit $code, want $wexit ($(head -c 300 "$tmp/err"))"
-        return 1
-    fi
-    ok
-}
-has() { # has NAME FILE PATTERN
-    if grep -q -- "$3" "$2"; then ok; else bad "$1: '$3' not in $(head -c 300 "$2")"; fi
-}
+. "$2/tests/cli/lib/common.sh"
 
 # gen: every profile, counts from the 2^N - 1 - I rule
 for prof in porep dense bits; do
@@ -101,5 +81,4 @@ run "gen unwritable" 2 "$g16" circuit gen --log-n 4 -o "$tmp/no/such/dir/x.g16c"
 run "check one arg" 2 "$g16" circuit check "$tmp/porep.g16c"
 run "help" 0 "$g16" circuit --help && has "help text" "$tmp/out" "g16 circuit gen"
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish circuit.sh
