@@ -337,8 +337,11 @@ static g16_status accumulate_buckets(g16_cuda_ctx *ctx, g16_dxyzz<F> *buckets,
     void *items, *off[2], *part[2];
     const msm_tuning tu = msm_tuning_get();
     const uint32_t K = tu.run_len;
-    // Pieces per level <= entries / K + one per bucket (its last piece).
-    const size_t max_pieces = total / K + nb + 1;
+    // Pieces of level 0 <= entries / K + one per bucket (its last piece); of level
+    // l + 1 <= pieces of level l / K + nb + 1.  Levels alternate between two
+    // buffers, so the odd levels' buffer needs only the level-1 bound (at 2^27 rows
+    // that is ~2 GB where the level-0 bound is ~22 GB).
+    const size_t max_pieces0 = total / K + nb + 1, max_pieces1 = max_pieces0 / K + nb + 1;
     G16_TRY(g16_cuda_scratch(ctx, &items, SLOT_MSM_ITEMS, ((size_t)nb + 1) * 4));
     G16_TRY(g16_cuda_scratch(ctx, &off[0], SLOT_MSM_OFF0, ((size_t)nb + 1) * 4));
     G16_TRY(g16_cuda_scratch(ctx, &off[1], SLOT_MSM_OFF1, ((size_t)nb + 1) * 4));
@@ -368,6 +371,7 @@ static g16_status accumulate_buckets(g16_cuda_ctx *ctx, g16_dxyzz<F> *buckets,
             return G16_OK;
         }
         uint32_t T = hv[1];
+        const size_t max_pieces = lvl & 1 ? max_pieces1 : max_pieces0;
         if (lvl > 40 || T > max_pieces)  // cannot happen: each level divides the longest run
             return g16_fail(G16_ERR_BACKEND, "msm: bucket levels do not converge (%u pieces)", T);
         G16_TRY(g16_cuda_scratch(ctx, &part[lvl & 1], lvl & 1 ? SLOT_MSM_PART1 : SLOT_MSM_PART0,
