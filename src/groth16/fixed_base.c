@@ -1,11 +1,14 @@
 /* Fixed-base scalar multiplication for the test setup (see fixed_base_impl.h). */
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "common/error.h"
 #include "common/pool.h"
 #include "curve/curve.h"
 #include "field/fp.h"
 #include "field/fp2.h"
+#include "field/fp_batch.h"
 #include "field/mont.h" /* g16_limbs_eq */
 #include "field/x86_64/inline.h"
 #include "groth16/groth16.h"

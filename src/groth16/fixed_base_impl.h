@@ -229,6 +229,75 @@ static inline void FB_(prefetch)(const AFF *p)
 
 static inline const AFF *FB_(entry)(const AFF *row, int32_t d) { return &row[(d > 0 ? d : -d) - 1]; }
 
+#if FB_GROUP == 1
+/* The cnt additions of one window, acc[idx[k]] += ±(its table entry), with every
+ * product made as an array product (g16_fp_mul_n / _s: eight at a time with
+ * AVX-512 IFMA, three times the scalar kernel's throughput): the operands are
+ * gathered into arrays, the denominators den[k] = x_Q − x_A inverted with a
+ * product tree (≈ 3 products each, as Montgomery's trick, but level by level
+ * instead of one dependent chain), then λ, λ² and λ·(x_A − x_3) over the arrays.
+ * ws: FB_VEC_ELEMS elements of scratch. */
+static void fb_g1_add_vec(AFF *acc, const AFF *row, const int32_t *dw, const uint32_t *idx,
+                          const g16_fp *den, size_t cnt, g16_fp *ws)
+{
+    if (!cnt) return;
+    g16_fp *ax = ws, *ay = ax + FB_CHUNK, *qx = ay + FB_CHUNK, *num = qx + FB_CHUNK;
+    /* the tree's levels hold at most 2·cnt + (one carry per level) elements */
+    g16_fp *tree = num + FB_CHUNK, *tmp = tree + 2 * FB_CHUNK + 64;
+    for (size_t k = 0; k < cnt; k++) {
+        int32_t d = dw[idx[k]];
+        const AFF *A = &acc[idx[k]], *Q = FB_(entry)(row, d);
+        ax[k] = A->x, ay[k] = A->y, qx[k] = Q->x;
+        if (d < 0)
+            FB_ADD(&num[k], &Q->y, &A->y); /* −Q: λ = −(y_Q + y_A)/(x_Q − x_A) */
+        else
+            FB_SUB(&num[k], &Q->y, &A->y);
+        tree[k] = den[k];
+    }
+    /* up: level l+1 holds the products of level l's pairs (an odd one carried) */
+    size_t off[40], len[40];
+    unsigned L = 0;
+    off[0] = 0, len[0] = cnt;
+    while (len[L] > 1) {
+        size_t m = len[L], pairs = m / 2, o = off[L] + m;
+        g16_fp_mul_s(tree + o, 1, tree + off[L], 2, tree + off[L] + 1, 2, pairs);
+        if (m & 1) tree[o + pairs] = tree[off[L] + m - 1];
+        L++;
+        off[L] = o, len[L] = pairs + (m & 1);
+    }
+    g16_fp_inv_vartime(&tree[off[L]], &tree[off[L]]); /* array products are fully reduced */
+    /* down: a child's inverse is its parent's inverse times its sibling */
+    for (unsigned l = L; l-- > 0;) {
+        size_t m = len[l], pairs = m / 2;
+        g16_fp *V = tree + off[l], *I = tree + off[l + 1];
+        g16_fp_mul_s(tmp, 2, I, 1, V + 1, 2, pairs);
+        g16_fp_mul_s(tmp + 1, 2, I, 1, V, 2, pairs);
+        if (m & 1) tmp[m - 1] = I[pairs];
+        memcpy(V, tmp, m * sizeof *V);
+    }
+    g16_fp *lam = num, *x3 = tree + FB_CHUNK, *t = tmp;
+    g16_fp_mul_n(lam, num, tree, cnt); /* λ' = num / den (λ = ±λ') */
+    g16_fp_sqr_n(x3, lam, cnt);
+    for (size_t k = 0; k < cnt; k++) {
+        FB_SUB(&x3[k], &x3[k], &ax[k]);
+        FB_SUB(&x3[k], &x3[k], &qx[k]);
+        if (dw[idx[k]] < 0)
+            FB_SUB(&t[k], &x3[k], &ax[k]);
+        else
+            FB_SUB(&t[k], &ax[k], &x3[k]);
+    }
+    g16_fp_mul_n(t, t, lam, cnt);
+    for (size_t k = 0; k < cnt; k++) {
+        AFF *A = &acc[idx[k]];
+        FB_SUB(&A->y, &t[k], &ay[k]);
+        A->x = x3[k];
+    }
+}
+#define FB_VEC_ELEMS (7 * FB_CHUNK + 64)
+#else
+#define FB_VEC_ELEMS 0
+#endif
+
 /* The scalars of [b, e): per window, pass 1 starts empty accumulators and
  * collects the denominators of the others' additions; one batch inversion;
  * pass 2 performs the additions. */
@@ -242,6 +311,9 @@ static void FB_(mul_chunk)(void *vctx, size_t b, size_t e, unsigned worker)
     int32_t *dig = (int32_t *)(pre + 2 * FB_CHUNK);
     uint32_t *idx = (uint32_t *)(dig + (size_t)FB_CHUNK * c->windows);
     uint8_t *inf = (uint8_t *)(idx + FB_CHUNK);
+#if FB_GROUP == 1
+    g16_fp *vws = (g16_fp *)(((uintptr_t)(inf + FB_CHUNK) + 63) & ~(uintptr_t)63);
+#endif
     AFF *acc = c->out + b;
     for (size_t i = 0; i < n; i++) {
         FB_(recode)(dig + i, FB_CHUNK, &c->scalars[b + i], c->w, c->windows);
@@ -277,6 +349,12 @@ static void FB_(mul_chunk)(void *vctx, size_t b, size_t e, unsigned worker)
                 idx[cnt++] = (uint32_t)i;
             }
         }
+#if FB_GROUP == 1
+        if (g16_use_ifma) {
+            fb_g1_add_vec(acc, row, dw, idx, den, cnt, vws);
+            continue;
+        }
+#endif
         FB_(batch_inv)(den, pre, cnt);
         for (size_t j = 0; j < cnt; j += FB_ILP) {
             AFF *A[FB_ILP];
@@ -345,7 +423,8 @@ g16_status FB_NAME(const AFF *base, size_t jobs, AFF *const *outs, const g16_fr 
     size_t half = (longest + 1) / 2;
     size_t build_bytes = half * (sizeof(FE_T) + 2 * sizeof(g16_fp));
     size_t mul_bytes = FB_CHUNK * (sizeof(FE_T) + 2 * sizeof(g16_fp) + c.windows * sizeof(int32_t) +
-                                   sizeof(uint32_t) + 1);
+                                   sizeof(uint32_t) + 1) +
+                       64 + FB_VEC_ELEMS * sizeof(g16_fp);
     c.scratch_bytes = build_bytes > mul_bytes ? build_bytes : mul_bytes;
     c.scratch_bytes = (c.scratch_bytes + 63) & ~(size_t)63;
     AFF *tab = malloc(entries * sizeof(AFF));
@@ -379,6 +458,7 @@ g16_status FB_NAME(const AFF *base, size_t jobs, AFF *const *outs, const g16_fr 
     return G16_OK;
 }
 
+#undef FB_VEC_ELEMS
 #undef FB_ADD
 #undef FB_SUB
 #undef FB_MUL_LAM

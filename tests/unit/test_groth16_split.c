@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "curve/curve.h"
+#include "field/fp_batch.h"
 #include "test_groth16_util.h"
 
 typedef struct { int released; g16_fr *seen[3]; } rel_log;
@@ -313,6 +314,40 @@ static void test_fixed_base(g16_rng *rng)
     free(s), free(o1), free(o2);
 }
 
+/* Chunks of 4096 scalars, most of a window's additions in one batch (the product
+ * tree of the vector path at its largest), on both product paths. */
+static void test_fixed_base_chunks(g16_rng *rng)
+{
+    enum { n = 2 * 4096 + 5 };
+    g16_fr *s = malloc(n * sizeof *s);
+    g16_g1_affine *o = malloc(n * sizeof *o), base;
+    for (int i = 0; i < n; i++) tg_rand_fr(&s[i], rng);
+    g16_g1_affine_generator(&base);
+    g16_g1_jac g, r;
+    g16_g1_jac_generator(&g);
+    for (int scalar = 0; scalar <= 1; scalar++) {
+        g16_fp_batch_force_scalar(scalar);
+        g16_g1_affine *outs[1] = {o};
+        const g16_fr *scs[1] = {s};
+        size_t ns[1] = {n};
+        memset(o, 0x5a, n * sizeof *o);
+        CHECK(g16_fixed_base_g1(&base, 1, outs, scs, ns) == G16_OK, "fb g1 chunks");
+        int bad = 0, checked = 0;
+        for (int i = 0; i < n; i++) {
+            if (i % 13 && i > 40 && i < n - 40 && (i < 4080 || i > 4110)) continue;
+            uint64_t lim[4];
+            g16_fr_to_canonical(lim, &s[i]);
+            g16_g1_mul(&r, &g, lim);
+            bad += !g16_g1_jac_eq_affine(&r, &o[i]);
+            checked++;
+        }
+        CHECK(bad == 0, "%s path: %d of %d checked fixed-base products differ",
+              scalar ? "scalar" : "array-product", bad, checked);
+    }
+    g16_fp_batch_force_scalar(0);
+    free(s), free(o);
+}
+
 /* The fixed-base edge paths: the top window's equal-x case (a doubling; only the
  * scalars found by search in docs/groth16.md reach it), a base at infinity, and a
  * base on the curve outside the subgroup (refused). */
@@ -389,6 +424,7 @@ int main(void)
     test_h(&rng);
     test_setup_queries(&rng);
     test_fixed_base(&rng);
+    test_fixed_base_chunks(&rng);
     test_fixed_base_edges();
     return g16_test_finish("groth16_split");
 }
