@@ -76,6 +76,9 @@ extern "C" void g16_cuda_ctx_destroy(g16_cuda_ctx *c)
     if (c->ev_kernels) cudaEventDestroy(c->ev_kernels);
     if (c->ev_kernels_end) cudaEventDestroy(c->ev_kernels_end);
     if (c->ev_end) cudaEventDestroy(c->ev_end);
+    for (int i = 0; i < 3; i++)
+        if (c->ev_in[i]) cudaEventDestroy(c->ev_in[i]);
+    if (c->copy) cudaStreamDestroy(c->copy);
     if (c->stream) cudaStreamDestroy(c->stream);
     free(c);
 }
@@ -90,6 +93,14 @@ extern "C" g16_status g16_cuda_host_alloc(void **p, size_t bytes)
 extern "C" void g16_cuda_host_free(void *p)
 {
     if (p) cudaFreeHost(p);
+}
+
+g16_status g16_cuda_copy_stream(g16_cuda_ctx *ctx)
+{
+    if (!ctx->copy) CK(cudaStreamCreateWithFlags(&ctx->copy, cudaStreamNonBlocking));
+    for (int i = 0; i < 3; i++)
+        if (!ctx->ev_in[i]) CK(cudaEventCreateWithFlags(&ctx->ev_in[i], cudaEventDisableTiming));
+    return G16_OK;
 }
 
 extern "C" g16_status g16_cuda_host_register(void *p, size_t bytes)
@@ -183,7 +194,7 @@ g16_status g16_cuda_pinned(g16_cuda_ctx *ctx, void **p, size_t bytes)
 
 // 1 when `host` lies in page-locked memory (g16_cuda_host_alloc or registered):
 // such buffers are copied directly, at full bus speed, without staging.
-static int is_pinned(const void *host)
+int g16_cuda_is_pinned(const void *host)
 {
     cudaPointerAttributes a;
     if (cudaPointerGetAttributes(&a, host) != cudaSuccess) {
@@ -196,7 +207,7 @@ static int is_pinned(const void *host)
 g16_status g16_cuda_upload(g16_cuda_ctx *ctx, void *dev, const void *host, size_t bytes)
 {
     if (bytes == 0) return G16_OK;
-    if (is_pinned(host)) {
+    if (g16_cuda_is_pinned(host)) {
         CK(cudaMemcpyAsync(dev, host, bytes, cudaMemcpyHostToDevice, ctx->stream));
         CK(cudaStreamSynchronize(ctx->stream));
         return G16_OK;
@@ -238,7 +249,7 @@ g16_status g16_cuda_upload(g16_cuda_ctx *ctx, void *dev, const void *host, size_
 g16_status g16_cuda_download(g16_cuda_ctx *ctx, void *host, const void *dev, size_t bytes)
 {
     if (bytes == 0) return G16_OK;
-    if (is_pinned(host)) {
+    if (g16_cuda_is_pinned(host)) {
         CK(cudaMemcpyAsync(host, dev, bytes, cudaMemcpyDeviceToHost, ctx->stream));
         CK(cudaStreamSynchronize(ctx->stream));
         return G16_OK;

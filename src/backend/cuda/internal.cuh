@@ -54,6 +54,8 @@ struct g16_cuda_ctx {
     size_t z_n;       // scalars held by g16_cuda_scalars_upload (SLOT_Z)
     void *slot[SLOT_COUNT];
     size_t slot_bytes[SLOT_COUNT];
+    cudaStream_t copy;     // second stream for uploads overlapped with kernels (lazy)
+    cudaEvent_t ev_in[3];  // one per overlapped upload (lazy)
     void *pinned;          // host staging buffer (page-locked)
     size_t pinned_bytes;
     g16_dfr *tw[2][G16_CUDA_TW_MAX];  // [inverse][log_n]: ω^m, m < n/2
@@ -76,6 +78,10 @@ g16_status g16_cuda_enter(g16_cuda_ctx *ctx);
 g16_status g16_cuda_scratch(g16_cuda_ctx *ctx, void **p, int slot, size_t bytes);
 // Returns in *p a page-locked host buffer of at least `bytes`.
 g16_status g16_cuda_pinned(g16_cuda_ctx *ctx, void **p, size_t bytes);
+// 1 when host lies in page-locked memory (cudaHostAlloc'd or registered).
+int g16_cuda_is_pinned(const void *host);
+// The copy stream and its three events, created on first use.
+g16_status g16_cuda_copy_stream(g16_cuda_ctx *ctx);
 // Copies host -> device through the pinned buffer (chunked, so the host memcpy of
 // one chunk overlaps the DMA of the previous one).
 g16_status g16_cuda_upload(g16_cuda_ctx *ctx, void *dev, const void *host, size_t bytes);
