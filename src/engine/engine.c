@@ -511,9 +511,10 @@ void g16_engine_stats_get(g16_engine *e, g16_engine_stats *st)
 void g16_engine_stats_print(const g16_engine_stats *st, void *file)
 {
     FILE *f = file ? file : stdout;
-    fprintf(f, "engine: %" PRIu64 " proofs in %.3f s: %.3f s/proof, device busy %.1f%% (%u device%s, pw %u, gw %u)\n",
-            st->proofs, st->active_s, st->s_per_proof, 100 * st->device_busy, st->devices,
-            st->devices == 1 ? "" : "s", st->pw, st->gw);
+    fprintf(f, "engine: %" PRIu64 " proofs in %.3f s: %.3f s/proof, device busy %.1f%% (steady %.1f%%; "
+               "%u device%s, pw %u, gw %u)\n",
+            st->proofs, st->active_s, st->s_per_proof, 100 * st->device_busy,
+            100 * st->device_busy_steady, st->devices, st->devices == 1 ? "" : "s", st->pw, st->gw);
     fprintf(f, "engine: jobs done %" PRIu64 ", failed %" PRIu64 ", cancelled %" PRIu64 ", self-check retries %" PRIu64
                "; budget %.1f MiB\n",
             st->jobs_done, st->jobs_failed, st->jobs_cancelled, st->retries, st->budget_bytes / 1048576.0);
