@@ -19,10 +19,11 @@
 
 static const char sj_usage[] =
     "usage: g16 prove --zkey C.zkey --wtns W.wtns --proof proof.json --public public.json\n"
-    "                 [--r1cs C.r1cs] [--time]\n"
+    "                 [--r1cs C.r1cs] [--time] [--backend cpu|auto]\n"
     "         proves with a snarkjs Groth16 key (bls12381) and a snarkjs witness; writes\n"
     "         snarkjs's proof.json and public.json.  With --r1cs the witness is checked\n"
     "         against the circuit first and the first failing constraint is named.\n"
+    "         This prover runs on the CPU backend (auto means the CPU here; cuda is refused).\n"
     "       g16 verify --vk verification_key.json --proof proof.json --public public.json\n"
     "         verifies a snarkjs Groth16 proof: exit 0 valid, 1 invalid, 2 error.\n"
     "       g16 snarkjs prove|verify ...   the same commands\n"
@@ -32,7 +33,7 @@ static const char sj_usage[] =
     "         and tests only, never for real use.\n";
 
 typedef struct opts {
-    const char *zkey, *wtns, *proof, *pub, *r1cs, *vk, *tau;
+    const char *zkey, *wtns, *proof, *pub, *r1cs, *vk, *tau, *backend;
     int time;
 } opts;
 
@@ -48,6 +49,7 @@ static int parse(opts *o, int argc, char **argv)
         else if (!strcmp(argv[i], "--r1cs")) dst = &o->r1cs;
         else if (!strcmp(argv[i], "--vk")) dst = &o->vk;
         else if (!strcmp(argv[i], "--tau")) dst = &o->tau;
+        else if (!strcmp(argv[i], "--backend")) dst = &o->backend;
         else if (!strcmp(argv[i], "--time")) {
             o->time = 1;
             continue;
@@ -96,6 +98,14 @@ int cli_prove_zkey(int argc, char **argv)
     if (!o.zkey || !o.wtns || !o.proof || !o.pub) {
         fputs(sj_usage, stderr);
         return CLI_ERROR;
+    }
+    if (o.backend) {
+        g16_backend_kind k;
+        g16_status bs = g16_backend_parse(o.backend, &k);
+        if (bs == G16_OK && k == G16_BACKEND_CUDA)
+            bs = g16_fail(G16_ERR_BACKEND, "backend cuda: the snarkjs-convention prover (--zkey) runs "
+                                           "on the CPU backend only; use --backend cpu or auto");
+        if (bs != G16_OK) return cli_fail("prove", bs);
     }
     double t0 = now();
     g16_circom_wtns w;

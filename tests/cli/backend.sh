@@ -40,6 +40,11 @@ run "bench prove timing key" 0 "$g16" bench prove --log-n 8 --backend cpu --timi
 has "timing key labelled" "$tmp/out" "TIMING-ONLY"
 run "bench pipeline cpu" 0 "$g16" bench pipeline --backend cpu --jobs 1 --partitions 2 --log-n 8 --pw 1 --json
 has "pipeline steady busy" "$tmp/out" '"device_busy_steady"'
+run "zkey prove with cuda refused" 2 "$g16" prove --zkey "$tmp/x.zkey" --wtns "$tmp/x.wtns" \
+    --proof "$tmp/p.json" --public "$tmp/pub.json" --backend cuda
+has "zkey cuda message" "$tmp/err" "CPU backend only"
+run "zkey prove bogus backend" 2 "$g16" prove --zkey "$tmp/x.zkey" --wtns "$tmp/x.wtns" \
+    --proof "$tmp/p.json" --public "$tmp/pub.json" --backend gpu
 run "engine run cpu" 0 "$g16" engine run --partitions 2 --log-n 8 --backend cpu --trace -
 
 finish backend.sh
