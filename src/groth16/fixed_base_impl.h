@@ -39,6 +39,13 @@
 #define FB_ADD(r, a, b) FE(add)(r, a, b)
 #define FB_SUB(r, a, b) FE(sub)(r, a, b)
 #endif
+#if G16_FP_INLINE
+#define FB_ADD1(r, a, b) g16_fp_add_inl(r, a, b)
+#define FB_SUB1(r, a, b) g16_fp_sub_inl(r, a, b)
+#else
+#define FB_ADD1(r, a, b) g16_fp_add(r, a, b)
+#define FB_SUB1(r, a, b) g16_fp_sub(r, a, b)
+#endif
 #if FB_GROUP == 1
 /* λ only feeds multiplications (λ², λ·(…)), which accept the lazy (< 2p) form */
 #define FB_MUL_LAM(r, a, b) g16_fp_mul_lazy(r, a, b)
@@ -229,34 +236,20 @@ static inline void FB_(prefetch)(const AFF *p)
 
 static inline const AFF *FB_(entry)(const AFF *row, int32_t d) { return &row[(d > 0 ? d : -d) - 1]; }
 
-#if FB_GROUP == 1
-/* The cnt additions of one window, acc[idx[k]] += ±(its table entry), with every
- * product made as an array product (g16_fp_mul_n / _s: eight at a time with
- * AVX-512 IFMA, three times the scalar kernel's throughput): the operands are
- * gathered into arrays, the denominators den[k] = x_Q − x_A inverted with a
- * product tree (≈ 3 products each, as Montgomery's trick, but level by level
- * instead of one dependent chain), then λ, λ² and λ·(x_A − x_3) over the arrays.
- * ws: FB_VEC_ELEMS elements of scratch. */
-static void fb_g1_add_vec(AFF *acc, const AFF *row, const int32_t *dw, const uint32_t *idx,
-                          const g16_fp *den, size_t cnt, g16_fp *ws)
+#ifndef FB_TREE_INV_DEFINED
+#define FB_TREE_INV_DEFINED
+/* v[k] = 1/v[k] for k < cnt (all non-zero), with array products only: a product
+ * tree built level by level (level l+1 holds the products of level l's pairs, an
+ * odd element carried), one inversion at the root, and the tree unwound (a
+ * child's inverse is its parent's inverse times its sibling).  About 3 products
+ * per element, as Montgomery's trick, but as a few long array products instead
+ * of one dependent chain.  tree: 2·cnt + 64 elements; tmp: cnt. */
+static void fb_tree_inv(g16_fp *v, size_t cnt, g16_fp *tree, g16_fp *tmp)
 {
     if (!cnt) return;
-    g16_fp *ax = ws, *ay = ax + FB_CHUNK, *qx = ay + FB_CHUNK, *num = qx + FB_CHUNK;
-    /* the tree's levels hold at most 2·cnt + (one carry per level) elements */
-    g16_fp *tree = num + FB_CHUNK, *tmp = tree + 2 * FB_CHUNK + 64;
-    for (size_t k = 0; k < cnt; k++) {
-        int32_t d = dw[idx[k]];
-        const AFF *A = &acc[idx[k]], *Q = FB_(entry)(row, d);
-        ax[k] = A->x, ay[k] = A->y, qx[k] = Q->x;
-        if (d < 0)
-            FB_ADD(&num[k], &Q->y, &A->y); /* −Q: λ = −(y_Q + y_A)/(x_Q − x_A) */
-        else
-            FB_SUB(&num[k], &Q->y, &A->y);
-        tree[k] = den[k];
-    }
-    /* up: level l+1 holds the products of level l's pairs (an odd one carried) */
     size_t off[40], len[40];
     unsigned L = 0;
+    memcpy(tree, v, cnt * sizeof *v);
     off[0] = 0, len[0] = cnt;
     while (len[L] > 1) {
         size_t m = len[L], pairs = m / 2, o = off[L] + m;
@@ -266,7 +259,6 @@ static void fb_g1_add_vec(AFF *acc, const AFF *row, const int32_t *dw, const uin
         off[L] = o, len[L] = pairs + (m & 1);
     }
     g16_fp_inv_vartime(&tree[off[L]], &tree[off[L]]); /* array products are fully reduced */
-    /* down: a child's inverse is its parent's inverse times its sibling */
     for (unsigned l = L; l-- > 0;) {
         size_t m = len[l], pairs = m / 2;
         g16_fp *V = tree + off[l], *I = tree + off[l + 1];
@@ -275,9 +267,86 @@ static void fb_g1_add_vec(AFF *acc, const AFF *row, const int32_t *dw, const uin
         if (m & 1) tmp[m - 1] = I[pairs];
         memcpy(V, tmp, m * sizeof *V);
     }
-    g16_fp *lam = num, *x3 = tree + FB_CHUNK, *t = tmp;
-    g16_fp_mul_n(lam, num, tree, cnt); /* λ' = num / den (λ = ±λ') */
-    g16_fp_sqr_n(x3, lam, cnt);
+    memcpy(v, tree, cnt * sizeof *v);
+}
+#endif
+
+#if FB_GROUP == 2
+/* Fp2 array products on the component arrays (an Fp2 array is an Fp array with
+ * c0 at even and c1 at odd positions): r = a·b by Karatsuba (3 products),
+ * r = a² as (a0 + a1)(a0 − a1), 2·a0·a1 (2 products).  r may equal a or b.
+ * t: 5·n Fp of scratch. */
+static void fb_fp2_mul_arr(g16_fp2 *r, const g16_fp2 *a, const g16_fp2 *b, size_t n, g16_fp *t)
+{
+    g16_fp *t0 = t, *t1 = t0 + n, *t2 = t1 + n, *sa = t2 + n, *sb = sa + n;
+    const g16_fp *af = (const g16_fp *)a, *bf = (const g16_fp *)b;
+    for (size_t k = 0; k < n; k++) {
+        FB_ADD1(&sa[k], &a[k].c0, &a[k].c1);
+        FB_ADD1(&sb[k], &b[k].c0, &b[k].c1);
+    }
+    g16_fp_mul_s(t0, 1, af, 2, bf, 2, n);
+    g16_fp_mul_s(t1, 1, af + 1, 2, bf + 1, 2, n);
+    g16_fp_mul_n(t2, sa, sb, n);
+    for (size_t k = 0; k < n; k++) {
+        FB_SUB1(&r[k].c0, &t0[k], &t1[k]);
+        FB_SUB1(&t2[k], &t2[k], &t0[k]);
+        FB_SUB1(&r[k].c1, &t2[k], &t1[k]);
+    }
+}
+
+static void fb_fp2_sqr_arr(g16_fp2 *r, const g16_fp2 *a, size_t n, g16_fp *t)
+{
+    g16_fp *sa = t, *da = sa + n, *p = da + n;
+    for (size_t k = 0; k < n; k++) {
+        FB_ADD1(&sa[k], &a[k].c0, &a[k].c1);
+        FB_SUB1(&da[k], &a[k].c0, &a[k].c1);
+    }
+    g16_fp_mul_s(p, 1, (const g16_fp *)a, 2, (const g16_fp *)a + 1, 2, n); /* a0·a1 */
+    g16_fp_mul_s((g16_fp *)r, 2, sa, 1, da, 1, n);
+    for (size_t k = 0; k < n; k++) FB_ADD1(&r[k].c1, &p[k], &p[k]);
+}
+#endif
+
+/* The cnt additions of one window, acc[idx[k]] += ±(its table entry), with every
+ * product made as an array product (g16_fp_mul_n / _s: eight at a time with
+ * AVX-512 IFMA, three times the scalar kernel's throughput): the operands are
+ * gathered into arrays, the denominators den[k] = x_Q − x_A inverted with the
+ * product tree (G2: through the Fp norms, 1/d = conj(d)/N), then λ, λ² and
+ * λ·(x_A − x_3) as array products.  ws: FB_VEC_ELEMS Fp of scratch. */
+static void FB_(add_vec)(AFF *acc, const AFF *row, const int32_t *dw, const uint32_t *idx,
+                         FE_T *den, size_t cnt, g16_fp *ws)
+{
+    if (!cnt) return;
+    FE_T *ax = (FE_T *)ws, *ay = ax + FB_CHUNK, *qx = ay + FB_CHUNK, *num = qx + FB_CHUNK;
+    FE_T *x3 = num + FB_CHUNK, *t = x3 + FB_CHUNK;
+    g16_fp *tree = (g16_fp *)(t + FB_CHUNK), *tmp = tree + 2 * FB_CHUNK + 64;
+    for (size_t k = 0; k < cnt; k++) {
+        int32_t d = dw[idx[k]];
+        const AFF *A = &acc[idx[k]], *Q = FB_(entry)(row, d);
+        ax[k] = A->x, ay[k] = A->y, qx[k] = Q->x;
+        if (d < 0)
+            FB_ADD(&num[k], &Q->y, &A->y); /* −Q: λ = −(y_Q + y_A)/(x_Q − x_A) */
+        else
+            FB_SUB(&num[k], &Q->y, &A->y);
+    }
+#if FB_GROUP == 1
+    fb_tree_inv(den, cnt, tree, tmp);
+    g16_fp_mul_n(num, num, den, cnt); /* λ' = num / den (λ = ±λ') */
+    g16_fp_sqr_n(x3, num, cnt);
+#else
+    /* norms N = d0² + d1², inverted; 1/d = (d0·N⁻¹, −d1·N⁻¹) */
+    g16_fp *nrm = tmp + FB_CHUNK, *n1 = nrm + FB_CHUNK, *scr = n1 + FB_CHUNK;
+    const g16_fp *df = (const g16_fp *)den;
+    g16_fp_mul_s(nrm, 1, df, 2, df, 2, cnt);
+    g16_fp_mul_s(n1, 1, df + 1, 2, df + 1, 2, cnt);
+    for (size_t k = 0; k < cnt; k++) FB_ADD1(&nrm[k], &nrm[k], &n1[k]);
+    fb_tree_inv(nrm, cnt, tree, tmp);
+    g16_fp_mul_s((g16_fp *)den, 2, df, 2, nrm, 1, cnt);
+    g16_fp_mul_s((g16_fp *)den + 1, 2, df + 1, 2, nrm, 1, cnt);
+    for (size_t k = 0; k < cnt; k++) g16_fp_neg(&den[k].c1, &den[k].c1);
+    fb_fp2_mul_arr(num, num, den, cnt, scr);
+    fb_fp2_sqr_arr(x3, num, cnt, scr);
+#endif
     for (size_t k = 0; k < cnt; k++) {
         FB_SUB(&x3[k], &x3[k], &ax[k]);
         FB_SUB(&x3[k], &x3[k], &qx[k]);
@@ -286,16 +355,23 @@ static void fb_g1_add_vec(AFF *acc, const AFF *row, const int32_t *dw, const uin
         else
             FB_SUB(&t[k], &ax[k], &x3[k]);
     }
-    g16_fp_mul_n(t, t, lam, cnt);
+#if FB_GROUP == 1
+    g16_fp_mul_n(t, t, num, cnt);
+#else
+    fb_fp2_mul_arr(t, t, num, cnt, scr);
+#endif
     for (size_t k = 0; k < cnt; k++) {
         AFF *A = &acc[idx[k]];
         FB_SUB(&A->y, &t[k], &ay[k]);
         A->x = x3[k];
     }
 }
-#define FB_VEC_ELEMS (7 * FB_CHUNK + 64)
+/* ax, ay, qx, num, x3, t (6 FE_T arrays), the tree (2·FB_CHUNK + 64) and tmp
+ * (FB_CHUNK); G2 also the norms (2·FB_CHUNK) and the Fp2 products' scratch (5). */
+#if FB_GROUP == 1
+#define FB_VEC_ELEMS (9 * FB_CHUNK + 64)
 #else
-#define FB_VEC_ELEMS 0
+#define FB_VEC_ELEMS (12 * FB_CHUNK + 3 * FB_CHUNK + 64 + 2 * FB_CHUNK + 5 * FB_CHUNK)
 #endif
 
 /* The scalars of [b, e): per window, pass 1 starts empty accumulators and
@@ -311,9 +387,7 @@ static void FB_(mul_chunk)(void *vctx, size_t b, size_t e, unsigned worker)
     int32_t *dig = (int32_t *)(pre + 2 * FB_CHUNK);
     uint32_t *idx = (uint32_t *)(dig + (size_t)FB_CHUNK * c->windows);
     uint8_t *inf = (uint8_t *)(idx + FB_CHUNK);
-#if FB_GROUP == 1
     g16_fp *vws = (g16_fp *)(((uintptr_t)(inf + FB_CHUNK) + 63) & ~(uintptr_t)63);
-#endif
     AFF *acc = c->out + b;
     for (size_t i = 0; i < n; i++) {
         FB_(recode)(dig + i, FB_CHUNK, &c->scalars[b + i], c->w, c->windows);
@@ -349,12 +423,10 @@ static void FB_(mul_chunk)(void *vctx, size_t b, size_t e, unsigned worker)
                 idx[cnt++] = (uint32_t)i;
             }
         }
-#if FB_GROUP == 1
         if (g16_use_ifma) {
-            fb_g1_add_vec(acc, row, dw, idx, den, cnt, vws);
+            FB_(add_vec)(acc, row, dw, idx, den, cnt, vws);
             continue;
         }
-#endif
         FB_(batch_inv)(den, pre, cnt);
         for (size_t j = 0; j < cnt; j += FB_ILP) {
             AFF *A[FB_ILP];
@@ -459,6 +531,8 @@ g16_status FB_NAME(const AFF *base, size_t jobs, AFF *const *outs, const g16_fr 
 }
 
 #undef FB_VEC_ELEMS
+#undef FB_ADD1
+#undef FB_SUB1
 #undef FB_ADD
 #undef FB_SUB
 #undef FB_MUL_LAM

@@ -343,6 +343,28 @@ static void test_fixed_base_chunks(g16_rng *rng)
         }
         CHECK(bad == 0, "%s path: %d of %d checked fixed-base products differ",
               scalar ? "scalar" : "array-product", bad, checked);
+        /* G2: one full chunk and a few */
+        enum { n2 = 4096 + 3 };
+        g16_g2_affine *o2 = malloc(n2 * sizeof *o2), base2;
+        g16_g2_affine_generator(&base2);
+        g16_g2_jac g2, r2;
+        g16_g2_jac_generator(&g2);
+        g16_g2_affine *outs2[1] = {o2};
+        size_t ns2[1] = {n2};
+        memset(o2, 0x5a, n2 * sizeof *o2);
+        CHECK(g16_fixed_base_g2(&base2, 1, outs2, scs, ns2) == G16_OK, "fb g2 chunks");
+        bad = checked = 0;
+        for (int i = 0; i < n2; i++) {
+            if (i % 29 && i > 20 && i < n2 - 20) continue;
+            uint64_t lim[4];
+            g16_fr_to_canonical(lim, &s[i]);
+            g16_g2_mul(&r2, &g2, lim);
+            bad += !g16_g2_jac_eq_affine(&r2, &o2[i]);
+            checked++;
+        }
+        CHECK(bad == 0, "%s path, G2: %d of %d checked fixed-base products differ",
+              scalar ? "scalar" : "array-product", bad, checked);
+        free(o2);
     }
     g16_fp_batch_force_scalar(0);
     free(s), free(o);
