@@ -191,12 +191,12 @@ static IFMA_INLINE void v8_blend(v8 *r, __mmask8 k, const v8 *a, const v8 *b)
     for (int j = 0; j < 8; j++) r->l[j] = _mm512_mask_blend_epi64(k, a->l[j], b->l[j]);
 }
 
-/* r[v] = a[v]·b[v]·2^-384 mod p for v < NV, fully reduced; a, b limbs < 2^52,
- * values < 2p.  NV independent products are interleaved instruction by
+/* r[v] = a[v]·b[v]·2^-384 mod p for v < NV, fully reduced (LAZY: below 1.5p);
+ * a, b limbs < 2^52, values < 2p.  NV independent products are interleaved instruction by
  * instruction: one product's rounds are a chain of dependent multiply-adds
  * (latency 4) on the same few accumulators, so alone it runs at latency. */
-#define MONT8(NV)                                                                                   \
-    static IFMA_INLINE void mont8_##NV(v8 *r, const v8 *a, const v8 *b) \
+#define MONT8(NV, LAZY, NAME)                                                                       \
+    static IFMA_INLINE void NAME(v8 *r, const v8 *a, const v8 *b)                                   \
     {                                                                                               \
         const __m512i m52 = _mm512_set1_epi64((long long)M52);                                     \
         const __m512i k0 = _mm512_set1_epi64((long long)k0_52);                                    \
@@ -241,6 +241,10 @@ static IFMA_INLINE void v8_blend(v8 *r, __mmask8 k, const v8 *a, const v8 *b)
                 u[j] = _mm512_and_si512(                                                            \
                     _mm512_or_si512(_mm512_srli_epi64(tv[j], 20), _mm512_slli_epi64(tv[j + 1], 32)), m52); \
             /* u < 1.5p (a·b < 4p², 4p²/2^384 < p/2): subtract p once where u >= p */              \
+            if (LAZY) {                                                                             \
+                for (int j = 0; j < 8; j++) r[v].l[j] = u[j];                                       \
+                continue;                                                                           \
+            }                                                                                       \
             for (int j = 0; j < 8; j++) {                                                           \
                 d[j] = _mm512_sub_epi64(_mm512_sub_epi64(u[j], _mm512_set1_epi64((long long)p52[j])), bw); \
                 bw = _mm512_srli_epi64(d[j], 63);                                                   \
@@ -250,8 +254,13 @@ static IFMA_INLINE void v8_blend(v8 *r, __mmask8 k, const v8 *a, const v8 *b)
             for (int j = 0; j < 8; j++) r[v].l[j] = _mm512_mask_blend_epi64(ge, u[j], d[j]);        \
         }                                                                                           \
     }
-MONT8(1)
-MONT8(2)
+MONT8(1, 0, mont8_1)
+MONT8(2, 0, mont8_2)
+/* The same without the final subtraction: r < 1.5p, for products that only feed
+ * further products (which take inputs below 2p), not v8_add/v8_sub/v8_neg_mask
+ * or the words of a stored element that must be canonical. */
+MONT8(1, 1, mont8_1_lazy)
+MONT8(2, 1, mont8_2_lazy)
 
 #endif
 #endif

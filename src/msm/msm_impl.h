@@ -480,17 +480,18 @@ static IFMA_TARGET void LOCAL(flush_v8)(LOCAL(scratch) *s, MSM_AFF *tgt, uint8_t
     }
     /* Two sets of 8 chains (even and odd groups), so that consecutive products
      * of the running-product pass are independent (one product alone runs at
-     * the multiply-add latency). */
+     * the multiply-add latency).  Products that only feed further products
+     * (running products, inverses, λ) skip the final subtraction (_lazy). */
     if (G) RUN[0] = D[0];
     if (G > 1) RUN[1] = D[1];
     for (size_t g = 2; g < G; g += 2) {
         if (g + 1 < G) {
             a2[0] = RUN[g - 2], a2[1] = RUN[g - 1];
             b2[0] = D[g], b2[1] = D[g + 1];
-            mont8_2(o2, a2, b2);
+            mont8_2_lazy(o2, a2, b2);
             RUN[g] = o2[0], RUN[g + 1] = o2[1];
         } else {
-            mont8_1(&RUN[g], &RUN[g - 2], &D[g]);
+            mont8_1_lazy(&RUN[g], &RUN[g - 2], &D[g]);
         }
     }
     if (G) {
@@ -498,6 +499,7 @@ static IFMA_TARGET void LOCAL(flush_v8)(LOCAL(scratch) *s, MSM_AFF *tgt, uint8_t
          * 8 lanes by a scalar trick around one inversion, then each set's */
         size_t l0 = (G - 1) & ~(size_t)1, l1 = G > 1 ? ((G - 2) | 1) : 0;
         v8 tot8 = RUN[l0], invt;
+        /* canonical: the scalar products below may be the portable ones (inputs < p) */
         if (G > 1) mont8_1(&tot8, &RUN[l0], &RUN[l1]);
         g16_fp tot[8], pre[8], iv[8], x;
         store8(tot, &tot8, 0xff, offsets(1));
@@ -513,7 +515,7 @@ static IFMA_TARGET void LOCAL(flush_v8)(LOCAL(scratch) *s, MSM_AFF *tgt, uint8_t
         if (G > 1) {
             a2[0] = invt, a2[1] = invt;
             b2[0] = RUN[l1], b2[1] = RUN[l0];
-            mont8_2(o2, a2, b2);
+            mont8_2_lazy(o2, a2, b2);
             invc[0] = o2[0], invc[1] = o2[1];
         } else {
             invc[0] = invt;
@@ -535,9 +537,9 @@ static IFMA_TARGET void LOCAL(flush_v8)(LOCAL(scratch) *s, MSM_AFF *tgt, uint8_t
             a2[v] = invc[gg[v] & 1];
             b2[v] = gg[v] >= 2 ? RUN[gg[v] - 2] : one;
         }
-        mont8_2(ij, a2, b2);
+        mont8_2_lazy(ij, a2, b2);
         b2[0] = D[gg[0]], b2[1] = D[gg[1]];
-        mont8_2(o2, a2, b2);
+        mont8_2_lazy(o2, a2, b2);
         invc[gg[0] & 1] = o2[0];
         invc[gg[1] & 1] = o2[1];
         for (int v = 0; v < 2; v++) {
@@ -546,7 +548,7 @@ static IFMA_TARGET void LOCAL(flush_v8)(LOCAL(scratch) *s, MSM_AFF *tgt, uint8_t
             v8_neg_mask(&py[v], &py[v], neg[v]); /* adding −P */
             v8_sub(&py[v], &py[v], &ay[v]);
         }
-        mont8_2(lam, py, ij);
+        mont8_2_lazy(lam, py, ij);
         /* x3 = λ² − xA − xP;  y3 = λ·(xA − x3) − yA */
         mont8_2(x3, lam, lam);
         for (int v = 0; v < 2; v++) {
@@ -645,15 +647,16 @@ static IFMA_TARGET void LOCAL(flush_v8)(LOCAL(scratch) *s, MSM_AFF *tgt, uint8_t
         if (g + 1 < G) {
             a2[0] = RUN[g - 2], a2[1] = RUN[g - 1];
             b2[0] = NRM[g], b2[1] = NRM[g + 1];
-            mont8_2(o2, a2, b2);
+            mont8_2_lazy(o2, a2, b2);
             RUN[g] = o2[0], RUN[g + 1] = o2[1];
         } else {
-            mont8_1(&RUN[g], &RUN[g - 2], &NRM[g]);
+            mont8_1_lazy(&RUN[g], &RUN[g - 2], &NRM[g]);
         }
     }
     if (G) {
         size_t l0 = (G - 1) & ~(size_t)1, l1 = G > 1 ? ((G - 2) | 1) : 0;
         v8 tot8 = RUN[l0], invt;
+        /* canonical: the scalar products below may be the portable ones (inputs < p) */
         if (G > 1) mont8_1(&tot8, &RUN[l0], &RUN[l1]);
         g16_fp tot[8], pre[8], iv[8], x;
         store8(tot, &tot8, 0xff, offsets(1));
@@ -669,7 +672,7 @@ static IFMA_TARGET void LOCAL(flush_v8)(LOCAL(scratch) *s, MSM_AFF *tgt, uint8_t
         if (G > 1) {
             a2[0] = invt, a2[1] = invt;
             b2[0] = RUN[l1], b2[1] = RUN[l0];
-            mont8_2(o2, a2, b2);
+            mont8_2_lazy(o2, a2, b2);
             invc[0] = o2[0], invc[1] = o2[1];
         } else {
             invc[0] = invt;
@@ -690,9 +693,9 @@ static IFMA_TARGET void LOCAL(flush_v8)(LOCAL(scratch) *s, MSM_AFF *tgt, uint8_t
             a2[v] = invc[gg[v] & 1];
             b2[v] = gg[v] >= 2 ? RUN[gg[v] - 2] : one;
         }
-        mont8_2(in, a2, b2); /* 1/N */
+        mont8_2_lazy(in, a2, b2); /* 1/N */
         b2[0] = NRM[gg[0]], b2[1] = NRM[gg[1]];
-        mont8_2(o2, a2, b2);
+        mont8_2_lazy(o2, a2, b2);
         invc[gg[0] & 1] = o2[0];
         invc[gg[1] & 1] = o2[1];
         /* 1/den = conj(den)/N */

@@ -6,7 +6,8 @@
  * r = a, r = b, a = b; the squaring entry point; strided forms (Fp2 components, mixed strides).
  * fp_ifma.h's vector pieces used by the MSM directly: p in radix 2^52, the
  * addition, subtraction and masked negation against g16_fp_add / _sub / _neg (0 included), the
- * gathers and scatters through addresses. */
+ * lazy product (inputs below 2p, result below 1.5p and the same residue), the gathers and
+ * scatters through addresses. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -229,6 +230,31 @@ static IFMA_TARGET void check_v8_pieces(void)
             else
                 want = a[i];
             CHECK(!memcmp(want.l, r[i].l, 48), "v8_neg_mask round %d lane %d", round, i);
+        }
+        /* the lazy product: inputs up to 2p - 1, result below 1.5p, the same residue */
+        g16_fp la[8], lb[8];
+        for (int i = 0; i < 8; i++) {
+            la[i] = a[i], lb[i] = b[i];
+            if ((round + i) & 1) plus_p(&la[i], &la[i]);
+            if ((round + i) & 2) plus_p(&lb[i], &lb[i]);
+        }
+        load8(&x, la, 0xff, offsets(1));
+        load8(&y, lb, 0xff, offsets(1));
+        mont8_1_lazy(&z, &x, &y);
+        store8(r, &z, 0xff, offsets(1));
+        for (int i = 0; i < 8; i++) {
+            g16_fp red, three_half; /* 1.5p = p + (p >> 1) + 1 > the bound */
+            ref_mul(&want, &a[i], &b[i]);
+            reduce(&red, &r[i]);
+            CHECK(!memcmp(want.l, red.l, 48), "mont8_1_lazy round %d lane %d", round, i);
+            unsigned __int128 c = 1;
+            for (int w = 0; w < 6; w++) {
+                uint64_t h = (g16_fp_modulus[w] >> 1) | (w < 5 ? g16_fp_modulus[w + 1] << 63 : 0);
+                c += (unsigned __int128)g16_fp_modulus[w] + h;
+                three_half.l[w] = (uint64_t)c;
+                c >>= 64;
+            }
+            CHECK(!g16_mont_geq(r[i].l, three_half.l, 6), "mont8_1_lazy round %d lane %d: not below 1.5p", round, i);
         }
         /* through addresses: lane i reads b[7 - i] at offset 0, writes r[i] */
         uint64_t ad[8], ar[8];
