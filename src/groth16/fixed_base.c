@@ -8,9 +8,7 @@
 #include "curve/curve.h"
 #include "field/fp.h"
 #include "field/fp2.h"
-#include "field/fp_batch.h"
-#include "field/mont.h" /* g16_limbs_eq */
-#include "field/x86_64/inline.h"
+#include "msm/msm.h" /* the batch-affine step */
 #include "groth16/groth16.h"
 
 /* Scalars per parallel chunk: the additions of a chunk share one inversion per
@@ -18,10 +16,6 @@
 #define FB_CHUNK 4096
 /* How many additions ahead the table entries are prefetched. */
 #define FB_AHEAD 8
-/* Independent additions (and running-product chains) interleaved; batch_inv
- * combines exactly 4 chains. */
-#define FB_ILP 4
-_Static_assert(FB_ILP == 4, "batch_inv combines exactly 4 chains");
 /* Window limits: w ≤ FB_MAX_W, so at most ⌈255/2⌉ windows. */
 #define FB_MAX_W 22
 #define FB_MAX_WINDOWS 128

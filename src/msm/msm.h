@@ -83,6 +83,25 @@ g16_status g16_msm_g2_ex(g16_g2_jac *out, const g16_g2_affine *bases, size_t n_b
                          const g16_fr *scalars, size_t n, const uint64_t *density,
                          const g16_msm_opts *opts);
 
+/* Batch-affine additions, the MSM's inner step as a primitive: for j < n,
+ * tgt[idx[j]] += (neg[j] ? −pts[j] : pts[j]) in affine form, with one field
+ * inversion per batch of up to `cap` (8 additions per vector with AVX-512 IFMA).
+ * Contract: the idx[j] of one call are distinct; every tgt[idx[j]] holds a point
+ * (not infinity) and st[idx[j]] has bit 0 set; a sum that is the point at
+ * infinity clears bit 0 of its st entry (its tgt entry is then meaningless);
+ * equal x (doubling, cancelling) is handled.  A handle is used by one thread at
+ * a time. */
+typedef struct g16_g1_batch g16_g1_batch;
+typedef struct g16_g2_batch g16_g2_batch;
+g16_status g16_g1_batch_new(g16_g1_batch **out, size_t cap);
+g16_status g16_g2_batch_new(g16_g2_batch **out, size_t cap);
+void g16_g1_batch_free(g16_g1_batch *b);
+void g16_g2_batch_free(g16_g2_batch *b);
+void g16_g1_batch_add(g16_g1_batch *b, g16_g1_affine *tgt, uint8_t *st, const uint32_t *idx,
+                      const g16_g1_affine *const *pts, const uint8_t *neg, size_t n);
+void g16_g2_batch_add(g16_g2_batch *b, g16_g2_affine *tgt, uint8_t *st, const uint32_t *idx,
+                      const g16_g2_affine *const *pts, const uint8_t *neg, size_t n);
+
 /* Returns: the window c the automatic choice takes for m non-trivial scalars on
  * `threads` threads in the given group (1 or 2); exposed for tests and docs. */
 unsigned g16_msm_pick_window(size_t m, unsigned threads, int group);
