@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "rand_field.h"
 #include "field/fp.h"
 #include "field/fp_batch.h"
 #include "field/fp_ifma.h"
@@ -23,10 +24,7 @@ static g16_rng rng;
 
 static void rand_fp(g16_fp *r)
 {
-    do {
-        for (int i = 0; i < 6; i++) r->l[i] = g16_rng_u64(&rng);
-        r->l[5] &= (1ull << 61) - 1;
-    } while (g16_mont_geq(r->l, g16_fp_modulus, 6));
+    g16_test_rand_fp(&rng, r);
 }
 
 /* r = a + p (no reduction): the same residue, at or above p, below 2p */

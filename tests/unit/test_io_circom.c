@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "files.h"
 #include "common/error.h"
 #include "io/circom.h"
 #include "io/json.h"
@@ -16,18 +17,7 @@
 
 static uint8_t *slurp(const char *path, size_t *n)
 {
-    FILE *fp = fopen(path, "rb");
-    if (!fp) return NULL;
-    fseek(fp, 0, SEEK_END);
-    *n = (size_t)ftell(fp);
-    fseek(fp, 0, SEEK_SET);
-    uint8_t *b = malloc(*n + 16);
-    if (b && fread(b, 1, *n, fp) != *n) {
-        free(b);
-        b = NULL;
-    }
-    fclose(fp);
-    return b;
+    return g16_test_slurp(path, n, 16);
 }
 
 static const char *tmp_path(void)

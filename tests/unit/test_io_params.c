@@ -7,21 +7,14 @@
 #include <unistd.h>
 
 #include "curve/curve.h"
+#include "files.h"
 #include "test_groth16_util.h"
 
 static char dir[64], params_path[128], vk_path[128], bad_path[128];
 
 static uint8_t *slurp(const char *path, size_t *n)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    *n = (size_t)ftell(f);
-    fseek(f, 0, SEEK_SET);
-    uint8_t *b = malloc(*n + 1);
-    if (fread(b, 1, *n, f) != *n) *n = 0;
-    fclose(f);
-    return b;
+    return g16_test_slurp(path, n, 1);
 }
 
 static void spit(const char *path, const uint8_t *b, size_t n)

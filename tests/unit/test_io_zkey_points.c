@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "files.h"
 #include "common/error.h"
 #include "field/fp_batch.h"
 #include "io/snarkjs.h"
@@ -18,18 +19,7 @@
 
 static uint8_t *slurp(const char *path, size_t *n)
 {
-    FILE *fp = fopen(path, "rb");
-    if (!fp) return NULL;
-    fseek(fp, 0, SEEK_END);
-    *n = (size_t)ftell(fp);
-    fseek(fp, 0, SEEK_SET);
-    uint8_t *b = malloc(*n);
-    if (b && fread(b, 1, *n, fp) != *n) {
-        free(b);
-        b = NULL;
-    }
-    fclose(fp);
-    return b;
+    return g16_test_slurp(path, n, 0);
 }
 
 static char path[64];

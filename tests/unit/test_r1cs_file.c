@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "files.h"
 #include "common/error.h"
 #include "r1cs/r1cs.h"
 
@@ -15,16 +16,7 @@ static char path_c[256], path_w[256];
 
 static uint8_t *slurp(const char *path, size_t *len)
 {
-    *len = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    *len = (size_t)ftell(f);
-    fseek(f, 0, SEEK_SET);
-    uint8_t *p = malloc(*len + 64);
-    if (fread(p, 1, *len, f) != *len) *len = 0;
-    fclose(f);
-    return p;
+    return g16_test_slurp(path, len, 64);
 }
 
 static void spit(const char *path, const uint8_t *p, size_t len)
