@@ -436,6 +436,58 @@ static void LOCAL(flush_scalar)(LOCAL(scratch) *s, MSM_AFF *tgt, uint8_t *sts, s
     }
 }
 
+#if defined(G16_IFMA_BUILD) && !defined(MSM_V8_TRICK_DEFINED)
+#define MSM_V8_TRICK_DEFINED
+/* Montgomery's trick over G groups of 8 values (the vector batch loops of both
+ * groups): RUN[g] = the running product of chain (lane, g mod 2), and invc[0..1]
+ * the inverses of the two sets' totals.  Two sets of 8 chains (even and odd
+ * groups), so that consecutive products of the running-product pass are
+ * independent (one product alone runs at the multiply-add latency).  Products
+ * that only feed further products skip the final subtraction (_lazy). */
+static IFMA_TARGET void msm_v8_trick(v8 *RUN, v8 invc[2], const v8 *D, size_t G)
+{
+    v8 a2[2], b2[2], o2[2];
+    if (G) RUN[0] = D[0];
+    if (G > 1) RUN[1] = D[1];
+    for (size_t g = 2; g < G; g += 2) {
+        if (g + 1 < G) {
+            a2[0] = RUN[g - 2], a2[1] = RUN[g - 1];
+            b2[0] = D[g], b2[1] = D[g + 1];
+            mont8_2_lazy(o2, a2, b2);
+            RUN[g] = o2[0], RUN[g + 1] = o2[1];
+        } else {
+            mont8_1_lazy(&RUN[g], &RUN[g - 2], &D[g]);
+        }
+    }
+    if (!G) return;
+    /* invert the 16 chain totals together: the product of the two sets, its
+     * 8 lanes by a scalar trick around one inversion, then each set's */
+    size_t l0 = (G - 1) & ~(size_t)1, l1 = G > 1 ? ((G - 2) | 1) : 0;
+    v8 tot8 = RUN[l0], invt;
+    /* canonical: the scalar products below may be the portable ones (inputs < p) */
+    if (G > 1) mont8_1(&tot8, &RUN[l0], &RUN[l1]);
+    g16_fp tot[8], pre[8], iv[8], x;
+    store8(tot, &tot8, 0xff, offsets(1));
+    pre[0] = tot[0];
+    for (int i = 1; i < 8; i++) g16_fp_mul(&pre[i], &pre[i - 1], &tot[i]);
+    g16_fp_inv_vartime(&x, &pre[7]);
+    for (int i = 7; i > 0; i--) {
+        g16_fp_mul(&iv[i], &x, &pre[i - 1]);
+        g16_fp_mul(&x, &x, &tot[i]);
+    }
+    iv[0] = x;
+    load8(&invt, iv, 0xff, offsets(1));
+    if (G > 1) {
+        a2[0] = invt, a2[1] = invt;
+        b2[0] = RUN[l1], b2[1] = RUN[l0];
+        mont8_2_lazy(o2, a2, b2);
+        invc[0] = o2[0], invc[1] = o2[1];
+    } else {
+        invc[0] = invt;
+    }
+}
+#endif
+
 #if MSM_GROUP == 1 && defined(G16_IFMA_BUILD)
 static void LOCAL(flush_scalar)(LOCAL(scratch) *s, MSM_AFF *tgt, uint8_t *sts, size_t n);
 
@@ -478,49 +530,7 @@ static IFMA_TARGET void LOCAL(flush_v8)(LOCAL(scratch) *s, MSM_AFF *tgt, uint8_t
         v8_sub(&D[g], &PX[g], &AX[g]);
         if (c < 8) v8_blend(&D[g], k, &one, &D[g]);
     }
-    /* Two sets of 8 chains (even and odd groups), so that consecutive products
-     * of the running-product pass are independent (one product alone runs at
-     * the multiply-add latency).  Products that only feed further products
-     * (running products, inverses, λ) skip the final subtraction (_lazy). */
-    if (G) RUN[0] = D[0];
-    if (G > 1) RUN[1] = D[1];
-    for (size_t g = 2; g < G; g += 2) {
-        if (g + 1 < G) {
-            a2[0] = RUN[g - 2], a2[1] = RUN[g - 1];
-            b2[0] = D[g], b2[1] = D[g + 1];
-            mont8_2_lazy(o2, a2, b2);
-            RUN[g] = o2[0], RUN[g + 1] = o2[1];
-        } else {
-            mont8_1_lazy(&RUN[g], &RUN[g - 2], &D[g]);
-        }
-    }
-    if (G) {
-        /* invert the 16 chain totals together: the product of the two sets, its
-         * 8 lanes by a scalar trick around one inversion, then each set's */
-        size_t l0 = (G - 1) & ~(size_t)1, l1 = G > 1 ? ((G - 2) | 1) : 0;
-        v8 tot8 = RUN[l0], invt;
-        /* canonical: the scalar products below may be the portable ones (inputs < p) */
-        if (G > 1) mont8_1(&tot8, &RUN[l0], &RUN[l1]);
-        g16_fp tot[8], pre[8], iv[8], x;
-        store8(tot, &tot8, 0xff, offsets(1));
-        pre[0] = tot[0];
-        for (int i = 1; i < 8; i++) g16_fp_mul(&pre[i], &pre[i - 1], &tot[i]);
-        g16_fp_inv_vartime(&x, &pre[7]);
-        for (int i = 7; i > 0; i--) {
-            g16_fp_mul(&iv[i], &x, &pre[i - 1]);
-            g16_fp_mul(&x, &x, &tot[i]);
-        }
-        iv[0] = x;
-        load8(&invt, iv, 0xff, offsets(1));
-        if (G > 1) {
-            a2[0] = invt, a2[1] = invt;
-            b2[0] = RUN[l1], b2[1] = RUN[l0];
-            mont8_2_lazy(o2, a2, b2);
-            invc[0] = o2[0], invc[1] = o2[1];
-        } else {
-            invc[0] = invt;
-        }
-    }
+    msm_v8_trick(RUN, invc, D, G);
     /* from the top, two groups (one of each set) at a time, interleaved */
     for (size_t g = G; g > 0;) {
         size_t gg[2];
@@ -641,43 +651,7 @@ static IFMA_TARGET void LOCAL(flush_v8)(LOCAL(scratch) *s, MSM_AFF *tgt, uint8_t
         if (c < 8) v8_blend(&NRM[g], k, &one, &NRM[g]);
     }
     /* Montgomery's trick on the norms, two sets of 8 chains as in G1 */
-    if (G) RUN[0] = NRM[0];
-    if (G > 1) RUN[1] = NRM[1];
-    for (size_t g = 2; g < G; g += 2) {
-        if (g + 1 < G) {
-            a2[0] = RUN[g - 2], a2[1] = RUN[g - 1];
-            b2[0] = NRM[g], b2[1] = NRM[g + 1];
-            mont8_2_lazy(o2, a2, b2);
-            RUN[g] = o2[0], RUN[g + 1] = o2[1];
-        } else {
-            mont8_1_lazy(&RUN[g], &RUN[g - 2], &NRM[g]);
-        }
-    }
-    if (G) {
-        size_t l0 = (G - 1) & ~(size_t)1, l1 = G > 1 ? ((G - 2) | 1) : 0;
-        v8 tot8 = RUN[l0], invt;
-        /* canonical: the scalar products below may be the portable ones (inputs < p) */
-        if (G > 1) mont8_1(&tot8, &RUN[l0], &RUN[l1]);
-        g16_fp tot[8], pre[8], iv[8], x;
-        store8(tot, &tot8, 0xff, offsets(1));
-        pre[0] = tot[0];
-        for (int i = 1; i < 8; i++) g16_fp_mul(&pre[i], &pre[i - 1], &tot[i]);
-        g16_fp_inv_vartime(&x, &pre[7]);
-        for (int i = 7; i > 0; i--) {
-            g16_fp_mul(&iv[i], &x, &pre[i - 1]);
-            g16_fp_mul(&x, &x, &tot[i]);
-        }
-        iv[0] = x;
-        load8(&invt, iv, 0xff, offsets(1));
-        if (G > 1) {
-            a2[0] = invt, a2[1] = invt;
-            b2[0] = RUN[l1], b2[1] = RUN[l0];
-            mont8_2_lazy(o2, a2, b2);
-            invc[0] = o2[0], invc[1] = o2[1];
-        } else {
-            invc[0] = invt;
-        }
-    }
+    msm_v8_trick(RUN, invc, NRM, G);
     for (size_t g = G; g > 0;) {
         size_t gg[2];
         int two = g >= 2;
