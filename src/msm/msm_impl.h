@@ -488,6 +488,44 @@ static IFMA_TARGET void msm_v8_trick(v8 *RUN, v8 invc[2], const v8 *D, size_t G)
 }
 #endif
 
+#ifdef G16_IFMA_BUILD
+/* The vector batch loops (flush_v8, both groups): additions with xA = xP
+ * (doubling, cancelling; rare) are set apart for flush_scalar; returns how many
+ * stay in s->eb/ep/eneg, *ns how many went to s->spb/spp/spn. */
+static size_t LOCAL(v8_split)(LOCAL(scratch) *s, const MSM_AFF *tgt, size_t n, size_t *ns)
+{
+    size_t m = 0, k = 0;
+    for (size_t j = 0; j < n; j++) {
+        const MSM_AFF *A = &tgt[s->eb[j]], *P = s->ep[j];
+        if (__builtin_expect(LOCAL(feq)(&A->x, &P->x), 0)) {
+            s->spb[k] = s->eb[j], s->spp[k] = P, s->spn[k++] = s->eneg[j];
+        } else {
+            s->eb[m] = s->eb[j], s->ep[m] = P, s->eneg[m++] = s->eneg[j];
+        }
+    }
+    *ns = k;
+    return m;
+}
+
+/* Group g of the m additions: the addresses of its 8 targets and points as
+ * vectors (lanes past the end repeat the group's first entry); returns the mask
+ * of its live lanes. */
+static IFMA_TARGET __mmask8 LOCAL(v8_addrs)(const LOCAL(scratch) *s, const MSM_AFF *tgt, size_t m,
+                                            size_t g, __m512i *ada, __m512i *adp)
+{
+    size_t j0 = 8 * g, c = m - j0 < 8 ? m - j0 : 8;
+    uint64_t aa[8], ap[8];
+    for (size_t i = 0; i < 8; i++) {
+        size_t j = j0 + (i < c ? i : 0);
+        aa[i] = (uint64_t)(uintptr_t)&tgt[s->eb[j]];
+        ap[i] = (uint64_t)(uintptr_t)s->ep[j];
+    }
+    *ada = _mm512_loadu_si512(aa);
+    *adp = _mm512_loadu_si512(ap);
+    return (__mmask8)((1u << c) - 1);
+}
+#endif
+
 #if MSM_GROUP == 1 && defined(G16_IFMA_BUILD)
 static void LOCAL(flush_scalar)(LOCAL(scratch) *s, MSM_AFF *tgt, uint8_t *sts, size_t n);
 
@@ -500,31 +538,15 @@ static void LOCAL(flush_scalar)(LOCAL(scratch) *s, MSM_AFF *tgt, uint8_t *sts, s
  * chain j mod 8); lanes past the end of the batch hold 1. */
 static IFMA_TARGET void LOCAL(flush_v8)(LOCAL(scratch) *s, MSM_AFF *tgt, uint8_t *sts, size_t n)
 {
-    size_t m = 0, ns = 0;
-    for (size_t j = 0; j < n; j++) {
-        const MSM_AFF *A = &tgt[s->eb[j]], *P = s->ep[j];
-        if (__builtin_expect(LOCAL(feq)(&A->x, &P->x), 0)) {
-            s->spb[ns] = s->eb[j], s->spp[ns] = P, s->spn[ns++] = s->eneg[j];
-        } else {
-            s->eb[m] = s->eb[j], s->ep[m] = P, s->eneg[m++] = s->eneg[j];
-        }
-    }
+    size_t ns, m = LOCAL(v8_split)(s, tgt, n, &ns);
     size_t G = (m + 7) / 8;
     v8 *D = s->vbuf, *RUN = D + G, *AX = RUN + G, *PX = AX + G;
     __m512i *ADA = (__m512i *)(PX + G), *ADP = ADA + G;
     v8 one, invc[2], a2[2], b2[2], o2[2];
     v8_set1(&one, &g16_fp_one_mont);
     for (size_t g = 0; g < G; g++) {
-        size_t j0 = 8 * g, c = m - j0 < 8 ? m - j0 : 8;
-        __mmask8 k = (__mmask8)((1u << c) - 1);
-        uint64_t aa[8], ap[8];
-        for (size_t i = 0; i < 8; i++) {
-            size_t j = j0 + (i < c ? i : 0);
-            aa[i] = (uint64_t)(uintptr_t)&tgt[s->eb[j]];
-            ap[i] = (uint64_t)(uintptr_t)s->ep[j];
-        }
-        ADA[g] = _mm512_loadu_si512(aa);
-        ADP[g] = _mm512_loadu_si512(ap);
+        size_t c = m - 8 * g < 8 ? m - 8 * g : 8;
+        __mmask8 k = LOCAL(v8_addrs)(s, tgt, m, g, &ADA[g], &ADP[g]);
         v8_gather_at(&AX[g], ADA[g], 0, k);
         v8_gather_at(&PX[g], ADP[g], 0, k);
         v8_sub(&D[g], &PX[g], &AX[g]);
@@ -613,15 +635,7 @@ static IFMA_INLINE void LOCAL(fp2_mul2)(LOCAL(v8x2) r[2], const LOCAL(v8x2) a[2]
  * 1/d = conj(d)/N: 15 Fp products per addition. */
 static IFMA_TARGET void LOCAL(flush_v8)(LOCAL(scratch) *s, MSM_AFF *tgt, uint8_t *sts, size_t n)
 {
-    size_t m = 0, ns = 0;
-    for (size_t j = 0; j < n; j++) {
-        const MSM_AFF *A = &tgt[s->eb[j]], *P = s->ep[j];
-        if (__builtin_expect(LOCAL(feq)(&A->x, &P->x), 0)) {
-            s->spb[ns] = s->eb[j], s->spp[ns] = P, s->spn[ns++] = s->eneg[j];
-        } else {
-            s->eb[m] = s->eb[j], s->ep[m] = P, s->eneg[m++] = s->eneg[j];
-        }
-    }
+    size_t ns, m = LOCAL(v8_split)(s, tgt, n, &ns);
     size_t G = (m + 7) / 8;
     LOCAL(v8x2) *D = s->vbuf, *AX = D + G, *PX = AX + G;
     v8 *NRM = (v8 *)(PX + G), *RUN = NRM + G;
@@ -629,16 +643,8 @@ static IFMA_TARGET void LOCAL(flush_v8)(LOCAL(scratch) *s, MSM_AFF *tgt, uint8_t
     v8 one, invc[2], a2[2], b2[2], o2[2];
     v8_set1(&one, &g16_fp_one_mont);
     for (size_t g = 0; g < G; g++) {
-        size_t j0 = 8 * g, c = m - j0 < 8 ? m - j0 : 8;
-        __mmask8 k = (__mmask8)((1u << c) - 1);
-        uint64_t aa[8], ap[8];
-        for (size_t i = 0; i < 8; i++) {
-            size_t j = j0 + (i < c ? i : 0);
-            aa[i] = (uint64_t)(uintptr_t)&tgt[s->eb[j]];
-            ap[i] = (uint64_t)(uintptr_t)s->ep[j];
-        }
-        ADA[g] = _mm512_loadu_si512(aa);
-        ADP[g] = _mm512_loadu_si512(ap);
+        size_t c = m - 8 * g < 8 ? m - 8 * g : 8;
+        __mmask8 k = LOCAL(v8_addrs)(s, tgt, m, g, &ADA[g], &ADP[g]);
         v8_gather_at(&AX[g].c0, ADA[g], 0, k);
         v8_gather_at(&AX[g].c1, ADA[g], 48, k);
         v8_gather_at(&PX[g].c0, ADP[g], 0, k);
