@@ -300,26 +300,9 @@ static inline void LOCAL(den_of)(LOCAL(scratch) *s, const MSM_AFF *tgt, size_t j
 static void LOCAL(flush_scalar)(LOCAL(scratch) *s, MSM_AFF *tgt, uint8_t *sts, size_t n)
 {
     if (!n) return;
-    MSM_FE *den = s->den, *acc = s->acc, inv, qy;
+    MSM_FE *den = s->den, *acc = s->acc, inv;
     for (size_t j = 0; j < n; j++) {
-        const MSM_AFF *A = &tgt[s->eb[j]], *P = s->ep[j];
-        if (!LOCAL(feq)(&A->x, &P->x)) {
-            FSUB(&den[j], &P->x, &A->x);
-            s->ekind[j] = K_ADD;
-        } else {
-            if (s->eneg[j])
-                FE(_neg)(&qy, &P->y);
-            else
-                qy = P->y;
-            /* same x: P = A doubles, P = −A cancels (so does 2A for a 2-torsion A) */
-            if (LOCAL(feq)(&A->y, &qy) && !FE(_is_zero)(&qy)) {
-                FADD(&den[j], &A->y, &A->y);
-                s->ekind[j] = K_DBL;
-            } else {
-                FE(_set_one)(&den[j]);
-                s->ekind[j] = K_CANCEL;
-            }
-        }
+        LOCAL(den_of)(s, tgt, j);
 #if MSM_GROUP == 2
         /* Fp2: batch-invert the Fp norms N = c0² + c1² and use 1/d = conj(d)/N:
          * 7 Fp multiplications per element instead of 3 Fp2 ones (9). */
