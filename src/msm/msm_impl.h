@@ -469,6 +469,35 @@ static IFMA_TARGET void msm_v8_trick(v8 *RUN, v8 invc[2], const v8 *D, size_t G)
         invc[0] = invt;
     }
 }
+
+/* The next pair of groups from the top (one of each chain set) in the vector
+ * batch loops: their indices gg, lane masks k and negation masks neg, the
+ * inverses of their entries of DEN in inv (the chain's inverse times its
+ * previous running product), and the chain inverses moved past them.  Returns
+ * 1 when there were two groups left (else both slots hold the same group). */
+static IFMA_TARGET int msm_v8_next_pair(size_t *g, size_t gg[2], __mmask8 k[2], __mmask8 neg[2],
+                                        v8 inv[2], v8 invc[2], const v8 *RUN, const v8 *DEN,
+                                        const uint8_t *eneg, size_t m)
+{
+    v8 one, a2[2], b2[2], o2[2];
+    v8_set1(&one, &g16_fp_one_mont);
+    int two = *g >= 2;
+    gg[0] = *g - 1, gg[1] = two ? *g - 2 : *g - 1;
+    *g -= two ? 2 : 1;
+    for (int v = 0; v < 2; v++) {
+        size_t j0 = 8 * gg[v], c = m - j0 < 8 ? m - j0 : 8;
+        k[v] = (__mmask8)((1u << c) - 1), neg[v] = 0;
+        for (size_t i = 0; i < c; i++) neg[v] |= (__mmask8)(eneg[j0 + i] << i);
+        a2[v] = invc[gg[v] & 1];
+        b2[v] = gg[v] >= 2 ? RUN[gg[v] - 2] : one;
+    }
+    mont8_2_lazy(inv, a2, b2);
+    b2[0] = DEN[gg[0]], b2[1] = DEN[gg[1]];
+    mont8_2_lazy(o2, a2, b2);
+    invc[gg[0] & 1] = o2[0];
+    invc[gg[1] & 1] = o2[1];
+    return two;
+}
 #endif
 
 #ifdef G16_IFMA_BUILD
@@ -525,7 +554,7 @@ static IFMA_TARGET void LOCAL(flush_v8)(LOCAL(scratch) *s, MSM_AFF *tgt, uint8_t
     size_t G = (m + 7) / 8;
     v8 *D = s->vbuf, *RUN = D + G, *AX = RUN + G, *PX = AX + G;
     __m512i *ADA = (__m512i *)(PX + G), *ADP = ADA + G;
-    v8 one, invc[2], a2[2], b2[2], o2[2];
+    v8 one, invc[2];
     v8_set1(&one, &g16_fp_one_mont);
     for (size_t g = 0; g < G; g++) {
         size_t c = m - 8 * g < 8 ? m - 8 * g : 8;
@@ -539,24 +568,9 @@ static IFMA_TARGET void LOCAL(flush_v8)(LOCAL(scratch) *s, MSM_AFF *tgt, uint8_t
     /* from the top, two groups (one of each set) at a time, interleaved */
     for (size_t g = G; g > 0;) {
         size_t gg[2];
-        int two = g >= 2;
-        gg[0] = g - 1, gg[1] = two ? g - 2 : g - 1;
-        g -= two ? 2 : 1;
         __mmask8 k[2], neg[2];
         v8 ij[2], py[2], ay[2], lam[2], x3[2], q[2];
-        for (int v = 0; v < 2; v++) {
-            size_t j0 = 8 * gg[v], c = m - j0 < 8 ? m - j0 : 8;
-            k[v] = (__mmask8)((1u << c) - 1), neg[v] = 0;
-            for (size_t i = 0; i < c; i++) neg[v] |= (__mmask8)(s->eneg[j0 + i] << i);
-            /* 1/den = inv·run[g−2] (the chain's previous entry); inv moves past den */
-            a2[v] = invc[gg[v] & 1];
-            b2[v] = gg[v] >= 2 ? RUN[gg[v] - 2] : one;
-        }
-        mont8_2_lazy(ij, a2, b2);
-        b2[0] = D[gg[0]], b2[1] = D[gg[1]];
-        mont8_2_lazy(o2, a2, b2);
-        invc[gg[0] & 1] = o2[0];
-        invc[gg[1] & 1] = o2[1];
+        int two = msm_v8_next_pair(&g, gg, k, neg, ij, invc, RUN, D, s->eneg, m);
         for (int v = 0; v < 2; v++) {
             v8_gather_at(&py[v], ADP[gg[v]], 48, k[v]);
             v8_gather_at(&ay[v], ADA[gg[v]], 48, k[v]);
@@ -643,24 +657,10 @@ static IFMA_TARGET void LOCAL(flush_v8)(LOCAL(scratch) *s, MSM_AFF *tgt, uint8_t
     msm_v8_trick(RUN, invc, NRM, G);
     for (size_t g = G; g > 0;) {
         size_t gg[2];
-        int two = g >= 2;
-        gg[0] = g - 1, gg[1] = two ? g - 2 : g - 1;
-        g -= two ? 2 : 1;
         __mmask8 k[2], neg[2];
-        v8 in[2];
+        v8 in[2]; /* 1/N */
         LOCAL(v8x2) ij[2], py[2], ay[2], lam[2], x3[2], q[2];
-        for (int v = 0; v < 2; v++) {
-            size_t j0 = 8 * gg[v], c = m - j0 < 8 ? m - j0 : 8;
-            k[v] = (__mmask8)((1u << c) - 1), neg[v] = 0;
-            for (size_t i = 0; i < c; i++) neg[v] |= (__mmask8)(s->eneg[j0 + i] << i);
-            a2[v] = invc[gg[v] & 1];
-            b2[v] = gg[v] >= 2 ? RUN[gg[v] - 2] : one;
-        }
-        mont8_2_lazy(in, a2, b2); /* 1/N */
-        b2[0] = NRM[gg[0]], b2[1] = NRM[gg[1]];
-        mont8_2_lazy(o2, a2, b2);
-        invc[gg[0] & 1] = o2[0];
-        invc[gg[1] & 1] = o2[1];
+        int two = msm_v8_next_pair(&g, gg, k, neg, in, invc, RUN, NRM, s->eneg, m);
         /* 1/den = conj(den)/N */
         a2[0] = D[gg[0]].c0, a2[1] = D[gg[1]].c0;
         mont8_2(o2, a2, in);
