@@ -536,10 +536,22 @@ static IFMA_TARGET __mmask8 LOCAL(v8_addrs)(const LOCAL(scratch) *s, const MSM_A
     *adp = _mm512_loadu_si512(ap);
     return (__mmask8)((1u << c) - 1);
 }
+
+/* The end of a vector batch: the m vector additions leave the batch, the ns set
+ * apart by v8_split (xA = xP) run through flush_scalar. */
+static void LOCAL(v8_finish)(LOCAL(scratch) *s, MSM_AFF *tgt, uint8_t *sts, size_t m, size_t ns)
+{
+    for (size_t j = 0; j < m; j++) sts[s->eb[j]] &= (uint8_t)~ST_INB;
+    if (ns) {
+        memcpy(s->eb, s->spb, ns * sizeof *s->eb);
+        memcpy(s->ep, s->spp, ns * sizeof *s->ep);
+        memcpy(s->eneg, s->spn, ns);
+        LOCAL(flush_scalar)(s, tgt, sts, ns);
+    }
+}
 #endif
 
 #if MSM_GROUP == 1 && defined(G16_IFMA_BUILD)
-static void LOCAL(flush_scalar)(LOCAL(scratch) *s, MSM_AFF *tgt, uint8_t *sts, size_t n);
 
 /* G1's flush_to with every step in radix-2^52 vectors, 8 additions per vector
  * (fp_ifma.h): the points are gathered straight from the buckets and bases and
@@ -592,18 +604,11 @@ static IFMA_TARGET void LOCAL(flush_v8)(LOCAL(scratch) *s, MSM_AFF *tgt, uint8_t
             v8_scatter_at(ADA[gg[v]], 48, &q[v], k[v]);
         }
     }
-    for (size_t j = 0; j < m; j++) sts[s->eb[j]] &= (uint8_t)~ST_INB;
-    if (ns) {
-        memcpy(s->eb, s->spb, ns * sizeof *s->eb);
-        memcpy(s->ep, s->spp, ns * sizeof *s->ep);
-        memcpy(s->eneg, s->spn, ns);
-        LOCAL(flush_scalar)(s, tgt, sts, ns);
-    }
+    LOCAL(v8_finish)(s, tgt, sts, m, ns);
 }
 #endif
 
 #if MSM_GROUP == 2 && defined(G16_IFMA_BUILD)
-static void LOCAL(flush_scalar)(LOCAL(scratch) *s, MSM_AFF *tgt, uint8_t *sts, size_t n);
 
 typedef struct { v8 c0, c1; } LOCAL(v8x2);
 
@@ -708,13 +713,7 @@ static IFMA_TARGET void LOCAL(flush_v8)(LOCAL(scratch) *s, MSM_AFF *tgt, uint8_t
             v8_scatter_at(ADA[gg[v]], 144, &q[v].c1, k[v]);
         }
     }
-    for (size_t j = 0; j < m; j++) sts[s->eb[j]] &= (uint8_t)~ST_INB;
-    if (ns) {
-        memcpy(s->eb, s->spb, ns * sizeof *s->eb);
-        memcpy(s->ep, s->spp, ns * sizeof *s->ep);
-        memcpy(s->eneg, s->spn, ns);
-        LOCAL(flush_scalar)(s, tgt, sts, ns);
-    }
+    LOCAL(v8_finish)(s, tgt, sts, m, ns);
 }
 #endif
 
