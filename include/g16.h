@@ -53,7 +53,8 @@ const char *g16_last_error(void);
 const char *g16_version(void);
 
 /* Returns: a static, human-readable description of the field-arithmetic path in use
- * ("x86-64 mulx/adx" or "portable C"). */
+ * ("x86-64 mulx/adx" or "portable C", followed by ", AVX-512 IFMA batches" when the
+ * batched products run on IFMA). */
 const char *g16_arith_path(void);
 
 /* Returns: 1 when this library was built with the CUDA backend. */

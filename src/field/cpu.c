@@ -1,4 +1,5 @@
 #include "field/cpu.h"
+#include "field/fp_batch.h"
 
 #include "g16.h"
 
@@ -24,4 +25,8 @@ int g16_cpu_can_mulx(void) { return probe(); }
 
 void g16_field_force_portable(int on) { g16_use_mulx = on ? 0 : probe(); }
 
-const char *g16_arith_path(void) { return g16_use_mulx ? "x86-64 mulx/adx" : "portable C"; }
+const char *g16_arith_path(void)
+{
+    if (g16_use_ifma) return g16_use_mulx ? "x86-64 mulx/adx, AVX-512 IFMA batches" : "portable C, AVX-512 IFMA batches";
+    return g16_use_mulx ? "x86-64 mulx/adx" : "portable C";
+}
