@@ -230,6 +230,16 @@ static void cu_key_evict(g16_backend *be, uint64_t serial)
     pthread_mutex_unlock(&cb->lock);
 }
 
+/* On the GPU the H buffers, the MSM scalars and the B2 MSM live in device memory:
+ * the host keeps only small per-call arrays (the merged bitmaps are counted by
+ * the engine with the circuit's bitmaps). */
+static void cu_host_need(g16_backend *be, uint64_t N, uint64_t n_vars, size_t *scratch,
+                         size_t *pending)
+{
+    *scratch = 1 << 20;
+    *pending = 0;
+}
+
 static const g16_backend_ops cuda_ops = {
     .ntt = cu_ntt,
     .h_step = cu_h_step,
@@ -240,6 +250,7 @@ static const g16_backend_ops cuda_ops = {
     .prove_msms_g1 = cu_prove_msms_g1,
     .g2_in_start = 1,
     .prove_msm_g2 = cu_prove_msm_g2,
+    .host_need = cu_host_need,
     .key_evict = cu_key_evict,
 };
 

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "backend/backend.h"
+#include "groth16/ops.h"
 #include "common/error.h"
 #include "engine/engine.h"
 
@@ -232,9 +233,18 @@ static size_t key_bytes(const g16_key *k)
            k->n_b_g2 * sizeof(g16_g2_affine);
 }
 
-/* What a partition reserves, from the circuit's sizes (docs/engine.md, "Memory"). */
-static void size_part(g16_part *p)
+void g16_part_attempt_sizes(g16_part *p)
 {
+    p->aux_bytes = p->attempt ? p->aux_cpu : p->aux_dev;
+    p->scratch_bytes = p->attempt ? p->scratch_cpu : p->scratch_dev;
+}
+
+/* What a partition reserves, from the circuit's sizes and the backends' host
+ * needs (docs/engine.md, "Memory"): dev for the device's backend, cpu for the
+ * CPU retry. */
+static void size_part(g16_part *p, const g16_engine *e)
+{
+    g16_backend *dev = e->devs[0].be;
     const g16_circuit *c = p->circ;
     p->rows = g16_circuit_rows(c);
     p->N = 1ull << g16_domain_log(p->rows);
@@ -243,16 +253,33 @@ static void size_part(g16_part *p)
     p->z_bytes = g16_buf_round(p->n_vars * sizeof(g16_fr));
     size_t bitmaps = (2 * ((size_t)c->n_aux / 64 + 1) + (c->n_pub + 1) / 64 + 1) * 8;
     size_t merged = 2 * (p->n_vars / 64 + 1) * 8; /* prove_start's merged density */
-    /* + the pending proof's copy of the B-dense z and the G2 MSM's scalar preparation */
-    p->aux_bytes = bitmaps + merged + 2 * p->n_vars * sizeof(g16_fr);
-    /* prove_start: two N-entry H buffers, then an MSM's scalar preparation
-     * (about 2·N·32 bytes at most, for the h query). */
-    p->scratch_bytes = 4 * p->N * sizeof(g16_fr);
+    size_t scratch, pending;
+    g16_backend *cpu = g16_cpu_backend();
+    cpu->ops->host_need(cpu, p->N, p->n_vars, &scratch, &pending);
+    p->aux_cpu = bitmaps + merged + pending;
+    p->scratch_cpu = scratch;
+    dev->ops->host_need(dev, p->N, p->n_vars, &scratch, &pending);
+    if (e->hooks.dev_host_scratch) scratch = e->hooks.dev_host_scratch, pending = 0;
+    p->aux_dev = bitmaps + merged + pending;
+    p->scratch_dev = scratch;
+    g16_part_attempt_sizes(p);
 }
 
 static size_t part_total(const g16_part *p)
 {
     return 3 * p->abc_each + p->z_bytes + p->aux_bytes + p->scratch_bytes;
+}
+
+void g16_engine_part_need(const g16_engine *e, const g16_circuit *c, const g16_key *k,
+                          size_t *dev, size_t *cpu)
+{
+    g16_part p;
+    memset(&p, 0, sizeof p);
+    p.circ = c;
+    size_part(&p, e);
+    size_t common = 3 * p.abc_each + p.z_bytes + key_bytes(k);
+    *dev = common + p.aux_dev + p.scratch_dev;
+    *cpu = common + p.aux_cpu + p.scratch_cpu;
 }
 
 static g16_status check_part(const g16_key *k, const g16_partition *pp, size_t i)
@@ -296,7 +323,7 @@ g16_status g16_engine_submit(g16_engine *e, uint64_t *id, g16_key *key, const g1
         p->circ = parts[i].circuit;
         p->wit = parts[i].witness;
         p->stage = G16_STAGE_QUEUE;
-        size_part(p);
+        size_part(p, e);
         if (part_total(p) > worst) worst = part_total(p);
     }
     if (worst + kb > e->budget) {

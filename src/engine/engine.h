@@ -50,6 +50,10 @@ typedef struct g16_engine_hooks {
     /* Called once per device stage with the thread's current pool (checks the
      * per-stage thread budgets). */
     void (*on_device_pool)(void *user, const g16_pool *pool);
+    /* Nonzero: partitions submitted from now on are sized as if the device
+     * backend needed this much host scratch and no pending copy (the CUDA
+     * backend's sizing, testable without a GPU); the CPU retry keeps the CPU's. */
+    size_t dev_host_scratch;
 } g16_engine_hooks;
 
 /* hooks NULL: none.  Not to be called while jobs run. */
@@ -105,8 +109,11 @@ struct g16_part {
     const g16_circuit *circ;
     const g16_witness *wit;
     uint64_t rows, N, n_vars;
-    /* Sizes (bytes): each of a, b, c; z; bitmaps + pending copy; device working memory. */
+    /* Sizes (bytes): each of a, b, c; z; bitmaps + pending copy; device working
+     * memory — aux_bytes and scratch_bytes for the current attempt (set at
+     * admission from the _dev (device backend) or _cpu (the CPU retry) pair). */
     size_t abc_each, z_bytes, aux_bytes, scratch_bytes;
+    size_t aux_dev, scratch_dev, aux_cpu, scratch_cpu;
     /* What this partition holds now (all charged to the budget). */
     g16_buf a, b, c, z;
     size_t held_aux, held_scratch;
@@ -218,6 +225,15 @@ struct g16_engine {
 double g16_engine_now(const g16_engine *e);
 
 /* --- bufpool.c (mu held unless noted) */
+/* Sets p->aux_bytes / scratch_bytes for its current attempt (first: the device's
+ * backend; the retry: the CPU backend). */
+void g16_part_attempt_sizes(g16_part *p);
+
+/* Test aid: the bytes one partition of circuit c with key k reserves (key
+ * included) on its first attempt (*dev) and on the CPU retry (*cpu). */
+void g16_engine_part_need(const g16_engine *e, const g16_circuit *c, const g16_key *k,
+                          size_t *dev, size_t *cpu);
+
 g16_status g16_bufpool_start(g16_engine *e);            /* mu not held */
 void g16_bufpool_stop(g16_engine *e);                   /* mu not held; frees everything */
 /* Takes an idle buffer of exactly `bytes` (rounded) into *b; returns 0 when none. */

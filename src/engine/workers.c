@@ -516,7 +516,9 @@ static void final_loop(g16_worker *w)
         g16_tracker_add(&e->tr, G16_CTR_FINAL, -1);
         if (st) g16_job_fail(e, j, G16_STAGE_FINAL, st, msg);
         if (!j->dead && vst) {
-            if (p->attempt == 0) {
+            size_t cpu_need = 3 * p->abc_each + p->z_bytes + p->aux_cpu + p->scratch_cpu +
+                              j->kent->bytes;
+            if (p->attempt == 0 && cpu_need <= e->budget) {
                 /* A wrong proof is never returned: redo this partition from
                  * synthesis on the CPU backend, once, and report it. */
                 j->retries++;
@@ -524,6 +526,7 @@ static void final_loop(g16_worker *w)
                 fprintf(stderr, "engine: %s; retrying on the CPU backend\n", msg);
                 release_holdings(e, p);
                 p->attempt = 1;
+                g16_part_attempt_sizes(p);
                 p->stage = G16_STAGE_QUEUE;
                 p->t_stage = g16_engine_now(e);
                 j->queued++;
@@ -532,6 +535,10 @@ static void final_loop(g16_worker *w)
                 pthread_cond_broadcast(&e->cv);
                 continue;
             }
+            if (p->attempt == 0) /* the CPU retry could never be admitted: say so */
+                snprintf(msg + strlen(msg), sizeof msg - strlen(msg),
+                         "; no CPU retry: it would need %zu bytes, more than the budget of %" PRIu64,
+                         cpu_need, e->budget);
             g16_job_fail(e, j, where, vst, msg);
         }
         if (!j->dead) {

@@ -65,6 +65,12 @@ typedef struct g16_backend_ops {
      * pending proof's background thread). */
     g16_status (*prove_msm_g2)(g16_backend *be, g16_g2_jac *out, const g16_key *key,
                                const g16_fr *s, size_t n);
+    /* Host memory one proof needs on this backend beyond a, b, c and z, for a
+     * domain of N rows and n_vars variables: *scratch while prove_start runs,
+     * *pending from prove_start until prove_finish (the pending proof's copies).
+     * The engine reserves these from its budget (docs/engine.md). */
+    void (*host_need)(g16_backend *be, uint64_t N, uint64_t n_vars, size_t *scratch,
+                      size_t *pending);
     /* Forgets anything held for a key (its serial), e.g. resident bases; may be NULL. */
     void (*key_evict)(g16_backend *be, uint64_t key_serial);
 } g16_backend_ops;

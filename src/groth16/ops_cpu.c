@@ -158,6 +158,16 @@ static g16_status cpu_prove_msm_g2(g16_backend *be, g16_g2_jac *out, const g16_k
     return g16_msm_g2(out, key->b_g2, key->n_b_g2, s, n, NULL);
 }
 
+/* prove_start: two N-entry H buffers, then an MSM's scalar preparation (about
+ * 2·N·32 bytes at most, for the h query); the pending proof: the B-dense copy of
+ * z and the G2 MSM's scalar preparation. */
+static void cpu_host_need(g16_backend *be, uint64_t N, uint64_t n_vars, size_t *scratch,
+                          size_t *pending)
+{
+    *scratch = (size_t)(4 * N * sizeof(g16_fr));
+    *pending = (size_t)(2 * n_vars * sizeof(g16_fr));
+}
+
 static const g16_backend_ops cpu_ops = {
     .ntt = cpu_ntt,
     .h_step = cpu_h_step,
@@ -167,6 +177,7 @@ static const g16_backend_ops cpu_ops = {
     .prove_h = cpu_prove_h,
     .prove_msms_g1 = cpu_prove_msms_g1,
     .prove_msm_g2 = cpu_prove_msm_g2,
+    .host_need = cpu_host_need,
     .key_evict = NULL,
 };
 

@@ -326,6 +326,38 @@ static void test_selfcheck(void)
     g16_engine_destroy(e, 1);
 }
 
+/* A device backend that needs less host memory than the CPU (the CUDA backend's
+ * sizing, through the test hook): a partition whose CPU retry could never fit
+ * the budget is admitted for the device, and a failed self-check then fails the
+ * job with a clear message instead of queueing a retry that would wait forever. */
+static void test_retry_budget(void)
+{
+    g16_engine *e = make(1, 1, 1ull << 30, 1);
+    g16_engine_hooks h = {.fail_stage = -1, .wrong_job = 1, .wrong_part = 0, .wrong_attempts = 1,
+                          .dev_host_scratch = 4096};
+    g16_engine_set_hooks(e, &h);
+    size_t dev, cpu;
+    g16_engine_part_need(e, circ, key, &dev, &cpu);
+    CHECK(dev < cpu, "device sizing %zu below the CPU's %zu", dev, cpu);
+    g16_engine_destroy(e, 1);
+
+    e = make(1, 1, dev + (cpu - dev) / 2, 1);
+    g16_engine_set_hooks(e, &h);
+    g16_partition p = {circ, wit};
+    uint64_t id = 0;
+    CHECK(g16_engine_submit(e, &id, key, &p, 1, G16_PRIO_NORMAL) == G16_OK,
+          "fits with the device's sizing: %s", g16_last_error());
+    uint8_t proof[192];
+    g16_job_status st;
+    g16_status r = g16_engine_await(e, id, 60, proof, sizeof proof, &st);
+    CHECK(r != G16_OK && st.state == G16_JOB_FAILED && st.retries == 0 &&
+              strstr(st.message, "no CPU retry"),
+          "wrong proof, retry impossible: status %d, retries %u, message %s", (int)r, st.retries,
+          st.message);
+    check_zero(e, "after the refused retry");
+    g16_engine_destroy(e, 1);
+}
+
 /* ---------------------------------------------------------------- misc */
 static const g16_pool *seen_pool;
 
@@ -379,6 +411,7 @@ int main(void)
     test_cancel();
     test_priority();
     test_selfcheck();
+    test_retry_budget();
     g16_key_release(key);
     g16_circuit_destroy(circ);
     g16_witness_destroy(wit);
