@@ -25,6 +25,9 @@ static const char usage[] =
     "  --version             version, arithmetic path and backends\n"
     "  --help                this text\n"
     "\n"
+    "prove, bench prove, engine run and bench pipeline take --backend cpu|cuda|auto\n"
+    "(default auto: CUDA when this build has it and a GPU is present, else the CPU).\n"
+    "\n"
     "exit status: 0 success, 1 invalid input (a check failed), 2 error\n";
 
 static void print_version(void)
