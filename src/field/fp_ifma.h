@@ -1,6 +1,6 @@
 /* Eight Fp elements per vector in radix 2^52 with AVX-512 IFMA: the building
  * blocks of fp_ifma.c's batched products and of the MSM's vector batch loop
- * (msm_impl.h).  Internal to the library; every function here needs the CPU
+ * (msm_batch_impl.h).  Internal to the library; every function here needs the CPU
  * features of IFMA_TARGET, so callers reach them only when g16_use_ifma is set
  * (fp_batch.h).
  *
