@@ -24,15 +24,8 @@ static void on_release(void *user, struct g16_fr *buf)
 static g16_status start(g16_pending **p, rel_log *log, g16_key *key, const tg_circ *t,
                         const g16_density *d, uint64_t n_z, uint64_t rows_delta)
 {
-    uint64_t rows = g16_circuit_rows(&t->c);
-    g16_prove_input in = {0};
-    in.density = d;
-    in.a = malloc(rows * sizeof(g16_fr));
-    in.b = malloc(rows * sizeof(g16_fr));
-    in.c = malloc(rows * sizeof(g16_fr));
-    tg_synth(in.a, in.b, in.c, t);
-    in.n_rows = rows + rows_delta;
-    in.z = t->z;
+    g16_prove_input in = tg_input(t, d);
+    in.n_rows += rows_delta;
     in.n_z = n_z;
     in.release = on_release;
     in.release_user = log;

@@ -172,9 +172,8 @@ static inline void tg_density_free(g16_density *d)
     free(d->inputs_in_b);
 }
 
-/* Synthesises, then proves through the split API with r, s from rs (NULL: random). */
-static inline g16_status tg_prove(uint8_t proof[G16_PROOF_BYTES], g16_key *key, const tg_circ *t,
-                           const g16_density *d, const uint8_t *rs)
+/* A prove_start input for t: fresh heap a, b, c (synthesised), its density and z. */
+static inline g16_prove_input tg_input(const tg_circ *t, const g16_density *d)
 {
     uint64_t rows = g16_circuit_rows(&t->c);
     g16_prove_input in = {0};
@@ -186,6 +185,14 @@ static inline g16_status tg_prove(uint8_t proof[G16_PROOF_BYTES], g16_key *key, 
     in.n_rows = rows;
     in.z = t->z;
     in.n_z = t->n_z;
+    return in;
+}
+
+/* Synthesises, then proves through the split API with r, s from rs (NULL: random). */
+static inline g16_status tg_prove(uint8_t proof[G16_PROOF_BYTES], g16_key *key, const tg_circ *t,
+                           const g16_density *d, const uint8_t *rs)
+{
+    g16_prove_input in = tg_input(t, d);
     in.rs = rs;
     g16_pending *p;
     g16_status st = g16_prove_start(&p, key, &in);
