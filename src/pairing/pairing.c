@@ -167,27 +167,23 @@ static void miller_pass(g16_fp12 *f, const g16_g1_affine *const *p, const g16_g2
     int k = 0;
     for (int i = X_TOP - 1; i >= 0; i--) {
         if (i != X_TOP - 1) g16_fp12_sqr(f, f); /* f is still 1 on the first step */
-        for (size_t j = 0; j < n; j++) {
-            dbl_step(ell, &T[j]);
-            ell_apply(f, ell, &p[j]->x, &ny[j]);
+        /* the doubling step, then (for a set bit of |x|) the addition step: each
+         * line evaluated at every pair's P, the prepared pairs' from their table */
+        for (int add = 0; add <= (int)((X_ABS >> i) & 1); add++) {
+            for (size_t j = 0; j < n; j++) {
+                if (add)
+                    add_step(ell, &T[j], q[j]);
+                else
+                    dbl_step(ell, &T[j]);
+                ell_apply(f, ell, &p[j]->x, &ny[j]);
+            }
+            for (size_t j = 0; j < np; j++) {
+                if (!prepared_live(pp, qp, j)) continue;
+                g16_fp_neg(&nyp, &pp[j].y);
+                ell_apply(f, qp[j]->ell[k], &pp[j].x, &nyp);
+            }
+            k++;
         }
-        for (size_t j = 0; j < np; j++) {
-            if (!prepared_live(pp, qp, j)) continue;
-            g16_fp_neg(&nyp, &pp[j].y);
-            ell_apply(f, qp[j]->ell[k], &pp[j].x, &nyp);
-        }
-        k++;
-        if (!((X_ABS >> i) & 1)) continue;
-        for (size_t j = 0; j < n; j++) {
-            add_step(ell, &T[j], q[j]);
-            ell_apply(f, ell, &p[j]->x, &ny[j]);
-        }
-        for (size_t j = 0; j < np; j++) {
-            if (!prepared_live(pp, qp, j)) continue;
-            g16_fp_neg(&nyp, &pp[j].y);
-            ell_apply(f, qp[j]->ell[k], &pp[j].x, &nyp);
-        }
-        k++;
     }
     /* x < 0: f_{x,Q} = 1/f_{|x|,Q} up to factors the final exponentiation removes,
      * and after it the inverse is the conjugate */
