@@ -7,6 +7,7 @@
 
 #include "common/error.h"
 #include "common/pool.h"
+#include "ntt/ntt.h"
 #include "field/x86_64/inline.h"
 #include "groth16/snarkjs_prove.h"
 
@@ -56,42 +57,6 @@ static void stage_fn(void *vctx, size_t begin, size_t end, unsigned worker)
     }
 }
 
-static size_t bit_reverse(size_t i, unsigned log_n)
-{
-    uint64_t v = __builtin_bswap64((uint64_t)i);
-    v = ((v >> 4) & 0x0f0f0f0f0f0f0f0fULL) | ((v & 0x0f0f0f0f0f0f0f0fULL) << 4);
-    v = ((v >> 2) & 0x3333333333333333ULL) | ((v & 0x3333333333333333ULL) << 2);
-    v = ((v >> 1) & 0x5555555555555555ULL) | ((v & 0x5555555555555555ULL) << 1);
-    return (size_t)(v >> (64 - log_n));
-}
-
-typedef struct bitrev_ctx {
-    g16_fr *x;
-    unsigned log_n;
-} bitrev_ctx;
-
-/* Each pair (i, j) is swapped by the smaller index only, so ranges of i can run
- * in parallel. */
-static void bitrev_fn(void *vctx, size_t begin, size_t end, unsigned worker)
-{
-    (void)worker;
-    const bitrev_ctx *c = vctx;
-    for (size_t i = begin; i < end; i++) {
-        size_t j = bit_reverse(i, c->log_n);
-        if (i < j) {
-            g16_fr t = c->x[i];
-            c->x[i] = c->x[j];
-            c->x[j] = t;
-        }
-    }
-}
-
-static void bitrev(g16_fr *x, size_t n, unsigned log_n)
-{
-    if (log_n == 0) return;
-    bitrev_ctx c = {x, log_n};
-    g16_parallel_for(n, n >= 8192 ? 4096 : n, bitrev_fn, &c);
-}
 
 /* The first stages touch only blocks of 2^NTT_BLOCK_LOG consecutive elements
  * (32 KiB, L1-sized): one task runs all of them on its block, instead of one
@@ -143,7 +108,7 @@ static void scale_fn(void *vctx, size_t begin, size_t end, unsigned worker)
 static void ntt_core(g16_fr *x, unsigned log_n, const g16_fr *tw)
 {
     size_t n = (size_t)1 << log_n;
-    bitrev(x, n, log_n);
+    g16_fr_bit_reverse(x, log_n);
     unsigned first = log_n < NTT_BLOCK_LOG ? log_n : NTT_BLOCK_LOG;
     if (first) {
         block_ctx b = {x, tw, log_n, first};

@@ -381,10 +381,16 @@ static void rev_range(void *arg, size_t b, size_t e, unsigned worker)
     }
 }
 
+void g16_fr_bit_reverse(g16_fr *a, unsigned log_n)
+{
+    if (log_n == 0) return;
+    rev_ctx c = {a, (int)log_n};
+    g16_parallel_for((size_t)1 << log_n, 1 << 14, rev_range, &c);
+}
+
 void g16_ntt_bit_reverse(const g16_domain *d, g16_fr *a)
 {
-    rev_ctx c = {a, d->log_n};
-    g16_parallel_for(d->n, 1 << 14, rev_range, &c);
+    g16_fr_bit_reverse(a, (unsigned)d->log_n);
 }
 
 typedef struct hq_ctx {

@@ -80,6 +80,8 @@ void g16_ntt_coset_inverse_nn(const g16_domain *d, g16_fr *a);
 
 /* Permutes a (d->n elements) from natural to bit-reversed order or back. */
 void g16_ntt_bit_reverse(const g16_domain *d, g16_fr *a);
+/* The same for 2^log_n elements without a domain (multi-threaded). */
+void g16_fr_bit_reverse(g16_fr *a, unsigned log_n);
 
 /* The Groth16 H polynomial: given the evaluations of A·z, B·z, C·z on H, writes to
  * a the coefficients (natural order) of h = (a·b - c) / Z_H, Z_H = x^n - 1.
