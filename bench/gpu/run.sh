@@ -12,8 +12,12 @@
 #        G16_GPU_BIN  folder holding prebuilt g16_gpu_diff and g16_gpu_bench: skip step 1
 #        DIFF_TIMEOUT, BENCH_TIMEOUT, PIPE_TIMEOUT  seconds (default 900, 1500, 400)
 #        DIFF_QUICK=1  short differential test, full benchmark
-#        PIPE_LOG, PIPE_PW, PIPE_BUDGET, PIPE_JOBS  the --pipeline step's rows (24), pw list (1,2,4,8),
-#                     host budget (32G)
+#        PIPE_LOG, PIPE_PW, PIPE_BUDGET, PIPE_JOBS  the --pipeline step's rows (24; a list such as
+#                     "25 26" runs one sweep per size), pw list (1,2,4,8), host budget (32G)
+#        TRACE_DIR (default OUT), PIPE_EXTRA (more bench pipeline options, e.g. --json)
+#        NO_BENCH=1  skip the kernel benchmark;  PROVE_SIZES  prove_start sizes (default 24 26)
+#        OVERLAP_AB=1  also run the differential test and a 2^26 prove_start with
+#                     G16_CUDA_OVERLAP=1 (overlapped H-step uploads), for an A/B against the default
 # Exit status: 0 when the build and the differential test passed.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -59,23 +63,41 @@ if [ $diff_rc -eq 0 ]; then diff_verdict=pass; else
 fi
 tail -n 3 "$out/diff.log"
 
-say "benchmark"
-timeout "${BENCH_TIMEOUT:-1500}" "$bin/g16_gpu_bench" $quick >"$out/bench.log" 2>&1
-bench_rc=$?
-[ $bench_rc -ne 0 ] && { say "FAILED: benchmark (rc $bench_rc; 124 = timeout):"; grep FAILED "$out/bench.log" | head; }
+if [ -z "${NO_BENCH:-}" ]; then
+    say "benchmark"
+    timeout "${BENCH_TIMEOUT:-1500}" "$bin/g16_gpu_bench" $quick >"$out/bench.log" 2>&1
+    bench_rc=$?
+    [ $bench_rc -ne 0 ] && { say "FAILED: benchmark (rc $bench_rc; 124 = timeout):"; grep FAILED "$out/bench.log" | head; }
+else
+    : >"$out/bench.log"
+fi
 
 say "whole proofs (prove.sh)"
-if [ -n "$quick" ]; then sizes=24; else sizes="24 26"; fi
+if [ -n "$quick" ]; then sizes=24; else sizes=${PROVE_SIZES:-24 26}; fi
 "$root/bench/gpu/prove.sh" "$bin" "$out" $sizes >"$out/prove.txt" 2>&1
 prove_rc=$?
 [ $prove_rc -ne 0 ] && say "FAILED: prove.sh (rc $prove_rc); see $out/prove.log"
 
+if [ -n "${OVERLAP_AB:-}" ]; then
+    say "overlapped H-step uploads: differential test (quick) and 2^26 prove_start"
+    G16_CUDA_OVERLAP=1 timeout "${DIFF_TIMEOUT:-900}" "$bin/g16_gpu_diff" --quick >"$out/diff-overlap.log" 2>&1
+    ov_rc=$?
+    [ $ov_rc -eq 0 ] || { say "FAILED: overlap differential test (rc $ov_rc)"; grep -E "FAIL" "$out/diff-overlap.log" | head; }
+    tail -n 1 "$out/diff-overlap.log"
+    j=$(G16_CUDA_OVERLAP=1 timeout 400 "$bin/g16" bench prove --log-n 26 --backend cuda --reps 2 --timing-key --json 2>>"$out/prove.log")
+    echo "OVERLAP diff_rc=$ov_rc $j" >>"$out/prove.txt"
+fi
+
+: >"$out/pipeline.txt"
 if [ -n "$pipeline" ]; then
-    say "engine on the GPU (bench pipeline, 2^${PIPE_LOG:-24} rows)"
-    timeout "${PIPE_TIMEOUT:-400}" "$bin/g16" bench pipeline --backend cuda --jobs "${PIPE_JOBS:-2}" --partitions 10 \
-        --log-n "${PIPE_LOG:-24}" --profile porep --pw "${PIPE_PW:-1,2,4,8}" --budget "${PIPE_BUDGET:-32G}" \
-        --trace-dir "$out" >"$out/pipeline.txt" 2>&1
-    say "pipeline rc $?"
+    for plg in ${PIPE_LOG:-24}; do
+        say "engine on the GPU (bench pipeline, 2^$plg rows)"
+        echo "== bench pipeline 2^$plg ==" >>"$out/pipeline.txt"
+        timeout "${PIPE_TIMEOUT:-400}" "$bin/g16" bench pipeline --backend cuda --jobs "${PIPE_JOBS:-2}" --partitions 10 \
+            --log-n "$plg" --profile porep --pw "${PIPE_PW:-1,2,4,8}" --budget "${PIPE_BUDGET:-32G}" \
+            --trace-dir "${TRACE_DIR:-$out}" ${PIPE_EXTRA:-} >>"$out/pipeline.txt" 2>&1
+        say "pipeline 2^$plg rc $?"
+    done
 fi
 
 # Verdict per operation from the diff log ("ntt + h step 2^k: ok", "msm g1 n=...: ok").
@@ -103,6 +125,6 @@ awk -v vn="$v_ntt" -v v1="$v_g1" -v v2="$v_g2" '
     printf "%-8s %5d %11.2f %11.2f %11s %9s %6s\n", w, lg, k, t, floor, peer, v
 }' "$out/bench.log"
 echo
-grep -E "^(IDENTICAL|PROVE)" "$out/prove.txt"
+grep -E "^(IDENTICAL|PROVE|OVERLAP)" "$out/prove.txt"
 [ -n "$pipeline" ] && cat "$out/pipeline.txt"
 [ $diff_rc -eq 0 ] && [ $prove_rc -eq 0 ]

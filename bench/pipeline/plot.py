@@ -4,7 +4,7 @@
 usage: plot.py RESULTS.jsonl OUT.png [TITLE]
 
 One line per (log_n, devices, gw) series.  Left panel: seconds per proof; right
-panel: peak RSS above the pre-run baseline (MiB) with the budget as a dashed line.
+panel: peak RSS above the pre-run baseline (MiB) with each run's budget as a dashed line.
 Needs only the Python standard library: the PNG is drawn here (a 5x7 bitmap font,
 Bresenham lines, zlib), because matplotlib is not installed on every machine.
 """
@@ -105,9 +105,9 @@ def fmt(v):
     return '%.3f' % v
 
 
-def panel(cv, x0, y0, w, h, series, ykey, title, ylabel, hline=None):
+def panel(cv, x0, y0, w, h, series, ykey, title, ylabel, hlines=()):
     xs = sorted({p['pw'] for s in series.values() for p in s})
-    ymax = max([p[ykey] for s in series.values() for p in s] + ([hline] if hline else [])) * 1.1 or 1
+    ymax = max([p[ykey] for s in series.values() for p in s] + list(hlines)) * 1.1 or 1
     grey = (200, 200, 200)
     cv.line(x0, y0 + h, x0 + w, y0 + h, (0, 0, 0))
     cv.line(x0, y0, x0, y0 + h, (0, 0, 0))
@@ -123,10 +123,11 @@ def panel(cv, x0, y0, w, h, series, ykey, title, ylabel, hline=None):
     cv.text(x0 + w // 2 - 12, y0 + h + 36, 'PW')
     cv.text(x0, y0 - 44, title)
     cv.text(x0, y0 - 22, ylabel, (90, 90, 90))
-    if hline:
-        yy = y0 + h - h * hline / ymax
+    for hl in hlines:  # one dashed line per distinct budget of the runs plotted
+        yy = y0 + h - h * hl / ymax
         cv.line(x0, yy, x0 + w, yy, (120, 120, 120), 1, dash=6)
-        cv.text(x0 + w - 150, int(yy) - 18, 'BUDGET', (120, 120, 120))
+        label = 'BUDGET' if len(hlines) == 1 else 'BUDGET ' + fmt(hl)
+        cv.text(x0 + w - 12 * len(label) - 6, int(yy) - 18, label, (120, 120, 120))
     for k, (name, pts) in enumerate(sorted(series.items())):
         c = COLORS[k % len(COLORS)]
         pts = sorted(pts, key=lambda p: p['pw'])
@@ -152,7 +153,7 @@ def main():
         r['rss_mib'] = max(0, r['rss_peak_bytes'] - r['rss_base_bytes']) / 1048576.0
         name = '2^%d ROWS GW %d DEV %d' % (r['log_n'], r['gw'], r['devices'])
         series.setdefault(name, []).append(r)
-    budget = max(r['budget_bytes'] for r in rows) / 1048576.0
+    budgets = sorted({r['budget_bytes'] / 1048576.0 for r in rows})
     W, H = 1400, 620
     cv = Canvas(W, H)
     title = sys.argv[3] if len(sys.argv) > 3 else 'G16 BENCH PIPELINE'
@@ -160,7 +161,7 @@ def main():
     panel(cv, 110, 120, 520, 380, series, 's_per_proof', 'SECONDS PER PROOF', 'S/PROOF')
     rss_max = max(r['rss_mib'] for r in rows)
     panel(cv, 800, 120, 520, 380, series, 'rss_mib', 'PEAK RSS ABOVE BASELINE', 'MIB',
-          hline=budget if budget < 4 * max(rss_max, 1) else None)
+          hlines=[b for b in budgets if b < 4 * max(rss_max, 1)])
     ly = 560
     lx = 110
     for k, name in enumerate(sorted(series)):
