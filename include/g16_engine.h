@@ -155,6 +155,11 @@ typedef struct g16_engine_stats {
     double device_busy_steady; /* busy_s / (Σ over devices of the span from its first
                                   device-stage start to its last end): the ramp-up (first
                                   synthesis) and the drain (last finalizers) left out */
+    /* prove_start's parts summed over the device stages that ran on a device backend
+     * (dev_proofs of them): H step, then the MSMs H, L, A, B1 and B2 (B2 only where the
+     * backend runs it inside prove_start); the rest of busy_s is host work and waits. */
+    double dev_part_s[6];
+    uint64_t dev_proofs;
     unsigned devices, pw, gw;
 } g16_engine_stats;
 

@@ -317,20 +317,29 @@ int cli_bench_pipeline(int argc, char **argv)
         }
         const g16_engine_stats *s = &r.stats;
         double rss_eng = r.rss_peak > r.rss_base ? (double)(r.rss_peak - r.rss_base) : 0;
+        /* Per proof: the device stage and its GPU parts (what is left is host work). */
+        double np = r.proofs ? (double)r.proofs : 1, nd = s->dev_proofs ? (double)s->dev_proofs : 1;
+        char parts_json[256] = "";
+        if (s->dev_proofs)
+            snprintf(parts_json, sizeof parts_json,
+                     ",\"device_s\":%.4f,\"dev_h\":%.4f,\"dev_msm_h\":%.4f,\"dev_msm_l\":%.4f,"
+                     "\"dev_msm_a\":%.4f,\"dev_msm_b1\":%.4f,\"dev_msm_b2\":%.4f",
+                     s->busy_s / np, s->dev_part_s[0] / nd, s->dev_part_s[1] / nd, s->dev_part_s[2] / nd,
+                     s->dev_part_s[3] / nd, s->dev_part_s[4] / nd, s->dev_part_s[5] / nd);
         if (json)
             printf("{\"bench\":\"pipeline\",\"pw\":%u,\"gw\":%u,\"devices\":%u,\"jobs\":%u,\"partitions\":%u,"
                    "\"log_n\":%u,\"profile\":\"%s\",\"proofs\":%llu,\"wall_s\":%.4f,\"s_per_proof\":%.5f,"
                    "\"bound_s_per_proof\":%.5f,\"device_busy\":%.4f,\"device_busy_steady\":%.4f,"
                    "\"rss_base_bytes\":%llu,"
                    "\"rss_peak_bytes\":%llu,\"peak_reserved_bytes\":%lld,\"budget_bytes\":%llu,"
-                   "\"peak_waiting\":%lld,\"peak_abc_bytes\":%lld,\"verified\":%s}\n",
+                   "\"peak_waiting\":%lld,\"peak_abc_bytes\":%lld%s,\"verified\":%s}\n",
                    pws[k], gw, s->devices, jobs, parts, log_n, g16_profile_name(profile),
                    (unsigned long long)r.proofs, r.wall_s, r.s_per_proof, r.bound_s, s->device_busy,
                    s->device_busy_steady,
                    (unsigned long long)r.rss_base, (unsigned long long)r.rss_peak,
                    (long long)s->peak[G16_CTR_RESERVED_BYTES], (unsigned long long)s->budget_bytes,
                    (long long)s->peak[G16_CTR_WAITING], (long long)s->peak[G16_CTR_ABC_BYTES],
-                   r.all_verified ? "true" : "false");
+                   parts_json, r.all_verified ? "true" : "false");
         else
             printf("%4u %10.4f %10.4f %7.1f %8.1f %8.1f %12.1f %12.1f %12.1f %9.0f\n", pws[k], r.s_per_proof,
                    r.bound_s, r.s_per_proof > 0 ? 100 * r.bound_s / r.s_per_proof : 0, 100 * s->device_busy,

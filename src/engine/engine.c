@@ -521,6 +521,8 @@ void g16_engine_stats_get(g16_engine *e, g16_engine_stats *st)
     double span = 0;
     for (unsigned d = 0; d < e->n_devs; d++) {
         st->busy_s += e->devs[d].busy_s;
+        for (int k = 0; k < 6; k++) st->dev_part_s[k] += e->devs[d].part_s[k];
+        st->dev_proofs += e->devs[d].part_n;
         if (e->devs[d].first_start >= 0) span += e->devs[d].last_end - e->devs[d].first_start;
     }
     st->device_busy_steady = span > 0 ? st->busy_s / span : 0;

@@ -163,6 +163,8 @@ typedef struct g16_device {
     struct g16_backend *be; /* where this device's proofs run (CPU or one GPU) */
     double first_start, last_end; /* device-stage span (first_start < 0: none yet) */
     double busy_s;
+    double part_s[6];       /* prove_start parts (g16_engine_stats.dev_part_s) */
+    uint64_t part_n;
 } g16_device;
 
 typedef struct g16_worker {

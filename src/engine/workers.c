@@ -384,6 +384,21 @@ static g16_status device_prove(g16_engine *e, g16_worker *w, g16_part *p, int cp
     return st;
 }
 
+/* prove_start's parts as spans inside the device span, in the order they run,
+ * so a trace shows how much of the device stage is GPU work and how much is not. */
+static void trace_device_parts(g16_engine *e, const g16_prove_times *pt, double t, unsigned lane,
+                               const g16_part *p)
+{
+    static const char *const names[6] = {"h step", "msm h", "msm l", "msm a", "msm b1", "msm b2"};
+    const double v[6] = {pt->h_ntt, pt->msm_h, pt->msm_l, pt->msm_a, pt->msm_b1,
+                         pt->b2_in_start ? pt->msm_b2 : 0};
+    for (int k = 0; k < 6; k++) {
+        if (v[k] <= 0) continue;
+        g16_trace_span(e, names[k], t, t + v[k], lane, p);
+        t += v[k];
+    }
+}
+
 static void device_loop(g16_worker *w)
 {
     g16_engine *e = w->e;
@@ -406,14 +421,23 @@ static void device_loop(g16_worker *w)
         double tb = g16_engine_now(e);
         g16_status st = device_prove(e, w, p, p->attempt > 0);
         double te = g16_engine_now(e);
+        g16_prove_times pt = g16_last_prove_times; /* this thread's prove_start */
         char msg[256];
         if (st) fail_msg(msg, sizeof msg, p, G16_STAGE_DEVICE);
         pthread_mutex_unlock(&d->lock);
         g16_trace_span(e, p->attempt ? "device (cpu retry)" : "device", tb, te, w->lane, p);
+        int parts = !st && !p->attempt;
+        if (parts) trace_device_parts(e, &pt, tb, w->lane, p);
 
         int dead;
         pthread_mutex_lock(&e->mu);
         d->busy_s += te - tb;
+        if (parts) {
+            const double v[6] = {pt.h_ntt, pt.msm_h, pt.msm_l, pt.msm_a, pt.msm_b1,
+                                 pt.b2_in_start ? pt.msm_b2 : 0};
+            for (int k = 0; k < 6; k++) d->part_s[k] += v[k];
+            d->part_n++;
+        }
         if (d->first_start < 0) d->first_start = tb;
         d->last_end = te;
         g16_tracker_add(&e->tr, G16_CTR_DEVICE, -1);

@@ -126,6 +126,13 @@ static void test_pileup(void)
     CHECK(s.peak[G16_CTR_SYNTH] + s.peak[G16_CTR_WAITING] <= 2 * max_parts,
           "synth %lld + waiting %lld peaks", (long long)s.peak[G16_CTR_SYNTH], (long long)s.peak[G16_CTR_WAITING]);
     CHECK(s.device_busy > 0.5, "device busy %.2f with a saturated device stage", s.device_busy);
+    /* prove_start's parts: one record per device stage, each part timed, inside busy_s */
+    double parts = 0;
+    for (int k = 0; k < 6; k++) parts += s.dev_part_s[k];
+    CHECK(s.dev_proofs == 30, "device parts of %llu proofs, want 30", (unsigned long long)s.dev_proofs);
+    CHECK(s.dev_part_s[0] > 0 && s.dev_part_s[1] > 0 && s.dev_part_s[2] > 0 && parts <= s.busy_s,
+          "device parts: h %.4f, msm h %.4f, msm l %.4f, sum %.4f of busy %.4f s", s.dev_part_s[0],
+          s.dev_part_s[1], s.dev_part_s[2], parts, s.busy_s);
     printf("pile-up: peak waiting %lld, peak synth %lld, peak reserved %.2f MiB of %.2f MiB, device busy %.0f%%\n",
            (long long)s.peak[G16_CTR_WAITING], (long long)s.peak[G16_CTR_SYNTH],
            s.peak[G16_CTR_RESERVED_BYTES] / 1048576.0, budget / 1048576.0, 100 * s.device_busy);
@@ -140,10 +147,11 @@ static void test_pileup(void)
         size_t n = fread(buf, 1, sizeof buf - 1, f);
         buf[n] = 0;
         fclose(f);
-        int syn = 0, dev = 0;
+        int syn = 0, dev = 0, hs = 0;
         for (const char *q = buf; (q = strstr(q, "\"name\":\"synthesis\"")); q++) syn++;
         for (const char *q = buf; (q = strstr(q, "\"name\":\"device\"")); q++) dev++;
-        CHECK(syn == 30 && dev == 30, "trace spans: %d synthesis, %d device", syn, dev);
+        for (const char *q = buf; (q = strstr(q, "\"name\":\"h step\"")); q++) hs++;
+        CHECK(syn == 30 && dev == 30 && hs == 30, "trace spans: %d synthesis, %d device, %d h step", syn, dev, hs);
         CHECK(strstr(buf, "\"traceEvents\"") && strstr(buf, "\"s_per_proof\"") &&
                   strstr(buf, "\"peak_reserved_bytes\""), "trace has events and the summary");
     }
