@@ -42,7 +42,8 @@ typedef struct g16_engine_config {
     unsigned gw;             /* device workers per device; 0: 1 */
     unsigned devices;        /* devices; 0: every CUDA device (CUDA backend), or one CPU device */
     unsigned finalizers;     /* finalizer threads; 0: 2 */
-    unsigned synth_threads;  /* threads of each synthesis worker's pool; 0: CPUs / pw, at least 1 */
+    unsigned synth_threads;  /* threads of each synthesis worker's pool; 0: CPUs / pw, at least 1
+                                (with GPUs, one CPU per GPU worker is left out first) */
     unsigned device_threads; /* threads of each CPU device's pool; 0: every CPU */
     uint64_t budget_bytes;   /* host memory budget; 0: half of the machine's RAM */
     int verify;              /* self-check every proof: 1 on, 0 off, -1 on for multi-partition jobs */

@@ -145,7 +145,12 @@ g16_status g16_engine_create(g16_engine **out, const g16_engine_config *cfg_in)
         return g16_fail(G16_ERR_ARG, "engine: pw %u (max 1024), gw %u (max 64), devices %u (max 64), "
                         "finalizers %u (max 256)", cfg.pw, cfg.gw, cfg.devices, cfg.finalizers);
     unsigned cpus = online_cpus();
-    if (!cfg.synth_threads) cfg.synth_threads = cpus / cfg.pw ? cpus / cfg.pw : 1;
+    /* A GPU worker's thread launches kernels and waits on them: if synthesis took
+     * every core, each of its wake-ups would queue behind synthesis threads and the
+     * GPU would idle between kernels.  So synthesis leaves one core per GPU worker. */
+    unsigned feeders = use_cuda ? cfg.devices * cfg.gw : 0;
+    unsigned synth_cpus = cpus > feeders ? cpus - feeders : 1;
+    if (!cfg.synth_threads) cfg.synth_threads = synth_cpus / cfg.pw ? synth_cpus / cfg.pw : 1;
     if (!cfg.device_threads) cfg.device_threads = cpus;
     if (!cfg.budget_bytes) {
         long pages = sysconf(_SC_PHYS_PAGES), pg = sysconf(_SC_PAGESIZE);
