@@ -34,6 +34,9 @@
 #define ADD_CC(d, a)       asm volatile("add.cc.u32 %0, %0, %1;" : "+r"(d) : "r"(a))
 #define ADDC_CC(d, a)      asm volatile("addc.cc.u32 %0, %0, %1;" : "+r"(d) : "r"(a))
 #define ADDC(d, a)         asm volatile("addc.u32 %0, %0, %1;" : "+r"(d) : "r"(a))
+#define SUB_CC(d, a)       asm volatile("sub.cc.u32 %0, %0, %1;" : "+r"(d) : "r"(a))
+#define SUBC_CC(d, a)      asm volatile("subc.cc.u32 %0, %0, %1;" : "+r"(d) : "r"(a))
+#define SUBC(d, a)         asm volatile("subc.u32 %0, %0, %1;" : "+r"(d) : "r"(a))
 #else
 #define CF_DECL uint32_t cf = 0;
 #define G16_EMU_(d, v, cin)                                     \
@@ -51,6 +54,16 @@
 #define ADD_CC(d, a)       G16_EMU_(d, a, 0)
 #define ADDC_CC(d, a)      G16_EMU_(d, a, cf)
 #define ADDC(d, a)         G16_EMU_(d, a, cf)
+// Subtraction: the flag is the borrow (PTX subc computes a - (b + CF)).
+#define G16_EMUS_(d, v, bin)                                    \
+    do {                                                        \
+        uint64_t t_ = (uint64_t)(d) - (uint64_t)(v) - (bin);    \
+        (d) = (uint32_t)t_;                                     \
+        cf = (uint32_t)(t_ >> 63);                              \
+    } while (0)
+#define SUB_CC(d, a)       G16_EMUS_(d, a, 0)
+#define SUBC_CC(d, a)      G16_EMUS_(d, a, cf)
+#define SUBC(d, a)         G16_EMUS_(d, a, cf)
 #endif
 
 // --- moduli -------------------------------------------------------------------------
@@ -127,57 +140,57 @@ struct g16_mont {
     }
     G16_HD bool is_one() const { return eq(one()); }
 
+    // Additions and subtractions are single carry chains (add.cc/addc, sub.cc/subc:
+    // one instruction per limb) and a select; plain C with 64-bit temporaries took
+    // three to four instructions per limb, which in an NTT butterfly (one product,
+    // one sum, one difference) was as many instructions as the product.
+
     // r = x - m if x >= m else x, for x < 2m held in N words plus a top word.
     G16_HD static g16_mont reduce_once(const uint32_t *x, uint32_t top)
     {
+        CF_DECL
         g16_mont r;
-        uint32_t borrow = 0;
 #pragma unroll
-        for (int i = 0; i < N; i++) {
-            uint64_t d = (uint64_t)x[i] - P::mod(i) - borrow;
-            r.l[i] = (uint32_t)d;
-            borrow = (uint32_t)(d >> 63);
-        }
-        // x < m exactly when the subtraction borrowed out of the top word too.
-        bool keep = borrow > top;
-        if (keep) {
+        for (int i = 0; i < N; i++) r.l[i] = x[i];
+        SUB_CC(r.l[0], P::mod(0));
 #pragma unroll
-            for (int i = 0; i < N; i++) r.l[i] = x[i];
-        }
+        for (int i = 1; i < N; i++) SUBC_CC(r.l[i], P::mod(i));
+        // The borrow out of the top word says x < m: keep x (mask all ones).
+        SUBC_CC(top, 0u);
+        uint32_t keep = 0;
+        SUBC(keep, 0u);
+#pragma unroll
+        for (int i = 0; i < N; i++) r.l[i] = keep ? x[i] : r.l[i];
         return r;
     }
 
     G16_HD friend g16_mont operator+(const g16_mont &a, const g16_mont &b)
     {
-        uint32_t s[N];
-        uint64_t c = 0;
+        CF_DECL
+        uint32_t s[N], top = 0;
 #pragma unroll
-        for (int i = 0; i < N; i++) {
-            c += (uint64_t)a.l[i] + b.l[i];
-            s[i] = (uint32_t)c;
-            c >>= 32;
-        }
-        return reduce_once(s, (uint32_t)c);
+        for (int i = 0; i < N; i++) s[i] = a.l[i];
+        ADD_CC(s[0], b.l[0]);
+#pragma unroll
+        for (int i = 1; i < N; i++) ADDC_CC(s[i], b.l[i]);
+        ADDC(top, 0u);
+        return reduce_once(s, top);
     }
     G16_HD friend g16_mont operator-(const g16_mont &a, const g16_mont &b)
     {
+        CF_DECL
         g16_mont r;
-        uint32_t borrow = 0;
 #pragma unroll
-        for (int i = 0; i < N; i++) {
-            uint64_t d = (uint64_t)a.l[i] - b.l[i] - borrow;
-            r.l[i] = (uint32_t)d;
-            borrow = (uint32_t)(d >> 63);
-        }
-        // Add m back when a < b; the mask keeps the code branch-free.
-        uint32_t mask = 0u - borrow;
-        uint64_t c = 0;
+        for (int i = 0; i < N; i++) r.l[i] = a.l[i];
+        SUB_CC(r.l[0], b.l[0]);
 #pragma unroll
-        for (int i = 0; i < N; i++) {
-            c += (uint64_t)r.l[i] + (P::mod(i) & mask);
-            r.l[i] = (uint32_t)c;
-            c >>= 32;
-        }
+        for (int i = 1; i < N; i++) SUBC_CC(r.l[i], b.l[i]);
+        // Add m back when a < b (mask all ones on a borrow).
+        uint32_t mask = 0;
+        SUBC(mask, 0u);
+        ADD_CC(r.l[0], P::mod(0) & mask);
+#pragma unroll
+        for (int i = 1; i < N; i++) ADDC_CC(r.l[i], P::mod(i) & mask);
         return r;
     }
     G16_HD g16_mont dbl() const { return *this + *this; }

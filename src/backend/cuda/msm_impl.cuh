@@ -53,6 +53,36 @@ __device__ __forceinline__ g16_dxyzz<F> padd(const g16_dxyzz<F> &a, const g16_dx
     else return a.add(b);
 }
 
+// Points move between registers and device memory in 16-byte pieces: their sizes
+// are multiples of 16 (G1 affine 96, XYZZ 192 bytes) and every device array of
+// points starts 16-byte aligned (cudaMalloc), but the structs' alignment is only
+// 4, so plain copies compiled to one 4-byte load per word (24 per G1 base).
+template <class T>
+__device__ __forceinline__ T ld_vec(const T *p)
+{
+    static_assert(sizeof(T) % 16 == 0, "points are whole 16-byte pieces");
+    union {
+        T t;
+        uint4 v[sizeof(T) / 16];
+    } u;
+    const uint4 *s = reinterpret_cast<const uint4 *>(p);
+#pragma unroll
+    for (int i = 0; i < (int)(sizeof(T) / 16); i++) u.v[i] = __ldg(s + i);
+    return u.t;
+}
+template <class T>
+__device__ __forceinline__ void st_vec(T *p, const T &x)
+{
+    union {
+        T t;
+        uint4 v[sizeof(T) / 16];
+    } u;
+    u.t = x;
+    uint4 *d = reinterpret_cast<uint4 *>(p);
+#pragma unroll
+    for (int i = 0; i < (int)(sizeof(T) / 16); i++) d[i] = u.v[i];
+}
+
 template <class F>
 struct msm_traits;
 template <>
@@ -148,9 +178,9 @@ __global__ void bucket_accumulate(g16_dxyzz<F> *buckets, const g16_daff<F> *base
     g16_dxyzz<F> acc = g16_dxyzz<F>::inf();
     for (uint32_t p = bstart[k], e = bend[k]; p < e; p++) {
         uint32_t v = vals[p];
-        acc = madd<F>(acc, bases[v & 0x7fffffffu], (v >> 31) != 0);
+        acc = madd<F>(acc, ld_vec(&bases[v & 0x7fffffffu]), (v >> 31) != 0);
     }
-    buckets[k] = acc;
+    st_vec(&buckets[k], acc);
 }
 
 // Long runs.  A bucket's run can hold most of the n points (all-equal scalars, the
@@ -199,12 +229,12 @@ __global__ void __launch_bounds__(128, MINB)
     if (AFF) {
         for (; p < e; p++) {
             uint32_t v = vals[p];
-            acc = madd<F>(acc, bases[v & 0x7fffffffu], (v >> 31) != 0);
+            acc = madd<F>(acc, ld_vec(&bases[v & 0x7fffffffu]), (v >> 31) != 0);
         }
     } else {
-        for (; p < e; p++) acc = padd<F>(acc, in[p]);
+        for (; p < e; p++) acc = padd<F>(acc, ld_vec(&in[p]));
     }
-    part[i] = acc;
+    st_vec(&part[i], acc);
 }
 
 // The last level: one thread per bucket adds its (at most MSM_RUN_LEN) partials.
@@ -215,8 +245,8 @@ __global__ void bucket_sum_parts(g16_dxyzz<F> *buckets, const g16_dxyzz<F> *in,
     uint32_t k = blockIdx.x * blockDim.x + threadIdx.x;
     if (k >= nb) return;
     g16_dxyzz<F> acc = g16_dxyzz<F>::inf();
-    for (uint32_t p = off[k], e = off[k + 1]; p < e; p++) acc = padd<F>(acc, in[p]);
-    buckets[k] = acc;
+    for (uint32_t p = off[k], e = off[k + 1]; p < e; p++) acc = padd<F>(acc, ld_vec(&in[p]));
+    st_vec(&buckets[k], acc);
 }
 
 // seg[w·S + j] = Σ_{b in segment j of window w} b·S_b (bucket value b = index + 1).
@@ -230,7 +260,7 @@ __global__ void bucket_reduce(g16_dxyzz<F> *seg, const g16_dxyzz<F> *buckets, ui
     const g16_dxyzz<F> *b = buckets + (size_t)w * B + (size_t)j * L;
     g16_dxyzz<F> run = g16_dxyzz<F>::inf(), acc = g16_dxyzz<F>::inf();
     for (uint32_t i = L; i-- > 0;) {
-        run = run.add(b[i]);
+        run = run.add(ld_vec(&b[i]));
         acc = acc.add(run);
     }
     // acc = Σ (b - v0 + 1)·S_b; add (v0 - 1)·run with v0 - 1 = j·L (double-and-add).
@@ -268,7 +298,7 @@ __global__ void ones_partial(g16_dxyzz<F> *part, const g16_daff<F> *bases, const
     uint32_t t = blockIdx.x * blockDim.x + threadIdx.x, stride = gridDim.x * blockDim.x;
     uint32_t cnt = *ones_count;
     g16_dxyzz<F> acc = g16_dxyzz<F>::inf();
-    for (uint32_t i = t; i < cnt; i += stride) acc = acc.add_affine(bases[ones[i]]);
+    for (uint32_t i = t; i < cnt; i += stride) acc = acc.add_affine(ld_vec(&bases[ones[i]]));
     part[t] = acc;
 }
 
