@@ -51,6 +51,11 @@ typedef struct g16_engine_config {
     int debug;               /* nonzero: log stage events and counters to stderr */
     int backend;             /* a g16_backend_kind for the device stage; 0 (auto): every
                                 CUDA device when a GPU is present, else the CPU */
+    unsigned max_ahead;      /* partitions in synthesis or synthesized that no device worker
+                                has taken yet, at most; 0: pw + 2 per device worker.  The
+                                budget bounds bytes; this bounds how far synthesis runs ahead
+                                of the devices (memory, and new page-locked buffers, held
+                                for nothing) */
 } g16_engine_config;
 
 /* Fills *cfg with the defaults (all zero, verify -1). */

@@ -125,6 +125,7 @@ g16_status g16_engine_create(g16_engine **out, const g16_engine_config *cfg_in)
     if (!cfg.pw) cfg.pw = 1;
     if (!cfg.gw) cfg.gw = 1;
     if (!cfg.finalizers) cfg.finalizers = 2;
+    /* cfg.devices is known below; max_ahead's default is filled in there. */
     /* Devices: GPUs with the CUDA backend, else CPU "devices" (each with its own
      * lock and thread pool, running the CPU backend). */
     int use_cuda = 0;
@@ -141,6 +142,7 @@ g16_status g16_engine_create(g16_engine **out, const g16_engine_config *cfg_in)
                             gpus);
     }
     if (!cfg.devices) cfg.devices = 1;
+    if (!cfg.max_ahead) cfg.max_ahead = cfg.pw + 2 * cfg.devices * cfg.gw;
     if (cfg.pw > 1024 || cfg.gw > 64 || cfg.devices > 64 || cfg.finalizers > 256)
         return g16_fail(G16_ERR_ARG, "engine: pw %u (max 1024), gw %u (max 64), devices %u (max 64), "
                         "finalizers %u (max 256)", cfg.pw, cfg.gw, cfg.devices, cfg.finalizers);

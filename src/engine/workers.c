@@ -287,7 +287,11 @@ static void synth_loop(g16_worker *w)
     for (;;) {
         g16_part *p = NULL;
         while (!e->stop) {
-            if (e->queue && admit(e, e->queue)) {
+            /* Synthesis runs at most max_ahead partitions ahead of the devices: more
+             * would hold memory (and, with GPUs, fresh page-locked buffers whose
+             * registration stalls the driver) for partitions no device can take yet. */
+            int64_t ahead = g16_tracker_get(&e->tr, G16_CTR_SYNTH) + g16_tracker_get(&e->tr, G16_CTR_WAITING);
+            if (e->queue && ahead < (int64_t)e->cfg.max_ahead && admit(e, e->queue)) {
                 p = pop(&e->queue);
                 break;
             }
@@ -413,6 +417,7 @@ static void device_loop(g16_worker *w)
         g16_trace_span(e, "waiting", p->t_stage, t, 0, p);
         g16_tracker_add(&e->tr, G16_CTR_WAITING, -1);
         g16_tracker_add(&e->tr, G16_CTR_DEVICE, 1);
+        pthread_cond_broadcast(&e->cv); /* one less ahead: a synthesis may start */
         g16_tracker_add(&e->tr, G16_CTR_DEVICE_BYTES, (int64_t)p->scratch_bytes);
         p->stage = G16_STAGE_DEVICE;
         pthread_mutex_unlock(&e->mu);

@@ -77,6 +77,46 @@ static void check_zero(g16_engine *e, const char *when)
               (long long)s.cur[c]);
 }
 
+/* ---------------------------------------------------------------- max_ahead */
+static g16_engine *ahead_engine;
+static atomic_int ahead_peak;
+static void ahead_hook(void *user, g16_stage s, uint64_t job, uint32_t part)
+{
+    if (s != G16_STAGE_SYNTH) return;
+    g16_engine_stats st;
+    g16_engine_stats_get(ahead_engine, &st);
+    int now = (int)(st.cur[G16_CTR_SYNTH] + st.cur[G16_CTR_WAITING]);
+    int old = atomic_load(&ahead_peak);
+    while (now > old && !atomic_compare_exchange_weak(&ahead_peak, &old, now)) {}
+}
+
+/* pw = 4 synthesis workers in front of a slow device, max_ahead = 2: never more
+ * than 2 partitions in synthesis or waiting, and the cap is reached (the budget
+ * would let all 8 through). */
+static void test_max_ahead(void)
+{
+    g16_engine_config cfg;
+    g16_engine_config_default(&cfg);
+    cfg.pw = 4;
+    cfg.budget_bytes = 1ull << 30;
+    cfg.synth_threads = 1;
+    cfg.device_threads = 2;
+    cfg.max_ahead = 2;
+    CHECK(g16_engine_create(&ahead_engine, &cfg) == G16_OK, "create: %s", g16_last_error());
+    g16_engine_hooks h = {.fail_stage = -1, .on_stage = ahead_hook};
+    h.delay_ms[G16_STAGE_DEVICE] = 20;
+    g16_engine_set_hooks(ahead_engine, &h);
+    atomic_store(&ahead_peak, 0);
+    uint64_t id = submit(ahead_engine, 8, G16_PRIO_NORMAL);
+    static uint8_t proofs[8 * 192];
+    CHECK(g16_engine_await(ahead_engine, id, 120, proofs, sizeof proofs, NULL) == G16_OK &&
+              verify_all(proofs, 8) == 0, "max_ahead job: %s", g16_last_error());
+    CHECK(atomic_load(&ahead_peak) == 2, "partitions ahead of the device peaked at %d, cap 2",
+          atomic_load(&ahead_peak));
+    check_zero(ahead_engine, "after the max_ahead job");
+    g16_engine_destroy(ahead_engine, 1);
+}
+
 /* ---------------------------------------------------------------- (a) */
 static void test_pileup(void)
 {
@@ -415,6 +455,7 @@ int main(void)
     setup_circuit();
     test_misc();
     test_pileup();
+    test_max_ahead();
     test_errors();
     test_cancel();
     test_priority();
