@@ -1,7 +1,8 @@
 /* Differential test: CUDA backend vs CPU reference, bit for bit, on fresh random
  * inputs (seed from the clock unless G16_TEST_SEED is set; printed either way).
  *
- *   g16_gpu_diff [--quick | --cpu-only]   (--cpu-only: the CPU references alone)
+ *   g16_gpu_diff [--quick | --cpu-only | --ntt-only LOG]   (--cpu-only: the CPU references
+ *   alone; --ntt-only: the NTT set up to 2^LOG alone, e.g. to check a G16_CUDA_NTT_* knob)
  *
  * Covers: device field ops (Fr, Fp, Fp2 mul; Fp add/sub) incl. 0, 1, p-1;
  * NTT sizes 2^0..2^22 in every direction/coset/order combination against a
@@ -592,6 +593,11 @@ int main(int argc, char **argv)
         return 1;
     }
     g16_cuda_set_poison(ctx, 1);
+    if (argc > 2 && !strcmp(argv[1], "--ntt-only")) {
+        test_ntt(ctx, (unsigned)atoi(argv[2]));
+        g16_cuda_ctx_destroy(ctx);
+        return g16_test_finish("g16_gpu_diff --ntt-only");
+    }
     check_reference();
     test_field(ctx);
     test_errors(ctx);

@@ -15,9 +15,10 @@ extern "C" {
 }
 
 // One whole transform as ntt.cu's run_passes launches it.
-static void emu_passes(g16_dfr *x, unsigned log_n, const g16_dfr *tw, bool dit, bool r4)
+static void emu_passes(g16_dfr *x, unsigned log_n, const g16_dfr *tw, bool dit, bool r4,
+                       unsigned high)
 {
-    const ntt_plan plan = ntt_make_plan(log_n);
+    const ntt_plan plan = ntt_make_plan(log_n, high);
     static g16_dfr s[NTT_TILE];
     for (unsigned i = 0; i < plan.np; i++) {
         unsigned p = dit ? i : plan.np - 1 - i, lo = plan.lo[p], k = plan.k[p], lc = plan.log_c[p];
@@ -68,15 +69,18 @@ int main(void)
         }
         g16_fr nf;
         g16_fr_from_u64(&nf, n);
-        for (int r4 = 0; r4 < 2; r4++) {
+        // radix 2 and 4 with upper passes of <= 8 stages, and radix 2 with <= 9 (G16_CUDA_NTT_HIGH)
+        for (int v = 0; v < 3; v++) {
+            const int r4 = v == 1;
+            const unsigned high = v == 2 ? 9 : NTT_HIGH_STAGES;
             // DIF: natural -> bit-reversed (CPU forward_nr)
             memcpy(want, x, n * sizeof *x);
             g16_ntt_forward_nr(d, want);
             memcpy(got, x, n * sizeof *x);
-            emu_passes((g16_dfr *)got, log_n, (const g16_dfr *)tw, false, r4);
-            CHECK(memcmp(got, want, n * sizeof *x) == 0, "DIF 2^%u radix %d", log_n, r4 ? 4 : 2);
+            emu_passes((g16_dfr *)got, log_n, (const g16_dfr *)tw, false, r4, high);
+            CHECK(memcmp(got, want, n * sizeof *x) == 0, "DIF 2^%u radix %d high %u", log_n, r4 ? 4 : 2, high);
             // DIT with ω^-1 brings it back to n·x (natural)
-            emu_passes((g16_dfr *)got, log_n, (const g16_dfr *)twi, true, r4);
+            emu_passes((g16_dfr *)got, log_n, (const g16_dfr *)twi, true, r4, high);
             for (size_t i = 0; i < n; i++) g16_fr_mul(&want[i], &x[i], &nf);
             CHECK(memcmp(got, want, n * sizeof *x) == 0, "DIT round trip 2^%u radix %d", log_n,
                   r4 ? 4 : 2);
@@ -84,7 +88,7 @@ int main(void)
             memcpy(want, x, n * sizeof *x);
             g16_ntt_forward_rn(d, want);
             memcpy(got, x, n * sizeof *x);
-            emu_passes((g16_dfr *)got, log_n, (const g16_dfr *)tw, true, r4);
+            emu_passes((g16_dfr *)got, log_n, (const g16_dfr *)tw, true, r4, high);
             CHECK(memcmp(got, want, n * sizeof *x) == 0, "DIT 2^%u radix %d", log_n, r4 ? 4 : 2);
         }
         free(x), free(want), free(got), free(tw), free(twi);

@@ -45,12 +45,14 @@ G16_HD void ntt_st(g16_dfr *p, const g16_dfr &d)
 }
 
 // Pass plan, from the low bits up: the low pass takes up to 10 stages with one
-// column; the rest is split evenly into passes of at most 8 stages.
+// column; the rest is split evenly into passes of at most `high` stages (8: tiles
+// of ≥ 4 columns, 128-byte row segments; 9: 2^27 in 3 passes instead of 4, with
+// 2-column tiles, 64-byte segments).
 struct ntt_plan {
     unsigned np, lo[8], k[8], log_c[8];
 };
 
-G16_HD ntt_plan ntt_make_plan(unsigned log_n)
+G16_HD ntt_plan ntt_make_plan(unsigned log_n, unsigned high = NTT_HIGH_STAGES)
 {
     ntt_plan p;
     p.np = 0;
@@ -59,7 +61,7 @@ G16_HD ntt_plan ntt_make_plan(unsigned log_n)
     p.lo[0] = 0, p.k[0] = k0, p.np = 1;
     unsigned rest = log_n - k0, lo = k0;
     if (rest) {
-        unsigned parts = (rest + NTT_HIGH_STAGES - 1) / NTT_HIGH_STAGES;
+        unsigned parts = (rest + high - 1) / high;
         for (unsigned i = 0; i < parts; i++) {
             unsigned k = rest / parts + (i < rest % parts ? 1 : 0);
             p.lo[p.np] = lo, p.k[p.np++] = k;
