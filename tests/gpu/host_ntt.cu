@@ -69,10 +69,10 @@ int main(void)
         }
         g16_fr nf;
         g16_fr_from_u64(&nf, n);
-        // radix 2 and 4 with upper passes of <= 8 stages, and radix 2 with <= 9 (G16_CUDA_NTT_HIGH)
-        for (int v = 0; v < 3; v++) {
-            const int r4 = v == 1;
-            const unsigned high = v == 2 ? 9 : NTT_HIGH_STAGES;
+        // radix 2 and 4, upper passes of <= 8 and <= 9 stages (G16_CUDA_NTT_HIGH)
+        for (int v = 0; v < 4; v++) {
+            const int r4 = v & 1;
+            const unsigned high = v & 2 ? 9 : 8;
             // DIF: natural -> bit-reversed (CPU forward_nr)
             memcpy(want, x, n * sizeof *x);
             g16_ntt_forward_nr(d, want);

@@ -185,9 +185,9 @@ static g16_status run_passes(g16_cuda_ctx *ctx, g16_dfr *x, unsigned log_n, int 
     if (log_n == 0) return G16_OK;
     const g16_dfr *tw;
     G16_TRY(twiddles(ctx, &tw, log_n, inverse));
-    // G16_CUDA_NTT_HIGH=9: upper passes of up to 9 stages (A/B knob; see ntt_make_plan).
+    // G16_CUDA_NTT_HIGH=8 or 9: the longest upper pass (A/B knob; see ntt_make_plan).
     const char *hv = getenv("G16_CUDA_NTT_HIGH");
-    const unsigned high = hv && atoi(hv) == 9 ? 9u : NTT_HIGH_STAGES;
+    const unsigned high = hv && (atoi(hv) == 8 || atoi(hv) == 9) ? (unsigned)atoi(hv) : NTT_HIGH_STAGES;
     const ntt_plan plan = ntt_make_plan(log_n, high);
     const bool r4 = ctx->ntt_radix == 4;
     for (unsigned i = 0; i < plan.np; i++) {

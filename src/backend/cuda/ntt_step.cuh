@@ -19,7 +19,7 @@
 #include "field.cuh"
 
 #define NTT_LOW_STAGES 10u
-#define NTT_HIGH_STAGES 8u
+#define NTT_HIGH_STAGES 9u
 #define NTT_TILE 1024u  // elements per block tile (32 KiB of shared memory)
 
 G16_HD void ntt_ld(g16_dfr &d, const g16_dfr *p)
@@ -45,9 +45,9 @@ G16_HD void ntt_st(g16_dfr *p, const g16_dfr &d)
 }
 
 // Pass plan, from the low bits up: the low pass takes up to 10 stages with one
-// column; the rest is split evenly into passes of at most `high` stages (8: tiles
-// of ≥ 4 columns, 128-byte row segments; 9: 2^27 in 3 passes instead of 4, with
-// 2-column tiles, 64-byte segments).
+// column; the rest is split evenly into passes of at most `high` stages (9, the
+// default: 2^27 in 3 passes, a 9-stage pass has 2-column tiles, 64-byte row
+// segments; 8: 4 passes, tiles of ≥ 4 columns, 128-byte segments).
 struct ntt_plan {
     unsigned np, lo[8], k[8], log_c[8];
 };
