@@ -127,14 +127,6 @@ g16_status g16_bufpool_alloc(g16_engine *e, g16_buf *b, size_t bytes)
         b->bytes = 0;
         return g16_fail(G16_ERR_NOMEM, "engine: cannot map a %zu-byte buffer", bytes);
     }
-#ifdef MADV_HUGEPAGE
-    /* Transparent huge pages where the kernel allows them: page-locking a 2 GiB
-     * buffer of 4 KiB pages faults and pins half a million pages, and the H200
-     * trace showed those registrations stretching the first proof of a run
-     * (docs/engine.md); with 2 MiB pages there are 512 times fewer.  Advice
-     * only: a refusal changes nothing. */
-    (void)madvise(p, bytes, MADV_HUGEPAGE);
-#endif
     /* Page-locked once, when the buffer is made: it is reused by exact size,
      * so the lock costs nothing per proof and every copy to the GPU is direct. */
     if (e->pin_be) g16_backend_pin(e->pin_be, p, bytes);
