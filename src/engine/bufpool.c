@@ -118,6 +118,23 @@ int g16_bufpool_take_idle(g16_engine *e, g16_buf *b, size_t bytes)
     return 0;
 }
 
+/* Writes one byte per page, so every page is faulted in (and zeroed by the
+ * kernel) by the calling worker's threads rather than one page at a time inside
+ * the page-locking call. */
+static void touch_pages(void *ctx, size_t begin, size_t end, unsigned worker)
+{
+    (void)worker;
+    volatile char *p = ctx;
+    for (size_t i = begin; i < end; i++) p[i * 4096] = 0;
+}
+
+/* G16_POOL_PREFAULT=0 page-locks untouched buffers (the A/B of docs/BENCHMARKS.md). */
+static int prefault_on(void)
+{
+    const char *v = getenv("G16_POOL_PREFAULT");
+    return !(v && !strcmp(v, "0"));
+}
+
 g16_status g16_bufpool_alloc(g16_engine *e, g16_buf *b, size_t bytes)
 {
     bytes = g16_buf_round(bytes);
@@ -129,7 +146,10 @@ g16_status g16_bufpool_alloc(g16_engine *e, g16_buf *b, size_t bytes)
     }
     /* Page-locked once, when the buffer is made: it is reused by exact size,
      * so the lock costs nothing per proof and every copy to the GPU is direct. */
-    if (e->pin_be) g16_backend_pin(e->pin_be, p, bytes);
+    if (e->pin_be) {
+        if (prefault_on()) g16_parallel_for(bytes / 4096, 512, touch_pages, p);
+        g16_backend_pin(e->pin_be, p, bytes);
+    }
     b->p = p;
     b->bytes = bytes;
     g16_tracker_add(&e->tr, G16_CTR_PINNED_BYTES, (int64_t)bytes);

@@ -4,18 +4,24 @@
  * on the device; total: including the host-to-device copy of the scalars /
  * vectors through pinned staging).
  *
- *   g16_gpu_bench [--quick] [--only ntt|h|g1|g2] [--lo L] [--hi H] [--no-hmsm]
+ *   g16_gpu_bench [--quick] [--only ntt|h|g1|g2|pin] [--lo L] [--hi H] [--no-hmsm]
  * (--lo/--hi bound the log sizes of the G1/G2 MSM loops; --no-hmsm skips the
  * H step + H-query MSM pairs: for quick A/B runs of MSM tuning knobs.)
  * (g1 also times prove_start's H part: H step + H-query MSM from the device h.)
+ * (pin, only when asked: page-locking fresh 2 GiB host buffers, cold and after the
+ * pages were touched by 8 threads, and NTT 2^24 round trips while another thread
+ * page-locks buffers: the engine's pool does that from synthesis threads.)
  *
  * Prints one line per figure:  RESULT <what> <log2 size> <kernel ms> <total ms>
  * MSM bases: 2^18 (G1) / 2^16 (G2) distinct points tiled to the size (the work
  * of an MSM does not depend on the bases being distinct), scalars uniform.
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <time.h>
 
 #include "backend/cuda_ops.h"
 #include "check.h"
@@ -58,6 +64,113 @@ static int fail(const char *what)
     return 1;
 }
 
+/* ---------------------------------------------------------------- pin */
+
+#define PIN_BYTES ((size_t)2 << 30)
+#define PIN_COUNT 4
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+typedef struct {
+    char *p;
+    size_t bytes;
+} pin_slice;
+
+static void *touch_slice(void *arg)
+{
+    pin_slice *s = arg;
+    memset(s->p, 0, s->bytes);
+    return NULL;
+}
+
+/* Fresh anonymous mapping; prefault: its pages touched by 8 threads first. */
+static char *pin_map(int prefault)
+{
+    char *p = mmap(NULL, PIN_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) return NULL;
+    if (prefault) {
+        pthread_t t[8];
+        pin_slice s[8];
+        for (int i = 0; i < 8; i++) {
+            s[i] = (pin_slice){p + (size_t)i * (PIN_BYTES / 8), PIN_BYTES / 8};
+            pthread_create(&t[i], NULL, touch_slice, &s[i]);
+        }
+        for (int i = 0; i < 8; i++) pthread_join(t[i], NULL);
+    }
+    return p;
+}
+
+typedef struct {
+    int prefault;
+    volatile int done;
+    double seconds; /* registration time, summed */
+    int ok;
+} pin_job;
+
+static void *pin_thread(void *arg)
+{
+    pin_job *j = arg;
+    char *bufs[PIN_COUNT];
+    j->ok = 1;
+    for (int i = 0; i < PIN_COUNT; i++) {
+        bufs[i] = pin_map(j->prefault);
+        double t0 = now_s();
+        if (!bufs[i] || g16_cuda_host_register(bufs[i], PIN_BYTES) != G16_OK) j->ok = 0;
+        j->seconds += now_s() - t0;
+    }
+    j->done = 1;
+    for (int i = 0; i < PIN_COUNT; i++)
+        if (bufs[i]) g16_cuda_host_unregister(bufs[i]), munmap(bufs[i], PIN_BYTES);
+    return NULL;
+}
+
+/* NTT 2^24 round trips (pinned host vector) until the job is done, or n of them. */
+static void ntt_while(g16_cuda_ctx *ctx, g16_fr *v, pin_job *j, int n, float *tot, int *count)
+{
+    *count = 0;
+    while (*count < 64 && (j ? !j->done : *count < n)) {
+        float k;
+        if (g16_cuda_ntt(ctx, v, 24, 0, 0, 0, 0) != G16_OK) break;
+        g16_cuda_last_times(ctx, &tot[*count], &k);
+        (*count)++;
+    }
+}
+
+static int bench_pin(g16_cuda_ctx *ctx)
+{
+    g16_fr *v;
+    if (g16_cuda_host_alloc((void **)&v, ((size_t)1 << 24) * sizeof *v) != G16_OK) return fail("pinned");
+    rand_scalars(v, (size_t)1 << 24);
+    float tot[64], k[64];
+    int n;
+    ntt_while(ctx, v, NULL, 9, tot, &n);
+    memcpy(k, tot, sizeof tot);
+    qsort(k, (size_t)n, sizeof *k, cmp_f);
+    printf("PIN ntt24 alone: median %.2f ms (%d runs)\n", k[n / 2], n);
+    for (int prefault = 0; prefault < 2; prefault++) {
+        pin_job j = {prefault, 0, 0, 0};
+        pthread_t t;
+        double t0 = now_s();
+        pthread_create(&t, NULL, pin_thread, &j);
+        ntt_while(ctx, v, &j, 0, tot, &n);
+        pthread_join(t, NULL);
+        double wall = now_s() - t0;
+        qsort(tot, (size_t)n, sizeof *tot, cmp_f);
+        printf("PIN %s: %d x 2 GiB registered in %.2f s (%.1f GB/s of registration; wall %.2f s incl. "
+               "touching); ntt24 meanwhile: %d runs, median %.2f ms, max %.2f ms%s\n",
+               prefault ? "prefaulted" : "cold", PIN_COUNT, j.seconds,
+               PIN_COUNT * (double)PIN_BYTES / 1e9 / j.seconds, wall, n, n ? tot[n / 2] : 0.0f,
+               n ? tot[n - 1] : 0.0f, j.ok ? "" : " (REGISTRATION FAILED)");
+    }
+    g16_cuda_host_free(v);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     int quick = 0, no_hmsm = 0;
@@ -74,6 +187,11 @@ int main(int argc, char **argv)
     g16_cuda_ctx *ctx;
     if (g16_cuda_ctx_create(&ctx, 0) != G16_OK) return fail("context");
     int bad = 0;
+    if (only && !strcmp(only, "pin")) {
+        bad = bench_pin(ctx);
+        g16_cuda_ctx_destroy(ctx);
+        return bad;
+    }
     float k[7], t[7];
     const unsigned ntt_max = quick ? 22 : 27, g1_max = quick ? 20 : 26, g2_max = quick ? 18 : 24;
 
