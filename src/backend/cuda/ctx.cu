@@ -40,9 +40,9 @@ extern "C" g16_status g16_cuda_ctx_create(g16_cuda_ctx **out, int device)
     if (device < 0 || device >= count)
         return g16_fail(G16_ERR_BACKEND, "CUDA: device %d requested, %d present", device, count);
     g16_cuda_ctx *c = (g16_cuda_ctx *)calloc(1, sizeof *c);
-    if (c) c->ntt_radix = 4;  // the default pass kernel (g16_cuda_set_ntt_radix)
     if (!c) return g16_fail(G16_ERR_NOMEM, "CUDA: context allocation");
     c->device = device;
+    c->ntt_radix = 4;  // the default pass kernel (g16_cuda_set_ntt_radix)
     g16_status s = G16_OK;
     if ((e = cudaSetDevice(device)) != cudaSuccess ||
         (e = cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking)) != cudaSuccess ||
