@@ -27,6 +27,8 @@ static const char engine_usage[] =
     "  --backend NAME      cpu | cuda | auto (auto: every GPU when one is present, else the CPU)\n"
     "  --devices D         devices (default: every GPU with CUDA, 1 with the CPU backend)\n"
     "  --budget BYTES      host memory budget, suffix K/M/G allowed (half the RAM)\n"
+    "  --max-ahead K       partitions in synthesis or waiting for a device, at most\n"
+    "                      (pw + 2 per device worker)\n"
     "  --priority NAME     critical | high | normal | low (normal)\n"
     "  --no-verify         skip the self-check (on by default)\n"
     "  --trace FILE        Chrome trace-event JSON (engine-trace.json; '-' none)\n"
@@ -35,7 +37,7 @@ static const char engine_usage[] =
 
 static const char pipeline_usage[] =
     "usage: g16 bench pipeline [--jobs J] [--partitions P] [--log-n N] [--profile NAME]\n"
-    "                          [--pw A,B,C] [--gw G] [--devices D] [--budget BYTES]\n"
+    "                          [--pw A,B,C] [--gw G] [--devices D] [--budget BYTES] [--max-ahead K]\n"
     "                          [--backend cpu|cuda|auto]\n"
     "                          [--inputs K] [--seed S] [--no-verify] [--trace-dir DIR] [--json]\n"
     "Per pw setting: s/proof, the s/proof the stage times allow, device busy %,\n"
@@ -117,6 +119,7 @@ static int engine_run(int argc, char **argv)
             cfg.backend = k;
         }
         else if (!strcmp(o, "--budget")) { if (parse_bytes(&cfg.budget_bytes, v)) return bad_opt("engine run", o, v); }
+        else if (!strcmp(o, "--max-ahead")) { if (parse_uint(&cfg.max_ahead, v, 1, 1u << 20)) return bad_opt("engine run", o, v); }
         else if (!strcmp(o, "--profile")) { if (g16_profile_parse(&profile, v)) return bad_opt("engine run", o, v); }
         else if (!strcmp(o, "--priority")) { if (g16_priority_parse(&prio, v)) return bad_opt("engine run", o, v); }
         else if (!strcmp(o, "--circuit")) circ_path = v;
@@ -234,7 +237,7 @@ int cli_engine(int argc, char **argv)
 
 int cli_bench_pipeline(int argc, char **argv)
 {
-    unsigned jobs = 2, parts = 10, log_n = 12, n_pub = 4, seed = 1, gw = 1, devices = 0;
+    unsigned jobs = 2, parts = 10, log_n = 12, n_pub = 4, seed = 1, gw = 1, devices = 0, max_ahead = 0;
     int backend = G16_BACKEND_AUTO;
     unsigned pws[64] = {1, 2, 4, 8}, n_pw = 4;
     uint64_t budget = 0;
@@ -264,6 +267,7 @@ int cli_bench_pipeline(int argc, char **argv)
             backend = k;
         }
         else if (!strcmp(o, "--budget")) { if (parse_bytes(&budget, v)) return bad_opt("bench pipeline", o, v); }
+        else if (!strcmp(o, "--max-ahead")) { if (parse_uint(&max_ahead, v, 1, 1u << 20)) return bad_opt("bench pipeline", o, v); }
         else if (!strcmp(o, "--profile")) { if (g16_profile_parse(&profile, v)) return bad_opt("bench pipeline", o, v); }
         else if (!strcmp(o, "--trace-dir")) trace_dir = v;
         else if (!strcmp(o, "--pw")) {
@@ -298,6 +302,7 @@ int cli_bench_pipeline(int argc, char **argv)
         cfg.gw = gw;
         cfg.devices = devices;
         cfg.backend = backend;
+        cfg.max_ahead = max_ahead;
         cfg.budget_bytes = budget;
         cfg.verify = verify;
         char tp[4096];
