@@ -16,6 +16,8 @@
 #                     "25 26" runs one sweep per size), pw list (1,2,4,8), host budget (32G)
 #        TRACE_DIR (default OUT), PIPE_EXTRA (more bench pipeline options, e.g. --json)
 #        NO_BENCH=1  skip the kernel benchmark;  PROVE_SIZES  prove_start sizes (default 24 26)
+#        FOLD_AB=1  also the folded-bases G1 MSM (g16_cuda_bases_fold): its differential test
+#                     (g16_gpu_diff --fold-only) and timings 2^20..2^FOLD_HI (default 24) as msm_g1f
 #        OVERLAP_AB=1  also run the differential test and a 2^26 prove_start with
 #                     G16_CUDA_OVERLAP=1 (overlapped H-step uploads), for an A/B against the default
 # Exit status: 0 when the build and the differential test passed.
@@ -88,6 +90,16 @@ if [ -n "${OVERLAP_AB:-}" ]; then
     echo "OVERLAP diff_rc=$ov_rc $j" >>"$out/prove.txt"
 fi
 
+if [ -n "${FOLD_AB:-}" ]; then
+    say "folded bases: differential test and G1 MSM timings"
+    timeout "${DIFF_TIMEOUT:-900}" "$bin/g16_gpu_diff" --fold-only 262144 >"$out/diff-fold.log" 2>&1
+    fold_rc=$?
+    [ $fold_rc -eq 0 ] || { say "FAILED: folded-bases differential test (rc $fold_rc)"; grep FAIL "$out/diff-fold.log" | head; }
+    tail -n 1 "$out/diff-fold.log"
+    [ $fold_rc -eq 0 ] && timeout "${BENCH_TIMEOUT:-1500}" "$bin/g16_gpu_bench" --only g1 --no-hmsm --fold 0 \
+        --hi "${FOLD_HI:-24}" >>"$out/bench.log" 2>&1
+fi
+
 : >"$out/pipeline.txt"
 if [ -n "$pipeline" ]; then
     for plg in ${PIPE_LOG:-24}; do
@@ -118,7 +130,7 @@ awk -v vn="$v_ntt" -v v1="$v_g1" -v v2="$v_g2" '
     else if (w ~ /^ntt/ || w == "h_step") {
         f = 28.0 * (n / 2^27) * (lg / 27.0); if (w == "h_step") f *= 7; floor = sprintf("%.2f", f); v = vn
         if (w == "ntt_nn") { if (lg == 24) peer = 4.74; if (lg == 26) peer = 23.8; if (lg == 27) peer = 44.4 }
-    } else if (w == "msm_g1") {
+    } else if (w == "msm_g1" || w == "msm_g1f") {
         floor = sprintf("%.1f", 70.0 * n / 2^24); v = v1
         if (lg == 20) peer = 22.4; if (lg == 22) peer = 54.0; if (lg == 24) peer = 156; if (lg == 26) peer = 561
     } else if (w == "msm_g2") { floor = sprintf("%.1f", 210.0 * n / 2^24); v = v2 }

@@ -108,6 +108,19 @@ g16_status g16_cuda_bases_upload(g16_cuda_ctx *ctx, g16_cuda_bases **out, g16_gr
 g16_status g16_cuda_bases_prefix(g16_cuda_bases **out, const g16_cuda_bases *b, size_t n);
 void g16_cuda_bases_free(g16_cuda_bases *b);
 
+/* Folded G1 bases for window c (0: G16_CUDA_FOLD_C): the W = windows(c) shifted
+ * copies 2^(c·k)·P_i (k < W) of b's points, computed on the device (XYZZ doublings,
+ * one Fermat inversion per point) and stored affine, W times b's memory.  An MSM
+ * over the folded handle adds every window's digits into ONE set of 2^(c−1)
+ * buckets: no per-window bucket reduction, so c can be large (fewer windows, fewer
+ * additions per scalar); the handle fixes the window (opts->window must be 0 or c).
+ * Prefix views of it work as for plain bases.  Opt-in: written in session 3 and
+ * tested on the host; first validated and timed on a GPU in a later session.
+ * Returns G16_ERR_ARG for G2 bases or c outside [2, 22]; G16_ERR_NOMEM/BACKEND. */
+#define G16_CUDA_FOLD_C 22
+g16_status g16_cuda_bases_fold(g16_cuda_ctx *ctx, g16_cuda_bases **out, const g16_cuda_bases *b,
+                               unsigned c);
+
 /* MSM knobs; the zero value means automatic. */
 typedef struct g16_cuda_msm_opts {
     unsigned window;  /* c in [2, 22]; 0: from n */

@@ -4,10 +4,13 @@
  * on the device; total: including the host-to-device copy of the scalars /
  * vectors through pinned staging).
  *
- *   g16_gpu_bench [--quick] [--only ntt|h|g1|g2|pin] [--lo L] [--hi H] [--no-hmsm]
+ *   g16_gpu_bench [--quick] [--only ntt|h|g1|g2|pin] [--lo L] [--hi H] [--no-hmsm] [--fold C]
  * (--lo/--hi bound the log sizes of the G1/G2 MSM loops; --no-hmsm skips the
  * H step + H-query MSM pairs: for quick A/B runs of MSM tuning knobs.)
  * (g1 also times prove_start's H part: H step + H-query MSM from the device h.)
+ * (--fold C: the G1 MSMs over bases folded for window C (g16_cuda_bases_fold; 0: its
+ * default), reported as msm_g1f, and the fold's own time as fold_g1; the folded
+ * copies of 2^hi bases must fit the card.)
  * (pin, only when asked: page-locking fresh 2 GiB host buffers, cold and after the
  * pages were touched by 8 threads, and NTT 2^24 round trips while another thread
  * page-locks buffers: the engine's pool does that from synthesis threads.)
@@ -173,7 +176,7 @@ static int bench_pin(g16_cuda_ctx *ctx)
 
 int main(int argc, char **argv)
 {
-    int quick = 0, no_hmsm = 0;
+    int quick = 0, no_hmsm = 0, fold = -1;
     unsigned lo_lg = 0, hi_lg = 99;
     const char *only = NULL;
     for (int i = 1; i < argc; i++) {
@@ -181,6 +184,7 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--lo") && i + 1 < argc) lo_lg = (unsigned)atoi(argv[++i]);
         else if (!strcmp(argv[i], "--hi") && i + 1 < argc) hi_lg = (unsigned)atoi(argv[++i]);
         else if (!strcmp(argv[i], "--no-hmsm")) no_hmsm = 1;
+        else if (!strcmp(argv[i], "--fold") && i + 1 < argc) fold = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
     }
     g16_rng_seed(&rng, g16_test_seed(1));
@@ -265,11 +269,25 @@ int main(int argc, char **argv)
         g16_cuda_bases *db;
         if (g16_cuda_bases_upload(ctx, &db, G16_G1, bases, nmax) != G16_OK) return fail("upload");
         rand_scalars(sc, nmax);
+        g16_cuda_bases *fb = NULL; /* --fold: the folded copies of the largest size run */
+        if (fold >= 0) {
+            unsigned top = g1_max < hi_lg ? g1_max : hi_lg;
+            g16_cuda_bases *pre;
+            if (g16_cuda_bases_prefix(&pre, db, (size_t)1 << top) != G16_OK) return fail("prefix");
+            struct timespec t0, t1;
+            clock_gettime(CLOCK_MONOTONIC, &t0);
+            g16_status fs = g16_cuda_bases_fold(ctx, &fb, pre, (unsigned)fold);
+            clock_gettime(CLOCK_MONOTONIC, &t1);
+            g16_cuda_bases_free(pre);
+            if (fs != G16_OK) return fail("fold");
+            float ms = (float)((t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) / 1e6);
+            printf("RESULT fold_g1 %u %.3f %.3f\n", top, ms, ms);
+        }
         for (unsigned lg = lo_lg > 20 ? lo_lg : 20; lg <= g1_max && lg <= hi_lg; lg++) {
             size_t n = (size_t)1 << lg;
             int reps = lg <= 24 ? 5 : 3;
             g16_cuda_bases *sub;
-            if (g16_cuda_bases_prefix(&sub, db, n) != G16_OK) return fail("prefix");
+            if (g16_cuda_bases_prefix(&sub, fb ? fb : db, n) != G16_OK) return fail("prefix");
             for (int r = 0; r < reps; r++) {
                 g16_g1_jac out;
                 if (g16_cuda_msm_g1(ctx, &out, sub, sc, n, NULL, NULL) != G16_OK) {
@@ -279,7 +297,7 @@ int main(int argc, char **argv)
                 g16_cuda_last_times(ctx, &t[r], &k[r]);
             }
             g16_cuda_bases_free(sub);
-            report("msm_g1", lg, k, t, reps);
+            report(fb ? "msm_g1f" : "msm_g1", lg, k, t, reps);
             if (k[reps / 2] > SLOW_MS) break;
         }
         /* prove_start's H part: H step, then the H-query MSM from the device h */
@@ -311,6 +329,7 @@ int main(int argc, char **argv)
             g16_cuda_bases_free(sub);
             g16_cuda_host_free(a), g16_cuda_host_free(h);
         }
+        g16_cuda_bases_free(fb);
         g16_cuda_bases_free(db);
         free(bases), free(tmp), free(sc);
     }

@@ -1,8 +1,9 @@
 /* Differential test: CUDA backend vs CPU reference, bit for bit, on fresh random
  * inputs (seed from the clock unless G16_TEST_SEED is set; printed either way).
  *
- *   g16_gpu_diff [--quick | --cpu-only | --ntt-only LOG]   (--cpu-only: the CPU references
- *   alone; --ntt-only: the NTT set up to 2^LOG alone, e.g. to check a G16_CUDA_NTT_* knob)
+ *   g16_gpu_diff [--quick | --cpu-only | --ntt-only LOG | --fold-only N]   (--cpu-only: the
+ *   CPU references alone; --ntt-only: the NTT set up to 2^LOG alone, e.g. to check a
+ *   G16_CUDA_NTT_* knob; --fold-only: the folded-bases MSM set up to N points alone)
  *
  * Covers: device field ops (Fr, Fp, Fp2 mul; Fp add/sub) incl. 0, 1, p-1;
  * NTT sizes 2^0..2^22 in every direction/coset/order combination against a
@@ -453,6 +454,75 @@ static void test_msm_g1(g16_cuda_ctx *ctx, size_t max_n)
     }
 }
 
+/* Folded bases (g16_cuda_bases_fold): every window's digits in one bucket set over
+ * the shifted copies; uniform, Groth16-like (with a density bitmap), all-equal and
+ * unsplit scalars, a prefix view of the folded handle, several windows; and the
+ * argument errors. */
+static void test_msm_g1_fold(g16_cuda_ctx *ctx, size_t max_n)
+{
+    static const size_t sizes[] = {1, 7, 1000, 4096, 65536, 1u << 18};
+    static const unsigned windows[] = {0, 8, 13};
+    for (size_t si = 0; si < sizeof sizes / sizeof *sizes && sizes[si] <= max_n; si++) {
+        size_t n = sizes[si];
+        g16_g1_affine *bases = malloc(n * sizeof *bases), *sub = malloc(n * sizeof *sub);
+        g16_fr *sc = malloc(n * sizeof *sc);
+        uint64_t *dens = malloc(((n + 63) / 64) * 8);
+        if (!bases || !sc || !dens || !sub) {
+            CHECK(0, "out of memory");
+            return;
+        }
+        make_g1_bases(bases, n);
+        int fails = 0;
+        for (int v = 0; v < 5; v++) {
+            int dist = v == 1 || v == 3 ? 1 : v == 2 ? 2 : 0, use_dens = v == 3;
+            unsigned c = windows[v % 3];
+            size_t m = v == 4 ? (n + 1) / 2 : n; /* v 4: a prefix view */
+            g16_cuda_msm_opts o = {0, v == 1};
+            make_scalars(sc, n, dist);
+            size_t nb = n;
+            const g16_g1_affine *bp = bases;
+            if (use_dens) {
+                nb = make_density(dens, n);
+                for (size_t i = 0, k = 0; i < n; i++)
+                    if ((dens[i / 64] >> (i % 64)) & 1) sub[k++] = bases[i];
+                bp = sub;
+            }
+            g16_g1_jac want, got;
+            g16_msm_opts co = {0};
+            g16_status s = g16_msm_g1_ex(&want, bp, v == 4 ? m : nb, sc, m, use_dens ? dens : NULL, &co);
+            CHECK(s == G16_OK, "cpu msm: %s", g16_last_error());
+            g16_cuda_bases *db = NULL, *fb = NULL, *view = NULL;
+            s = g16_cuda_bases_upload(ctx, &db, G16_G1, bp, nb);
+            if (!s) s = g16_cuda_bases_fold(ctx, &fb, db, c);
+            if (!s && v == 4) s = g16_cuda_bases_prefix(&view, fb, m);
+            CHECK(s == G16_OK, "upload/fold: %s", g16_last_error());
+            memset(&got, 0xA5, sizeof got);
+            if (!s) s = g16_cuda_msm_g1(ctx, &got, view ? view : fb, sc, m, use_dens ? dens : NULL, &o);
+            CHECK(s == G16_OK, "cuda msm g1 (folded): %s", g16_last_error());
+            int ok = s == G16_OK && g16_g1_jac_eq(&want, &got);
+            CHECK(ok, "folded G1 MSM n=%zu variant %d (window %u, dist %d, density %d) differs", m, v,
+                  c ? c : G16_CUDA_FOLD_C, dist, use_dens);
+            fails += !ok;
+            if (v == 0 && fb) { /* errors: another window, folding twice */
+                g16_cuda_msm_opts ow = {9, 0};
+                g16_cuda_bases *ff = NULL;
+                CHECK(g16_cuda_msm_g1(ctx, &got, fb, sc, n, NULL, &ow) == G16_ERR_ARG, "window 9 on folded bases");
+                CHECK(g16_cuda_bases_fold(ctx, &ff, fb, 0) == G16_ERR_ARG && !ff, "folded twice");
+            }
+            g16_cuda_bases_free(view), g16_cuda_bases_free(fb), g16_cuda_bases_free(db);
+        }
+        printf("msm g1 folded n=%zu: %s\n", n, fails ? "FAIL" : "ok");
+        fflush(stdout);
+        free(bases), free(sub), free(sc), free(dens);
+    }
+    g16_g2_affine g2[2];
+    make_g2_bases(g2, 2);
+    g16_cuda_bases *d2 = NULL, *f2 = NULL;
+    CHECK(g16_cuda_bases_upload(ctx, &d2, G16_G2, g2, 2) == G16_OK, "g2 upload");
+    CHECK(g16_cuda_bases_fold(ctx, &f2, d2, 0) == G16_ERR_ARG && !f2, "G2 bases folded");
+    g16_cuda_bases_free(d2);
+}
+
 static void test_msm_g2(g16_cuda_ctx *ctx, size_t max_n)
 {
     static const size_t sizes[] = {1, 2, 5, 100, 1000, 4096, 65536};
@@ -598,6 +668,11 @@ int main(int argc, char **argv)
         g16_cuda_ctx_destroy(ctx);
         return g16_test_finish("g16_gpu_diff --ntt-only");
     }
+    if (argc > 2 && !strcmp(argv[1], "--fold-only")) {
+        test_msm_g1_fold(ctx, (size_t)atoll(argv[2]));
+        g16_cuda_ctx_destroy(ctx);
+        return g16_test_finish("g16_gpu_diff --fold-only");
+    }
     check_reference();
     test_field(ctx);
     test_errors(ctx);
@@ -609,6 +684,7 @@ int main(int argc, char **argv)
     CHECK(g16_cuda_set_ntt_radix(ctx, 4) == G16_OK, "radix 4");
     CHECK(g16_cuda_set_ntt_radix(ctx, 3) == G16_ERR_ARG, "radix 3 accepted");
     test_msm_g1(ctx, quick ? 4096 : (size_t)1 << 20);
+    test_msm_g1_fold(ctx, quick ? 4096 : (size_t)1 << 18);
     test_msm_g2(ctx, quick ? 1000 : 65536);
     test_h_msm(ctx);
     g16_cuda_ctx_destroy(ctx);

@@ -115,5 +115,41 @@ int main(void)
     g16_g1_mul(&want, &gj, k);
     memcpy(&got, &sj, sizeof got);
     CHECK(g16_g1_jac_eq(&want, &got), "XYZZ chain != 140 G");
+
+    // Inversion (Fermat) against the CPU's, incl. 0 -> 0 and 1 -> 1.
+    for (int it = 0; it < 40; it++) {
+        g16_fp a, ai;
+        g16_fr b, bi;
+        if (it == 0) g16_fp_set_zero(&a), g16_fr_set_zero(&b);
+        else if (it == 1) g16_fp_set_one(&a), g16_fr_set_one(&b);
+        else rand_fp(&a, &rng), rand_fr(&b, &rng);
+        g16_dfp da = to_d<g16_dfp>(a).inv();
+        g16_dfr db = to_d<g16_dfr>(b).inv();
+        if (it == 0) {
+            CHECK(da.is_zero() && db.is_zero(), "inverse of 0 is not 0");
+            continue;
+        }
+        g16_fp_inv(&ai, &a);
+        g16_fr_inv(&bi, &b);
+        CHECK(memcmp(&da, &ai, sizeof ai) == 0, "fp inv differs at iteration %d", it);
+        CHECK(memcmp(&db, &bi, sizeof bi) == 0, "fr inv differs at iteration %d", it);
+    }
+    // The folded MSM's shifted copies: 2^(c·k)·P by c·k doublings, then affine,
+    // against the CPU's scalar multiplication; infinity stays (0, 0).
+    {
+        g16_g1_affine p = pts[6];  // 7 G
+        const unsigned c = 22, kk = 3;
+        g16_dg1_aff da = g16_dxyzz_shift(g16_dg1_xyzz::from_affine(to_d<g16_dg1_aff>(p)), c * kk).to_affine();
+        g16_g1_jac pj, wj;
+        g16_g1_jac_from_affine(&pj, &p);
+        uint64_t e[4] = {0, 0, 0, 0};
+        e[(c * kk) / 64] = 1ull << ((c * kk) % 64);
+        g16_g1_mul(&wj, &pj, e);
+        g16_g1_affine wa;
+        g16_g1_jac_to_affine(&wa, &wj);
+        CHECK(memcmp(&da, &wa, sizeof wa) == 0, "2^66 * 7G through shift + to_affine differs");
+        g16_dg1_aff z = g16_dxyzz_shift(g16_dg1_xyzz::inf(), 5).to_affine();
+        CHECK(z.is_inf(), "shifted infinity is not (0, 0)");
+    }
     return g16_test_finish("host_field");
 }

@@ -70,6 +70,36 @@ static int digits_ok(const uint64_t v[4], unsigned c, unsigned W, uint32_t *carr
     return ok && carry == 0 && !memcmp(acc, v, 32) && acc[4] == 0 && acc[5] == 0;
 }
 
+// 1 when the sorted pairs of v's nonzero digits (msm_pair, plain and folded with
+// the given stride) address the right bucket and base copy and recombine to v.
+static int pairs_ok(const uint64_t v[4], unsigned c, unsigned W, size_t stride, uint32_t bi)
+{
+    g16_dfr s = from_u64(v);
+    uint64_t acc[6] = {0, 0, 0, 0, 0, 0};
+    uint32_t carry = 0;
+    const uint32_t B = 1u << (c - 1);
+    int ok = 1;
+    for (unsigned w = 0; w < W; w++) {
+        int32_t d = msm_signed_digit(s, w, c, carry);
+        if (d == 0) continue;
+        uint32_t key, val;
+        msm_pair(d, w, B, bi, stride, &key, &val);
+        const int neg = (val >> 31) != 0;
+        const uint32_t idx = val & 0x7fffffffu;
+        unsigned win;
+        if (stride) {  // one bucket set; the copy index gives the window
+            ok &= key < B && idx % stride == bi;
+            win = (unsigned)(idx / stride);
+        } else {
+            ok &= key < W * B && idx == bi;
+            win = key / B;
+        }
+        ok &= win == w && neg == (d < 0);
+        add_shifted(acc, (uint64_t)(key % B) + 1, c * win, neg);
+    }
+    return ok && !memcmp(acc, v, 32) && acc[4] == 0 && acc[5] == 0;
+}
+
 int main(void)
 {
     g16_rng rng;
@@ -111,6 +141,26 @@ int main(void)
         if (W > (255 + c - 1) / c) {
             CHECK(!digits_ok(rm1, c, W - 1, &co) && co == 1, "c=%u: r-1 needs the extra window", c);
         }
+    }
+    // Sorted pairs, plain and folded (stride: bases per shifted copy), at the
+    // default fold window and a few others; index bi kept below the stride.
+    for (unsigned c : {8u, 13u, 17u, 21u, 22u}) {
+        const unsigned W = msm_windows(c);
+        for (int i = 0; i < 500; i++) {
+            uint64_t v[4];
+            do {
+                for (int k = 0; k < 4; k++) v[k] = g16_rng_u64(&rng);
+                v[3] &= 0x7fffffffffffffffull;
+            } while (!below_r(v));
+            const size_t stride = 1 + (size_t)(g16_rng_u64(&rng) % (0x7fffffffu / W));
+            const uint32_t bi = (uint32_t)(g16_rng_u64(&rng) % stride);
+            if (!pairs_ok(v, c, W, 0, bi) || !pairs_ok(v, c, W, stride, bi)) {
+                CHECK(0, "c=%u: sorted pairs of random scalar %d (stride %zu)", c, i, stride);
+                break;
+            }
+        }
+        CHECK(pairs_ok(rm1, c, W, (size_t)1 << 26, 5) || W * ((size_t)1 << 26) > 0x7fffffffu,
+              "c=%u: pairs of r-1", c);
     }
     // The window choice: 4..16 by size, 19 from 2^26, capped by c_max.
     CHECK(msm_auto_window(1, 22) == 4 && msm_auto_window(1u << 10, 22) == 6, "small windows");

@@ -108,6 +108,15 @@ struct g16_dxyzz {
 
     G16_HD g16_dxyzz neg() const { return {x, y.neg(), zz, zzz}; }
 
+    // (X/ZZ, Y/ZZZ) with one inversion: t = (ZZ·ZZZ)^-1, 1/ZZ = t·ZZZ, 1/ZZZ = t·ZZ.
+    // Infinity gives the affine (0, 0).  For one-off conversions (F::inv is slow).
+    G16_HD g16_daff<F> to_affine() const
+    {
+        if (is_inf()) return {F::zero(), F::zero()};
+        F t = (zz * zzz).inv();
+        return {x * (t * zzz), y * (t * zz)};
+    }
+
     // Jacobian (X·ZZ², Y·ZZZ², ZZZ): x = X/ZZ and y = Y/ZZZ because ZZZ² = ZZ³;
     // infinity (ZZ = ZZZ = 0) maps to Z = 0.
     G16_PT g16_djac<F> to_jac() const
@@ -116,6 +125,14 @@ struct g16_dxyzz {
         return {x * zz.sqr(), y * zzz.sqr(), zzz};
     }
 };
+
+// 2^bits · a (the shifted copies of folded MSM bases).
+template <class F>
+G16_HD g16_dxyzz<F> g16_dxyzz_shift(g16_dxyzz<F> a, unsigned bits)
+{
+    for (unsigned j = 0; j < bits; j++) a = a.dbl();
+    return a;
+}
 
 typedef g16_daff<g16_dfp> g16_dg1_aff;
 typedef g16_dxyzz<g16_dfp> g16_dg1_xyzz;

@@ -66,6 +66,10 @@ struct g16_cuda_bases {
     size_t n;
     void *dev;
     int borrowed;  // a prefix view: dev belongs to another handle
+    // Folded (g16_cuda_bases_fold): dev holds fold_w shifted copies, copy k at
+    // dev[k·stride .. k·stride + n) = 2^(fold_c·k)·P_i; 0 for plain bases.
+    unsigned fold_c, fold_w;
+    size_t stride;
 };
 
 // Timing marks on ctx's stream (see g16_cuda_last_times); t_finish reads them back.

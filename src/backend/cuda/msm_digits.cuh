@@ -30,6 +30,24 @@ G16_HD int32_t msm_signed_digit(const g16_dfr &s, unsigned w, unsigned c, uint32
     return carry ? (int32_t)raw - (int32_t)(2 * B) : (int32_t)raw;
 }
 
+// The sorted (key, value) pair of the nonzero digit d of window w for base bi.
+// Plain bases: window w owns buckets [w·B, (w+1)·B), key = w·B + |d| − 1, value =
+// bi.  Folded bases (fold_stride > 0, g16_cuda_bases_fold): every window shares
+// the B buckets and the value picks the shifted copy, key = |d| − 1, value =
+// w·fold_stride + bi.  The sign of d is the value's top bit.
+G16_HD void msm_pair(int32_t d, unsigned w, uint32_t B, uint32_t bi, size_t fold_stride,
+                     uint32_t *key, uint32_t *val)
+{
+    const uint32_t m = (uint32_t)(d < 0 ? -d : d) - 1, sign = d < 0 ? 0x80000000u : 0u;
+    if (fold_stride) {
+        *key = m;
+        *val = ((uint32_t)(w * fold_stride) + bi) | sign;
+    } else {
+        *key = w * B + m;
+        *val = bi | sign;
+    }
+}
+
 // Windows for c-bit signed digits of scalars < r (2 <= c <= 22): ceil(255/c), plus
 // one when the top window's largest value (r's top bits) plus a carry from below
 // can exceed B = 2^(c-1) and so carry out (r ≈ 0.905·2^255: c = 3, 5, 15, 17, ...).

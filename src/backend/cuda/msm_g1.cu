@@ -41,6 +41,64 @@ extern "C" g16_status g16_cuda_bases_prefix(g16_cuda_bases **out, const g16_cuda
     return G16_OK;
 }
 
+// Thread i writes base i's shifted copies: copy 0 is the base, copy k the one
+// before it doubled c times, each stored affine (one inversion apiece: a one-off
+// cost per key, ≈ W·(c doublings + 1.5·384 products) per base).
+static __global__ void fold_kernel(g16_dg1_aff *out, const g16_dg1_aff *in, size_t n,
+                                   size_t stride, unsigned c, unsigned W)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    const g16_dg1_aff p = ld_vec(&in[i]);
+    st_vec(&out[i], p);
+    g16_dg1_xyzz acc = g16_dg1_xyzz::from_affine(p);
+    for (unsigned k = 1; k < W; k++) {
+        acc = g16_dxyzz_shift(acc, c);
+        st_vec(&out[(size_t)k * stride + i], acc.to_affine());
+    }
+}
+
+extern "C" g16_status g16_cuda_bases_fold(g16_cuda_ctx *ctx, g16_cuda_bases **out,
+                                          const g16_cuda_bases *b, unsigned c)
+{
+    *out = NULL;
+    if (!ctx || !b) return g16_fail(G16_ERR_ARG, "g16_cuda_bases_fold: NULL argument");
+    if (b->group != G16_G1) return g16_fail(G16_ERR_ARG, "g16_cuda_bases_fold: G1 bases only");
+    if (b->fold_c) return g16_fail(G16_ERR_ARG, "g16_cuda_bases_fold: bases already folded");
+    if (!c) c = G16_CUDA_FOLD_C;
+    if (c < 2 || c > 22) return g16_fail(G16_ERR_ARG, "g16_cuda_bases_fold: window %u outside [2, 22]", c);
+    const unsigned W = msm_windows(c);
+    if ((size_t)W * b->n > 0x7fffffffu)
+        return g16_fail(G16_ERR_ARG, "g16_cuda_bases_fold: %u copies of %zu bases exceed 2^31", W, b->n);
+    G16_TRY(g16_cuda_enter(ctx));
+    g16_cuda_bases *f = (g16_cuda_bases *)calloc(1, sizeof *f);
+    if (!f) return g16_fail(G16_ERR_NOMEM, "g16_cuda_bases_fold: handle");
+    f->group = G16_G1;
+    f->n = f->stride = b->n;
+    f->fold_c = c;
+    f->fold_w = W;
+    size_t bytes = (size_t)W * b->n * sizeof(g16_g1_affine);
+    cudaError_t e = cudaMalloc(&f->dev, bytes ? bytes : 1);
+    if (e != cudaSuccess) {
+        free(f);
+        return g16_cuda_fail(e, "cudaMalloc(folded bases)", __FILE__, __LINE__);
+    }
+    if (b->n) {
+        fold_kernel<<<grid_for(b->n, 128), 128, 0, ctx->stream>>>(
+            (g16_dg1_aff *)f->dev, (const g16_dg1_aff *)b->dev, b->n, b->n, c, W);
+        g16_status s = G16_OK;
+        cudaError_t le = cudaGetLastError();
+        if (le != cudaSuccess) s = g16_cuda_fail(le, "fold_kernel launch", __FILE__, __LINE__);
+        if (!s) s = g16_cuda_sync(ctx);
+        if (s) {
+            g16_cuda_bases_free(f);
+            return s;
+        }
+    }
+    *out = f;
+    return G16_OK;
+}
+
 extern "C" void g16_cuda_bases_free(g16_cuda_bases *b)
 {
     if (!b) return;

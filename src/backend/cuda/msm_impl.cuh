@@ -110,11 +110,12 @@ static __global__ void popc_words(uint32_t *cnt, const uint64_t *dens, size_t wo
 
 static __global__ void msm_digits(uint32_t *keys, uint32_t *vals, uint32_t *ones, uint32_t *ones_count,
                            const g16_dfr *scal, size_t n, const uint64_t *dens,
-                           const uint32_t *rank, unsigned c, unsigned W, int split)
+                           const uint32_t *rank, unsigned c, unsigned W, int split,
+                           size_t fold_stride)
 {
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n) return;
-    const uint32_t B = 1u << (c - 1), sentinel = W * B;
+    const uint32_t B = 1u << (c - 1), sentinel = fold_stride ? B : W * B;
     uint32_t bi = (uint32_t)i;
     bool live = true;
     if (dens) {
@@ -143,10 +144,7 @@ static __global__ void msm_digits(uint32_t *keys, uint32_t *vals, uint32_t *ones
         uint32_t key = sentinel, val = 0;
         if (live) {
             int32_t d = msm_signed_digit(s, w, c, carry);
-            if (d != 0) {
-                key = w * B + (uint32_t)(d < 0 ? -d : d) - 1;
-                val = bi | (d < 0 ? 0x80000000u : 0u);
-            }
+            if (d != 0) msm_pair(d, w, B, bi, fold_stride, &key, &val);
         }
         keys[(size_t)w * n + i] = key;
         vals[(size_t)w * n + i] = val;
@@ -450,12 +448,24 @@ static g16_status msm_run(g16_cuda_ctx *ctx, g16_djac<F> *out, const g16_cuda_ba
         return g16_fail(G16_ERR_ARG, "%s: %zu bases for %zu scalars with a base", fn, bases->n, want);
     const msm_tuning tu = msm_tuning_get();
     unsigned c = opts && opts->window ? opts->window : msm_auto_window(n, tu.c_max);
+    // Folded bases fix the window, and all windows share one bucket set (Wr = 1
+    // set to reduce; the host's Horner combination then has nothing to do).
+    const size_t fold = bases->fold_c ? bases->stride : 0;
+    if (fold) {
+        if (opts && opts->window && opts->window != bases->fold_c)
+            return g16_fail(G16_ERR_ARG, "%s: window %u asked of bases folded for %u", fn,
+                            opts->window, bases->fold_c);
+        c = bases->fold_c;
+    }
     if (c < 2 || c > 22) return g16_fail(G16_ERR_ARG, "%s: window %u outside [2, 22]", fn, c);
     const int split = !(opts && opts->no_split);
-    const unsigned W = msm_windows(c);
-    const uint32_t B = 1u << (c - 1), nb = W * B;
+    const unsigned W = msm_windows(c), Wr = fold ? 1 : W;
+    const uint32_t B = 1u << (c - 1), nb = Wr * B;
     if (n > 0x7fffffffu || (size_t)W * n > 0x7fffffffu)
         return g16_fail(G16_ERR_ARG, "%s: %zu scalars exceed one sort (2^31 pairs)", fn, n);
+    if (fold && (bases->fold_w != W || (size_t)W * bases->stride > 0x7fffffffu))
+        return g16_fail(G16_ERR_ARG, "%s: folded bases of %u copies, window %u needs %u", fn,
+                        bases->fold_w, c, W);
     G16_TRY(g16_cuda_enter(ctx));
     if (n == 0) {
         out->x = F::one(), out->y = F::one(), out->z = F::zero();
@@ -481,8 +491,8 @@ static g16_status msm_run(g16_cuda_ctx *ctx, g16_djac<F> *out, const g16_cuda_ba
     G16_TRY(g16_cuda_scratch(ctx, &bstart, SLOT_MSM_BSTART, (size_t)nb * 4));
     G16_TRY(g16_cuda_scratch(ctx, &bend, SLOT_MSM_BEND, (size_t)nb * 4));
     G16_TRY(g16_cuda_scratch(ctx, &bk, SLOT_MSM_BUCKETS, (size_t)nb * sizeof(X)));
-    G16_TRY(g16_cuda_scratch(ctx, &seg, SLOT_MSM_SEG, (size_t)W * S * sizeof(X)));
-    G16_TRY(g16_cuda_scratch(ctx, &win, SLOT_MSM_WIN, (W + 2) * sizeof(X)));
+    G16_TRY(g16_cuda_scratch(ctx, &seg, SLOT_MSM_SEG, (size_t)Wr * S * sizeof(X)));
+    G16_TRY(g16_cuda_scratch(ctx, &win, SLOT_MSM_WIN, (Wr + 2) * sizeof(X)));
     G16_TRY(g16_cuda_scratch(ctx, &ones, SLOT_MSM_ONES, n * 4));
     G16_TRY(g16_cuda_scratch(ctx, &onesp, SLOT_MSM_ONESP, ones_thr * sizeof(X)));
     G16_TRY(g16_cuda_scratch(ctx, &cnt, SLOT_MSM_COUNT, 64));
@@ -524,7 +534,7 @@ static g16_status msm_run(g16_cuda_ctx *ctx, g16_djac<F> *out, const g16_cuda_ba
     CK(cudaMemsetAsync(cnt, 0, 64, ctx->stream));
     msm_digits<<<grid_for(n, 256), 256, 0, ctx->stream>>>(
         (uint32_t *)k0, (uint32_t *)v0, (uint32_t *)ones, (uint32_t *)cnt, (const g16_dfr *)scal, n,
-        (const uint64_t *)dens, rk, c, W, split);
+        (const uint64_t *)dens, rk, c, W, split, fold);
     CK_LAUNCH("msm_digits");
     CK(cub::DeviceRadixSort::SortPairs(tmp, tmp_bytes, dk, dv, (int)total, 0, (int)end_bit,
                                        ctx->stream));
@@ -536,13 +546,13 @@ static g16_status msm_run(g16_cuda_ctx *ctx, g16_djac<F> *out, const g16_cuda_ba
     const A *bs = (const A *)bases->dev;
     G16_TRY(accumulate_buckets<F>(ctx, (X *)bk, bs, dv.Current(), (const uint32_t *)bstart,
                                   (const uint32_t *)bend, nb, total, tmp, tmp_bytes));
-    bucket_reduce<F><<<grid_for((size_t)W * S, 64), 64, 0, ctx->stream>>>((X *)seg, (const X *)bk,
-                                                                          B, L, S, W);
+    bucket_reduce<F><<<grid_for((size_t)Wr * S, 64), 64, 0, ctx->stream>>>((X *)seg, (const X *)bk,
+                                                                           B, L, S, Wr);
     CK_LAUNCH("bucket_reduce");
     const int bt = msm_traits<F>::block_sum_threads;
-    block_sum<F><<<W, bt, bt * sizeof(X), ctx->stream>>>((X *)win, (const X *)seg, S);
+    block_sum<F><<<Wr, bt, bt * sizeof(X), ctx->stream>>>((X *)win, (const X *)seg, S);
     CK_LAUNCH("block_sum");
-    X *ones_total = (X *)win + W;
+    X *ones_total = (X *)win + Wr;
     ones_partial<F><<<ones_thr / 64, 64, 0, ctx->stream>>>((X *)onesp, bs, (const uint32_t *)ones,
                                                             (const uint32_t *)cnt);
     CK_LAUNCH("ones_partial");
@@ -550,7 +560,7 @@ static g16_status msm_run(g16_cuda_ctx *ctx, g16_djac<F> *out, const g16_cuda_ba
     CK_LAUNCH("block_sum");
     X hw[255 / 2 + 3];  // W <= 129 windows (c >= 2) and the 1-scalar sum
     uint32_t hflag[2];
-    CK(cudaMemcpyAsync(hw, win, (W + 1) * sizeof(X), cudaMemcpyDeviceToHost, ctx->stream));
+    CK(cudaMemcpyAsync(hw, win, (Wr + 1) * sizeof(X), cudaMemcpyDeviceToHost, ctx->stream));
     CK(cudaMemcpyAsync(hflag, cnt, sizeof hflag, cudaMemcpyDeviceToHost, ctx->stream));
     G16_TRY(g16_cuda_mark(ctx, ctx->ev_kernels_end));
     G16_TRY(g16_cuda_mark(ctx, ctx->ev_end));
@@ -559,7 +569,7 @@ static g16_status msm_run(g16_cuda_ctx *ctx, g16_djac<F> *out, const g16_cuda_ba
         return g16_fail(G16_ERR_BACKEND, "%s: internal error: a digit carried out of window %u "
                         "(c = %u)", fn, W - 1, c);
     auto t0 = std::chrono::steady_clock::now();
-    msm_combine(out, hw, W, c, &hw[W]);
+    msm_combine(out, hw, Wr, c, &hw[Wr]);
     float host_ms =
         std::chrono::duration<float, std::milli>(std::chrono::steady_clock::now() - t0).count();
     G16_TRY(g16_cuda_times_finish(ctx));
