@@ -98,6 +98,9 @@ if [ -n "${FOLD_AB:-}" ]; then
     tail -n 1 "$out/diff-fold.log"
     [ $fold_rc -eq 0 ] && timeout "${BENCH_TIMEOUT:-1500}" "$bin/g16_gpu_bench" --only g1 --no-hmsm --fold 0 \
         --hi "${FOLD_HI:-24}" >>"$out/bench.log" 2>&1
+    # whole proofs with the H query folded (G16_CUDA_FOLD_H=1): identical to the CPU's, and timed
+    [ $fold_rc -eq 0 ] && mkdir -p "$out/fold" && G16_CUDA_FOLD_H=1 "$root/bench/gpu/prove.sh" "$bin" "$out/fold" 24 \
+        2>&1 | sed 's/^/FOLD_H /' >>"$out/prove.txt"
 fi
 
 : >"$out/pipeline.txt"
@@ -137,6 +140,6 @@ awk -v vn="$v_ntt" -v v1="$v_g1" -v v2="$v_g2" '
     printf "%-8s %5d %11.2f %11.2f %11s %9s %6s\n", w, lg, k, t, floor, peer, v
 }' "$out/bench.log"
 echo
-grep -E "^(IDENTICAL|PROVE|OVERLAP)" "$out/prove.txt"
+grep -E "^(IDENTICAL|PROVE|OVERLAP|FOLD_H)" "$out/prove.txt"
 [ -n "$pipeline" ] && cat "$out/pipeline.txt"
 [ $diff_rc -eq 0 ] && [ $prove_rc -eq 0 ]

@@ -68,6 +68,16 @@ static int evict_lru(cuda_backend *cb, const resident_key *keep)
     return 1;
 }
 
+/* G16_CUDA_FOLD_H=1 (opt-in until measured on a GPU): the H query is kept folded
+ * (g16_cuda_bases_fold: 12 shifted copies at the default window, 12 times its
+ * memory) so the H MSM adds each scalar 12 times instead of 16; when the card has
+ * no room for the copies the plain query serves. */
+static int fold_h(void)
+{
+    const char *v = getenv("G16_CUDA_FOLD_H");
+    return v && atoi(v) > 0;
+}
+
 /* The device copy of query q of key (uploaded on first use). */
 static g16_status query(cuda_backend *cb, g16_cuda_bases **out, const g16_key *key, int q)
 {
@@ -103,6 +113,16 @@ static g16_status query(cuda_backend *cb, g16_cuda_bases **out, const g16_key *k
     }
     if (st) return g16_fail(st, "cuda backend: uploading a key query of %zu points: %s", ns[q],
                             g16_last_error());
+    if (q == Q_H && ns[q] && fold_h()) {
+        g16_cuda_bases *f = NULL;
+        if (g16_cuda_bases_fold(cb->ctx, &f, k->q[q], 0) == G16_OK) {
+            g16_cuda_bases_free(k->q[q]);
+            k->q[q] = f;
+            bytes = g16_cuda_bases_device_bytes(f);
+        } else {
+            g16_clear_error(); /* no room for the copies: the plain query serves */
+        }
+    }
     k->bytes += bytes;
     cb->resident += bytes;
     *out = k->q[q];

@@ -118,6 +118,8 @@ void g16_cuda_bases_free(g16_cuda_bases *b);
  * tested on the host; first validated and timed on a GPU in a later session.
  * Returns G16_ERR_ARG for G2 bases or c outside [2, 22]; G16_ERR_NOMEM/BACKEND. */
 #define G16_CUDA_FOLD_C 22
+/* Device bytes held by b's own allocation (0 for a prefix view). */
+size_t g16_cuda_bases_device_bytes(const g16_cuda_bases *b);
 g16_status g16_cuda_bases_fold(g16_cuda_ctx *ctx, g16_cuda_bases **out, const g16_cuda_bases *b,
                                unsigned c);
 

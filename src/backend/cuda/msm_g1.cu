@@ -99,6 +99,13 @@ extern "C" g16_status g16_cuda_bases_fold(g16_cuda_ctx *ctx, g16_cuda_bases **ou
     return G16_OK;
 }
 
+extern "C" size_t g16_cuda_bases_device_bytes(const g16_cuda_bases *b)
+{
+    if (!b || b->borrowed) return 0;
+    size_t pt = b->group == G16_G1 ? sizeof(g16_g1_affine) : sizeof(g16_g2_affine);
+    return b->fold_c ? (size_t)b->fold_w * b->stride * pt : b->n * pt;
+}
+
 extern "C" void g16_cuda_bases_free(g16_cuda_bases *b)
 {
     if (!b) return;
