@@ -150,6 +150,18 @@ int main(void)
         CHECK(memcmp(&da, &wa, sizeof wa) == 0, "2^66 * 7G through shift + to_affine differs");
         g16_dg1_aff z = g16_dxyzz_shift(g16_dg1_xyzz::inf(), 5).to_affine();
         CHECK(z.is_inf(), "shifted infinity is not (0, 0)");
+        // the batch conversion (one inversion) equals the one-by-one one, infinity included
+        g16_dg1_xyzz q[6];
+        g16_dg1_aff one_by_one[6], batch[6];
+        g16_dfp scratch[6];
+        for (int j = 0; j < 6; j++) {
+            q[j] = j == 2 ? g16_dg1_xyzz::inf()
+                          : g16_dxyzz_shift(g16_dg1_xyzz::from_affine(to_d<g16_dg1_aff>(pts[j])), 3 + j);
+            one_by_one[j] = q[j].to_affine();
+        }
+        g16_dxyzz_batch_affine(batch, q, 6, scratch);
+        CHECK(memcmp(batch, one_by_one, sizeof batch) == 0, "batch affine differs from to_affine");
+        CHECK(batch[2].is_inf(), "batch affine of infinity");
     }
     return g16_test_finish("host_field");
 }

@@ -134,6 +134,29 @@ G16_HD g16_dxyzz<F> g16_dxyzz_shift(g16_dxyzz<F> a, unsigned bits)
     return a;
 }
 
+// Affine forms of m XYZZ points with ONE inversion (Montgomery's trick over the
+// products ZZ·ZZZ; infinities give (0, 0) and stay out of the chain).  scratch:
+// m field elements.  9 products a point besides the shared inversion.
+template <class F>
+G16_HD void g16_dxyzz_batch_affine(g16_daff<F> *out, const g16_dxyzz<F> *in, int m, F *scratch)
+{
+    F acc = F::one();
+    for (int i = 0; i < m; i++) {
+        scratch[i] = acc;  // the product of the denominators before i
+        if (!in[i].is_inf()) acc = acc * (in[i].zz * in[i].zzz);
+    }
+    F inv = acc.inv();
+    for (int i = m - 1; i >= 0; i--) {
+        if (in[i].is_inf()) {
+            out[i] = {F::zero(), F::zero()};
+            continue;
+        }
+        F d = in[i].zz * in[i].zzz, t = inv * scratch[i];  // t = 1/d
+        inv = inv * d;
+        out[i] = {in[i].x * (t * in[i].zzz), in[i].y * (t * in[i].zz)};
+    }
+}
+
 typedef g16_daff<g16_dfp> g16_dg1_aff;
 typedef g16_dxyzz<g16_dfp> g16_dg1_xyzz;
 typedef g16_daff<g16_dfp2> g16_dg2_aff;
