@@ -67,6 +67,18 @@ uint64_t g16_vk_inputs(const g16_vk *vk);
 
 g16_status g16_params_write(const char *path, const g16_key *key);
 g16_status g16_params_read(g16_key **out, const char *path, unsigned flags);
+/* A .params file's layout, checked without decoding its queries: the vk is decoded
+ * and validated, then each query's count is checked against the bytes left, and no
+ * bytes may trail b_g2.  Seconds instead of minutes for the multi-GiB keys of real
+ * circuits (`g16 info --quick`); g16_params_read still checks every point.
+ * Out: counts and each query's byte offset (h, l, a, b_g1, b_g2).  Errors as
+ * g16_params_read's, naming the section and offset. */
+typedef struct g16_params_layout {
+    uint64_t n_ic, n_h, n_l, n_a, n_b_g1, n_b_g2;
+    uint64_t off[5];
+    uint64_t size;
+} g16_params_layout;
+g16_status g16_params_scan(g16_params_layout *out, const char *path);
 g16_status g16_vk_write(const char *path, const g16_vk *vk);
 /* Reads a .vk file, or the vk part of a .params file (the layouts start alike;
  * trailing bytes are allowed only when allow_trailing is nonzero). */

@@ -289,6 +289,40 @@ g16_status g16_vk_read(g16_vk **out, const char *path, unsigned flags, int allow
     return G16_OK;
 }
 
+g16_status g16_params_scan(g16_params_layout *out, const char *path)
+{
+    memset(out, 0, sizeof *out);
+    reader r;
+    G16_TRY(map_file(&r, path, 0));
+    g16_vk vk;
+    memset(&vk, 0, sizeof vk);
+    g16_status st = get_vk(&r, &vk);
+    out->n_ic = vk.n_ic;
+    free(vk.ic);
+    static const char *names[5] = {"h", "l", "a", "b_g1", "b_g2"};
+    uint64_t *cnt[5] = {&out->n_h, &out->n_l, &out->n_a, &out->n_b_g1, &out->n_b_g2};
+    for (int i = 0; i < 5 && !st; i++) {
+        uint32_t n = 0;
+        const size_t sz = i == 4 ? G2U : G1U;
+        st = get_count(&r, &n, names[i]);
+        if (!st && n > (r.size - r.off) / sz)
+            st = g16_fail(G16_ERR_FORMAT,
+                          "%s: section %s: offset %zu: %u points of %zu bytes need %llu bytes, "
+                          "only %zu left",
+                          path, names[i], r.off, n, sz, (unsigned long long)n * sz, r.size - r.off);
+        if (st) break;
+        out->off[i] = r.off;
+        *cnt[i] = n;
+        r.off += (size_t)n * sz;
+    }
+    if (!st && r.off != r.size)
+        st = g16_fail(G16_ERR_FORMAT, "%s: offset %zu: %zu unexpected bytes after section b_g2",
+                      path, r.off, r.size - r.off);
+    out->size = r.size;
+    munmap((void *)r.map, r.size);
+    return st;
+}
+
 g16_status g16_params_read(g16_key **out, const char *path, unsigned flags)
 {
     *out = NULL;

@@ -126,6 +126,16 @@ expect "info proof of 200 bytes" 1 "$g16" info "$dir/p200"
 expect "verify proof of 200 bytes" 2 "$g16" verify --vk "$V" --proof "$dir/p200" --inputs "$W"
 has "verify names the offset" "$dir/err" "offset 192"
 expect "info truncated params" 1 "$g16" info "$dir/trunc.params"
+# --quick: the layout without the points; same counts; a truncated key still refused
+expect "info params quick" 0 "$g16" info "$K" --quick
+has "info quick says layout only" "$dir/out" "layout only"
+"$g16" info "$K" | sed -n 2p >"$dir/full.counts"
+"$g16" info "$K" --quick | sed -n 2p >"$dir/quick.counts"
+if cmp -s "$dir/full.counts" "$dir/quick.counts" && [ -s "$dir/full.counts" ]; then ok
+else bad "info quick counts: $(cat "$dir/quick.counts") vs $(cat "$dir/full.counts")"; fi
+expect "info quick truncated params" 1 "$g16" info "$dir/trunc.params" --quick
+has "info quick names the section" "$dir/out" "section"
+expect "info quick with subgroup refused" 2 "$g16" info "$K" --quick --check-subgroup
 expect "info garbage" 1 "$g16" info "$dir/garbage"
 expect "info missing" 2 "$g16" info "$dir/nope"
 
