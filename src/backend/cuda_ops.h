@@ -61,8 +61,10 @@ void g16_cuda_host_free(void *p);
 /* NTT pass kernel: radix 4 (two stages per shared-memory round trip, half the
  * block barriers; the default since session 3: 2^27 in 46.2 ms against 50.4 for
  * radix 2 on the H200, once additions became carry chains) or radix 2 (one stage
- * per round trip).  Both are validated on the host by tests/gpu/host_ntt.cu and on
- * the GPU by the differential test.  Returns G16_ERR_ARG for other values. */
+ * per round trip), or radix 8 (three stages per round trip; written in session 3,
+ * host-tested, not yet run on a GPU).  All are validated on the host by
+ * tests/gpu/host_ntt.cu and on the GPU by the differential test.  Returns
+ * G16_ERR_ARG for other values. */
 g16_status g16_cuda_set_ntt_radix(g16_cuda_ctx *ctx, int radix);
 
 /* Test aid: when on, every pool buffer handed to an operation is first filled

@@ -204,9 +204,10 @@ int main(int argc, char **argv)
     size_t cap = (size_t)1 << ntt_max;
     g16_fr *v;
     if (g16_cuda_host_alloc((void **)&v, cap * sizeof *v) != G16_OK) return fail("pinned memory");
-    for (int radix = 2; radix <= 4 && (!only || !strcmp(only, "ntt")); radix += 2) {
+    for (int radix = 2; radix <= 8 && (!only || !strcmp(only, "ntt")); radix *= 2) {
         if (g16_cuda_set_ntt_radix(ctx, radix) != G16_OK) return fail("radix");
-        const char *nn = radix == 2 ? "ntt_nn" : "ntt4_nn", *nb = radix == 2 ? "ntt_nb" : "ntt4_nb";
+        const char *nn = radix == 2 ? "ntt_nn" : radix == 4 ? "ntt4_nn" : "ntt8_nn";
+        const char *nb = radix == 2 ? "ntt_nb" : radix == 4 ? "ntt4_nb" : "ntt8_nb";
         for (unsigned lg = 20; lg <= ntt_max; lg++) {
             size_t n = (size_t)1 << lg;
             int reps = lg <= 24 ? 5 : 3;

@@ -664,6 +664,8 @@ int main(int argc, char **argv)
     }
     g16_cuda_set_poison(ctx, 1);
     if (argc > 2 && !strcmp(argv[1], "--ntt-only")) {
+        const char *rv = getenv("G16_CUDA_NTT_RADIX"); /* e.g. 8: that pass kernel's set */
+        if (rv) CHECK(g16_cuda_set_ntt_radix(ctx, atoi(rv)) == G16_OK, "radix %s", rv);
         test_ntt(ctx, (unsigned)atoi(argv[2]));
         g16_cuda_ctx_destroy(ctx);
         return g16_test_finish("g16_gpu_diff --ntt-only");
@@ -680,6 +682,9 @@ int main(int argc, char **argv)
     test_ntt(ctx, quick ? 12 : 20);  /* the default pass kernel (radix 4) */
     printf("-- NTT again with the radix-2 pass kernel\n");
     CHECK(g16_cuda_set_ntt_radix(ctx, 2) == G16_OK, "radix 2");
+    test_ntt(ctx, quick ? 12 : 20);
+    printf("-- NTT again with the radix-8 pass kernel\n");
+    CHECK(g16_cuda_set_ntt_radix(ctx, 8) == G16_OK, "radix 8");
     test_ntt(ctx, quick ? 12 : 20);
     CHECK(g16_cuda_set_ntt_radix(ctx, 4) == G16_OK, "radix 4");
     CHECK(g16_cuda_set_ntt_radix(ctx, 3) == G16_ERR_ARG, "radix 3 accepted");

@@ -15,7 +15,7 @@ extern "C" {
 }
 
 // One whole transform as ntt.cu's run_passes launches it.
-static void emu_passes(g16_dfr *x, unsigned log_n, const g16_dfr *tw, bool dit, bool r4,
+static void emu_passes(g16_dfr *x, unsigned log_n, const g16_dfr *tw, bool dit, unsigned lgr,
                        unsigned high)
 {
     const ntt_plan plan = ntt_make_plan(log_n, high);
@@ -29,13 +29,14 @@ static void emu_passes(g16_dfr *x, unsigned log_n, const g16_dfr *tw, bool dit, 
             size_t base = ((size_t)hi << (lo + k)) + (size_t)lg * C;
             for (uint32_t t = 0; t < tile; t++)
                 s[t] = x[base + ((size_t)(t >> lc) << lo) + (t & (C - 1))];
-            for (unsigned st = 0, n_steps = ntt_step_count(k, r4); st < n_steps; st++) {
-                unsigned stage;
-                bool pair;
-                ntt_step_at(dit, r4, k, st, &stage, &pair);
-                for (uint32_t u = 0, units = ntt_step_units(k, lc, pair); u < units; u++) {
-                    if (dit) ntt_step<true>(s, tw, log_n, lo, lc, lg * C, stage, pair, u);
-                    else ntt_step<false>(s, tw, log_n, lo, lc, lg * C, stage, pair, u);
+            for (unsigned st = 0, n_steps = ntt_step_count_r(k, lgr); st < n_steps; st++) {
+                unsigned stage, g;
+                ntt_step_at_r(dit, lgr, k, st, &stage, &g);
+                for (uint32_t u = 0, units = ntt_step_units_g(k, lc, g); u < units; u++) {
+                    if (g == 3 && dit) ntt_step3<true>(s, tw, log_n, lo, lc, lg * C, stage, u);
+                    else if (g == 3) ntt_step3<false>(s, tw, log_n, lo, lc, lg * C, stage, u);
+                    else if (dit) ntt_step<true>(s, tw, log_n, lo, lc, lg * C, stage, g == 2, u);
+                    else ntt_step<false>(s, tw, log_n, lo, lc, lg * C, stage, g == 2, u);
                 }
             }
             for (uint32_t t = 0; t < tile; t++)
@@ -69,27 +70,27 @@ int main(void)
         }
         g16_fr nf;
         g16_fr_from_u64(&nf, n);
-        // radix 2 and 4, upper passes of <= 8 and <= 9 stages (G16_CUDA_NTT_HIGH)
-        for (int v = 0; v < 4; v++) {
-            const int r4 = v & 1;
-            const unsigned high = v & 2 ? 9 : 8;
+        // radix 2, 4 and 8, upper passes of <= 8 and <= 9 stages (G16_CUDA_NTT_HIGH)
+        for (int v = 0; v < 6; v++) {
+            const unsigned lgr = 1 + v % 3, high = v < 3 ? 8 : 9;
+            const int radix = 1 << lgr;
+            if (high == 9 && ntt_make_plan(log_n, 9).np == ntt_make_plan(log_n, 8).np) continue;  // same plan
             // DIF: natural -> bit-reversed (CPU forward_nr)
             memcpy(want, x, n * sizeof *x);
             g16_ntt_forward_nr(d, want);
             memcpy(got, x, n * sizeof *x);
-            emu_passes((g16_dfr *)got, log_n, (const g16_dfr *)tw, false, r4, high);
-            CHECK(memcmp(got, want, n * sizeof *x) == 0, "DIF 2^%u radix %d high %u", log_n, r4 ? 4 : 2, high);
+            emu_passes((g16_dfr *)got, log_n, (const g16_dfr *)tw, false, lgr, high);
+            CHECK(memcmp(got, want, n * sizeof *x) == 0, "DIF 2^%u radix %d high %u", log_n, radix, high);
             // DIT with ω^-1 brings it back to n·x (natural)
-            emu_passes((g16_dfr *)got, log_n, (const g16_dfr *)twi, true, r4, high);
+            emu_passes((g16_dfr *)got, log_n, (const g16_dfr *)twi, true, lgr, high);
             for (size_t i = 0; i < n; i++) g16_fr_mul(&want[i], &x[i], &nf);
-            CHECK(memcmp(got, want, n * sizeof *x) == 0, "DIT round trip 2^%u radix %d", log_n,
-                  r4 ? 4 : 2);
+            CHECK(memcmp(got, want, n * sizeof *x) == 0, "DIT round trip 2^%u radix %d", log_n, radix);
             // DIT: bit-reversed -> natural (CPU forward_rn)
             memcpy(want, x, n * sizeof *x);
             g16_ntt_forward_rn(d, want);
             memcpy(got, x, n * sizeof *x);
-            emu_passes((g16_dfr *)got, log_n, (const g16_dfr *)tw, true, r4, high);
-            CHECK(memcmp(got, want, n * sizeof *x) == 0, "DIT 2^%u radix %d", log_n, r4 ? 4 : 2);
+            emu_passes((g16_dfr *)got, log_n, (const g16_dfr *)tw, true, lgr, high);
+            CHECK(memcmp(got, want, n * sizeof *x) == 0, "DIT 2^%u radix %d", log_n, radix);
         }
         free(x), free(want), free(got), free(tw), free(twi);
     }

@@ -125,8 +125,8 @@ extern "C" g16_status g16_cuda_mem_info(g16_cuda_ctx *ctx, size_t *free_b, size_
 
 extern "C" g16_status g16_cuda_set_ntt_radix(g16_cuda_ctx *ctx, int radix)
 {
-    if (radix != 2 && radix != 4)
-        return g16_fail(G16_ERR_ARG, "g16_cuda_set_ntt_radix: radix %d (2 or 4)", radix);
+    if (radix != 2 && radix != 4 && radix != 8)
+        return g16_fail(G16_ERR_ARG, "g16_cuda_set_ntt_radix: radix %d (2, 4 or 8)", radix);
     ctx->ntt_radix = radix;
     return G16_OK;
 }

@@ -30,8 +30,8 @@ __device__ __forceinline__ uint32_t bitrev(uint32_t j, unsigned log_n)
 }
 
 // One pass of k stages on bits [lo, lo+k) of the index (ntt_step.cuh has the
-// index arithmetic); R4 pairs the stages (radix 4).
-template <bool DIT, bool R4>
+// index arithmetic); LGR stages per shared-memory round trip (radix 2^LGR).
+template <bool DIT, int LGR>
 __global__ void __launch_bounds__(512) ntt_pass(g16_dfr *x, const g16_dfr *tw, unsigned log_n,
                                                 unsigned lo, unsigned k, unsigned log_c)
 {
@@ -47,14 +47,15 @@ __global__ void __launch_bounds__(512) ntt_pass(g16_dfr *x, const g16_dfr *tw, u
         ntt_st(&s[t], v);
     }
     __syncthreads();
-    const unsigned steps = ntt_step_count(k, R4);
+    const unsigned steps = ntt_step_count_r(k, LGR);
     for (unsigned i = 0; i < steps; i++) {
-        unsigned stage;
-        bool pair;
-        ntt_step_at(DIT, R4, k, i, &stage, &pair);
-        const uint32_t units = ntt_step_units(k, log_c, pair);
-        for (uint32_t u = threadIdx.x; u < units; u += nthr)
-            ntt_step<DIT>(s, tw, log_n, lo, log_c, lg * C, stage, pair, u);
+        unsigned stage, g;
+        ntt_step_at_r(DIT, LGR, k, i, &stage, &g);
+        const uint32_t units = ntt_step_units_g(k, log_c, g);
+        for (uint32_t u = threadIdx.x; u < units; u += nthr) {
+            if (LGR == 3 && g == 3) ntt_step3<DIT>(s, tw, log_n, lo, log_c, lg * C, stage, u);
+            else ntt_step<DIT>(s, tw, log_n, lo, log_c, lg * C, stage, g == 2, u);
+        }
         __syncthreads();
     }
     for (uint32_t t = threadIdx.x; t < tile; t += nthr) {
@@ -189,22 +190,25 @@ static g16_status run_passes(g16_cuda_ctx *ctx, g16_dfr *x, unsigned log_n, int 
     const char *hv = getenv("G16_CUDA_NTT_HIGH");
     const unsigned high = hv && (atoi(hv) == 8 || atoi(hv) == 9) ? (unsigned)atoi(hv) : NTT_HIGH_STAGES;
     const ntt_plan plan = ntt_make_plan(log_n, high);
-    const bool r4 = ctx->ntt_radix == 4;
+    const int lgr = ctx->ntt_radix == 8 ? 3 : ctx->ntt_radix == 4 ? 2 : 1;
     for (unsigned i = 0; i < plan.np; i++) {
         unsigned p = dit ? i : plan.np - 1 - i, lo = plan.lo[p], k = plan.k[p], lc = plan.log_c[p];
         size_t tile = (size_t)1 << (k + lc);
         unsigned blocks = (unsigned)(((size_t)1 << log_n) / tile);
-        unsigned threads = (unsigned)(tile / (r4 ? 4 : 2));
+        unsigned threads = (unsigned)(tile >> lgr);
         if (threads == 0) threads = 1;
         size_t sm = tile * sizeof(g16_dfr);
-        if (dit && r4)
-            ntt_pass<true, true><<<blocks, threads, sm, ctx->stream>>>(x, tw, log_n, lo, k, lc);
-        else if (dit)
-            ntt_pass<true, false><<<blocks, threads, sm, ctx->stream>>>(x, tw, log_n, lo, k, lc);
-        else if (r4)
-            ntt_pass<false, true><<<blocks, threads, sm, ctx->stream>>>(x, tw, log_n, lo, k, lc);
-        else
-            ntt_pass<false, false><<<blocks, threads, sm, ctx->stream>>>(x, tw, log_n, lo, k, lc);
+#define NTT_LAUNCH(D, L) ntt_pass<D, L><<<blocks, threads, sm, ctx->stream>>>(x, tw, log_n, lo, k, lc)
+        if (dit) {
+            if (lgr == 3) NTT_LAUNCH(true, 3);
+            else if (lgr == 2) NTT_LAUNCH(true, 2);
+            else NTT_LAUNCH(true, 1);
+        } else {
+            if (lgr == 3) NTT_LAUNCH(false, 3);
+            else if (lgr == 2) NTT_LAUNCH(false, 2);
+            else NTT_LAUNCH(false, 1);
+        }
+#undef NTT_LAUNCH
         CK_LAUNCH("ntt_pass");
     }
     return G16_OK;

@@ -82,27 +82,41 @@ G16_HD uint32_t ntt_tw_index(unsigned log_n, unsigned lo, unsigned st, uint32_t 
     return (((r & ((1u << st) - 1)) << lo) | col) << (log_n - lo - st - 1);
 }
 
-// Steps of a pass: radix 4 pairs stages (DIF from the top, DIT from the bottom);
-// an odd k leaves one single stage (DIF: stage 0 last; DIT: stage k-1 last).
-G16_HD unsigned ntt_step_count(unsigned k, bool r4) { return r4 ? (k + 1) / 2 : k; }
+// Steps of a pass: groups of up to lg_r stages (radix 2^lg_r: 1, 2 or 3), DIT from
+// the bottom, DIF from the top; the last group takes what is left (radix 4 with an
+// odd k: DIF ends with stage 0 alone, DIT with stage k-1).
+G16_HD unsigned ntt_step_count_r(unsigned k, unsigned lg_r) { return (k + lg_r - 1) / lg_r; }
 
-// Step i: *st = the lower stage of the step, *pair = two stages.
-G16_HD void ntt_step_at(bool dit, bool r4, unsigned k, unsigned i, unsigned *st, bool *pair)
+// Step i: *st = the lowest stage of the group, *g = its number of stages.
+G16_HD void ntt_step_at_r(bool dit, unsigned lg_r, unsigned k, unsigned i, unsigned *st, unsigned *g)
 {
-    if (!r4) {
-        *pair = false;
-        *st = dit ? i : k - 1 - i;
-        return;
+    if (dit) {
+        *st = i * lg_r;
+        *g = k - *st < lg_r ? k - *st : lg_r;
+    } else {
+        const unsigned top = k - i * lg_r;  // one past the group's highest stage
+        *g = top < lg_r ? top : lg_r;
+        *st = top - *g;
     }
-    *pair = 2 * i + 1 < k;
-    if (dit) *st = 2 * i;
-    else *st = *pair ? k - 2 - 2 * i : 0;
 }
 
-// Work units of one step: (rows / 2 or 4) × columns.
+// The radix-2/4 forms: pair = a group of two stages.
+G16_HD unsigned ntt_step_count(unsigned k, bool r4) { return ntt_step_count_r(k, r4 ? 2 : 1); }
+G16_HD void ntt_step_at(bool dit, bool r4, unsigned k, unsigned i, unsigned *st, bool *pair)
+{
+    unsigned g;
+    ntt_step_at_r(dit, r4 ? 2 : 1, k, i, st, &g);
+    *pair = g == 2;
+}
+
+// Work units of a step of g stages: (rows / 2^g) × columns.
+G16_HD uint32_t ntt_step_units_g(unsigned k, unsigned log_c, unsigned g)
+{
+    return (1u << (k - g)) << log_c;
+}
 G16_HD uint32_t ntt_step_units(unsigned k, unsigned log_c, bool pair)
 {
-    return (1u << (k - (pair ? 2 : 1))) << log_c;
+    return ntt_step_units_g(k, log_c, pair ? 2 : 1);
 }
 
 // One work unit u of the step with lower stage st (and st+1 when pair).
@@ -162,6 +176,45 @@ G16_HD void ntt_step(g16_dfr *s, const g16_dfr *tw, unsigned log_n, unsigned lo,
     ntt_st(&s[((b0 + h) << log_c) + c], x1);
     ntt_st(&s[((b0 + 2 * h) << log_c) + c], x2);
     ntt_st(&s[((b0 + 3 * h) << log_c) + c], x3);
+}
+
+// One work unit of a three-stage group (radix 8): rows b0 + t·h, t < 8, h = 2^st.
+// Stage st + j pairs t and t + 2^j; its twiddle depends on the lower row modulo
+// 2^(st+j), i.e. on t mod 2^j: 1, 2 and 4 twiddles for the three stages, 12
+// products for 8 elements (radix 4: 4 for 4).  DIT runs the stages upwards, DIF
+// downwards with the product after the difference.
+template <bool DIT>
+G16_HD void ntt_step3(g16_dfr *s, const g16_dfr *tw, unsigned log_n, unsigned lo, unsigned log_c,
+                      uint32_t col_base, unsigned st, uint32_t u)
+{
+    const uint32_t c = u & ((1u << log_c) - 1), v = u >> log_c, col = col_base + c;
+    const uint32_t h = 1u << st, b0 = ((v >> st) << (st + 3)) | (v & (h - 1));
+    g16_dfr x[8], w[4];
+#pragma unroll
+    for (int t = 0; t < 8; t++) ntt_ld(x[t], &s[((b0 + t * h) << log_c) + c]);
+#pragma unroll
+    for (int jj = 0; jj < 3; jj++) {
+        const int j = DIT ? jj : 2 - jj, half = 1 << j;
+#pragma unroll
+        for (int q = 0; q < half; q++)
+            ntt_ld(w[q], &tw[ntt_tw_index(log_n, lo, st + j, b0 + q * h, col)]);
+#pragma unroll
+        for (int t = 0; t < 8; t++) {
+            if (t & half) continue;
+            const g16_dfr &wq = w[t & (half - 1)];
+            if (DIT) {
+                g16_dfr m = x[t + half] * wq;
+                x[t + half] = x[t] - m;
+                x[t] = x[t] + m;
+            } else {
+                g16_dfr d = x[t] - x[t + half];
+                x[t] = x[t] + x[t + half];
+                x[t + half] = d * wq;
+            }
+        }
+    }
+#pragma unroll
+    for (int t = 0; t < 8; t++) ntt_st(&s[((b0 + t * h) << log_c) + c], x[t]);
 }
 
 #endif
