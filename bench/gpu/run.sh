@@ -18,6 +18,8 @@
 #        NO_BENCH=1  skip the kernel benchmark;  PROVE_SIZES  prove_start sizes (default 24 26)
 #        FOLD_AB=1  also the folded-bases G1 MSM (g16_cuda_bases_fold): its differential test
 #                     (g16_gpu_diff --fold-only) and timings 2^20..2^FOLD_HI (default 24) as msm_g1f
+#        NTT8_AB=1  also the radix-8 NTT: its differential set to 2^20 and the NTT timings
+#                     (rows ntt_*, ntt4_*, ntt8_*: radix 2, 4 (default), 8)
 #        OVERLAP_AB=1  also run the differential test and a 2^26 prove_start with
 #                     G16_CUDA_OVERLAP=1 (overlapped H-step uploads), for an A/B against the default
 # Exit status: 0 when the build and the differential test passed.
@@ -88,6 +90,15 @@ if [ -n "${OVERLAP_AB:-}" ]; then
     tail -n 1 "$out/diff-overlap.log"
     j=$(G16_CUDA_OVERLAP=1 timeout 400 "$bin/g16" bench prove --log-n 26 --backend cuda --reps 2 --timing-key --json 2>>"$out/prove.log")
     echo "OVERLAP diff_rc=$ov_rc $j" >>"$out/prove.txt"
+fi
+
+if [ -n "${NTT8_AB:-}" ]; then
+    say "radix-8 NTT: differential set to 2^20 and timings"
+    G16_CUDA_NTT_RADIX=8 timeout "${DIFF_TIMEOUT:-900}" "$bin/g16_gpu_diff" --ntt-only 20 >"$out/diff-ntt8.log" 2>&1
+    r8=$?
+    [ $r8 -eq 0 ] || { say "FAILED: radix-8 NTT differential test (rc $r8)"; grep FAIL "$out/diff-ntt8.log" | head; }
+    tail -n 1 "$out/diff-ntt8.log"
+    [ $r8 -eq 0 ] && timeout "${BENCH_TIMEOUT:-1500}" "$bin/g16_gpu_bench" --only ntt >>"$out/bench.log" 2>&1
 fi
 
 if [ -n "${FOLD_AB:-}" ]; then
