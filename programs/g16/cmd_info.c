@@ -23,6 +23,16 @@ static int invalid(const char *path, const char *kind, g16_status st)
     return CLI_INVALID;
 }
 
+/* n: ic, h, l, a, b_g1, b_g2 counts of a proving key. */
+static void print_key_counts(const char *path, long size, const uint64_t n[6])
+{
+    printf("%s: proving key (bellperson .params), %ld bytes\n", path, size);
+    printf("public inputs %llu  ic %llu  h %llu (domain %llu)  l %llu  a %llu  b_g1 %llu  b_g2 %llu\n",
+           (unsigned long long)n[0] - 1, (unsigned long long)n[0], (unsigned long long)n[1],
+           (unsigned long long)n[1] + 1, (unsigned long long)n[2], (unsigned long long)n[3],
+           (unsigned long long)n[4], (unsigned long long)n[5]);
+}
+
 static int info_proofs(const char *path)
 {
     uint8_t *p;
@@ -119,13 +129,8 @@ int cli_info(int argc, char **argv)
             st = g16_params_scan(&lay, path);
             if (st == G16_ERR_IO) return cli_fail("info", st);
             if (st) return invalid(path, "unrecognised (read as .params)", st);
-            printf("%s: proving key (bellperson .params), %ld bytes\n", path, size);
-            printf("public inputs %llu  ic %llu  h %llu (domain %llu)  l %llu  a %llu  b_g1 %llu  "
-                   "b_g2 %llu\n",
-                   (unsigned long long)lay.n_ic - 1, (unsigned long long)lay.n_ic,
-                   (unsigned long long)lay.n_h, (unsigned long long)lay.n_h + 1,
-                   (unsigned long long)lay.n_l, (unsigned long long)lay.n_a,
-                   (unsigned long long)lay.n_b_g1, (unsigned long long)lay.n_b_g2);
+            const uint64_t n[6] = {lay.n_ic, lay.n_h, lay.n_l, lay.n_a, lay.n_b_g1, lay.n_b_g2};
+            print_key_counts(path, size, n);
             printf("valid: layout only (--quick: vk points checked, counts match the size; "
                    "query points not decoded)\n");
             return CLI_OK;
@@ -136,13 +141,8 @@ int cli_info(int argc, char **argv)
             g16_key_info ki;
             g16_key_get_info(&ki, k);
             g16_key_release(k);
-            printf("%s: proving key (bellperson .params), %ld bytes\n", path, size);
-            printf("public inputs %llu  ic %llu  h %llu (domain %llu)  l %llu  a %llu  b_g1 %llu  "
-                   "b_g2 %llu\n",
-                   (unsigned long long)ki.n_ic - 1, (unsigned long long)ki.n_ic,
-                   (unsigned long long)ki.n_h, (unsigned long long)ki.n_h + 1,
-                   (unsigned long long)ki.n_l, (unsigned long long)ki.n_a,
-                   (unsigned long long)ki.n_b_g1, (unsigned long long)ki.n_b_g2);
+            const uint64_t n[6] = {ki.n_ic, ki.n_h, ki.n_l, ki.n_a, ki.n_b_g1, ki.n_b_g2};
+            print_key_counts(path, size, n);
             printf("valid: yes (points on the curve%s; no identity in the queries)\n",
                    flags ? " and in the subgroup" : "");
             return CLI_OK;

@@ -402,19 +402,56 @@ static size_t make_density(uint64_t *d, size_t n)
     return set;
 }
 
+/* One size's G1 MSM inputs: bases, scalars, and a density bitmap with the bases it
+ * selects (sub). */
+typedef struct g1_inputs {
+    size_t n;
+    g16_g1_affine *bases, *sub;
+    g16_fr *sc;
+    uint64_t *dens;
+} g1_inputs;
+
+static int g1_inputs_make(g1_inputs *in, size_t n)
+{
+    in->n = n;
+    in->bases = malloc(n * sizeof *in->bases), in->sub = malloc(n * sizeof *in->sub);
+    in->sc = malloc(n * sizeof *in->sc);
+    in->dens = malloc(((n + 63) / 64) * 8);
+    if (!in->bases || !in->sc || !in->dens || !in->sub) {
+        CHECK(0, "out of memory");
+        return 0;
+    }
+    make_g1_bases(in->bases, n);
+    return 1;
+}
+
+static void g1_inputs_free(g1_inputs *in)
+{
+    free(in->bases), free(in->sub), free(in->sc), free(in->dens);
+}
+
+/* Fresh scalars of distribution dist; with use_dens a fresh bitmap.  Returns the
+ * bases that go with them (all, or the bitmap's selection) and their count. */
+static const g16_g1_affine *g1_inputs_draw(g1_inputs *in, int dist, int use_dens, size_t *nb)
+{
+    make_scalars(in->sc, in->n, dist);
+    *nb = in->n;
+    if (!use_dens) return in->bases;
+    *nb = make_density(in->dens, in->n);
+    for (size_t i = 0, k = 0; i < in->n; i++)
+        if ((in->dens[i / 64] >> (i % 64)) & 1) in->sub[k++] = in->bases[i];
+    return in->sub;
+}
+
 static void test_msm_g1(g16_cuda_ctx *ctx, size_t max_n)
 {
     static const size_t sizes[] = {1, 2, 3, 7, 64, 100, 1000, 4096, 65536, 1u << 18, 1u << 20};
     for (size_t si = 0; si < sizeof sizes / sizeof *sizes && sizes[si] <= max_n; si++) {
         size_t n = sizes[si];
-        g16_g1_affine *bases = malloc(n * sizeof *bases), *sub = malloc(n * sizeof *sub);
-        g16_fr *sc = malloc(n * sizeof *sc);
-        uint64_t *dens = malloc(((n + 63) / 64) * 8);
-        if (!bases || !sc || !dens || !sub) {
-            CHECK(0, "out of memory");
-            return;
-        }
-        make_g1_bases(bases, n);
+        g1_inputs in;
+        if (!g1_inputs_make(&in, n)) return;
+        const g16_fr *sc = in.sc;
+        const uint64_t *dens = in.dens;
         int fails = 0;
         for (int v = 0; v < 6; v++) {
             if (n > 65536 && v >= 4) break;
@@ -424,15 +461,8 @@ static void test_msm_g1(g16_cuda_ctx *ctx, size_t max_n)
             g16_msm_opts co = {0};
             if (v == 2) o.window = 5, o.no_split = 1;
             if (v == 4) o.window = 2;
-            make_scalars(sc, n, dist);
-            size_t nb = n;
-            const g16_g1_affine *bp = bases;
-            if (use_dens) {
-                nb = make_density(dens, n);
-                for (size_t i = 0, k = 0; i < n; i++)
-                    if ((dens[i / 64] >> (i % 64)) & 1) sub[k++] = bases[i];
-                bp = sub;
-            }
+            size_t nb;
+            const g16_g1_affine *bp = g1_inputs_draw(&in, dist, use_dens, &nb);
             g16_g1_jac want, got;
             g16_status s = g16_msm_g1_ex(&want, bp, nb, sc, n, use_dens ? dens : NULL, &co);
             CHECK(s == G16_OK, "cpu msm: %s", g16_last_error());
@@ -450,7 +480,7 @@ static void test_msm_g1(g16_cuda_ctx *ctx, size_t max_n)
         }
         printf("msm g1 n=%zu: %s\n", n, fails ? "FAIL" : "ok");
         fflush(stdout);
-        free(bases), free(sub), free(sc), free(dens);
+        g1_inputs_free(&in);
     }
 }
 
@@ -464,32 +494,19 @@ static void test_msm_g1_fold(g16_cuda_ctx *ctx, size_t max_n)
     static const unsigned windows[] = {0, 8, 13};
     for (size_t si = 0; si < sizeof sizes / sizeof *sizes && sizes[si] <= max_n; si++) {
         size_t n = sizes[si];
-        g16_g1_affine *bases = malloc(n * sizeof *bases), *sub = malloc(n * sizeof *sub);
-        g16_fr *sc = malloc(n * sizeof *sc);
-        uint64_t *dens = malloc(((n + 63) / 64) * 8);
-        if (!bases || !sc || !dens || !sub) {
-            CHECK(0, "out of memory");
-            return;
-        }
-        make_g1_bases(bases, n);
+        g1_inputs in;
         int fails = 0;
+        if (!g1_inputs_make(&in, n)) return;
         for (int v = 0; v < 5; v++) {
             int dist = v == 1 || v == 3 ? 1 : v == 2 ? 2 : 0, use_dens = v == 3;
             unsigned c = windows[v % 3];
             size_t m = v == 4 ? (n + 1) / 2 : n; /* v 4: a prefix view */
             g16_cuda_msm_opts o = {0, v == 1};
-            make_scalars(sc, n, dist);
-            size_t nb = n;
-            const g16_g1_affine *bp = bases;
-            if (use_dens) {
-                nb = make_density(dens, n);
-                for (size_t i = 0, k = 0; i < n; i++)
-                    if ((dens[i / 64] >> (i % 64)) & 1) sub[k++] = bases[i];
-                bp = sub;
-            }
+            size_t nb;
+            const g16_g1_affine *bp = g1_inputs_draw(&in, dist, use_dens, &nb);
             g16_g1_jac want, got;
             g16_msm_opts co = {0};
-            g16_status s = g16_msm_g1_ex(&want, bp, v == 4 ? m : nb, sc, m, use_dens ? dens : NULL, &co);
+            g16_status s = g16_msm_g1_ex(&want, bp, v == 4 ? m : nb, in.sc, m, use_dens ? in.dens : NULL, &co);
             CHECK(s == G16_OK, "cpu msm: %s", g16_last_error());
             g16_cuda_bases *db = NULL, *fb = NULL, *view = NULL;
             s = g16_cuda_bases_upload(ctx, &db, G16_G1, bp, nb);
@@ -497,7 +514,7 @@ static void test_msm_g1_fold(g16_cuda_ctx *ctx, size_t max_n)
             if (!s && v == 4) s = g16_cuda_bases_prefix(&view, fb, m);
             CHECK(s == G16_OK, "upload/fold: %s", g16_last_error());
             memset(&got, 0xA5, sizeof got);
-            if (!s) s = g16_cuda_msm_g1(ctx, &got, view ? view : fb, sc, m, use_dens ? dens : NULL, &o);
+            if (!s) s = g16_cuda_msm_g1(ctx, &got, view ? view : fb, in.sc, m, use_dens ? in.dens : NULL, &o);
             CHECK(s == G16_OK, "cuda msm g1 (folded): %s", g16_last_error());
             int ok = s == G16_OK && g16_g1_jac_eq(&want, &got);
             CHECK(ok, "folded G1 MSM n=%zu variant %d (window %u, dist %d, density %d) differs", m, v,
@@ -506,14 +523,14 @@ static void test_msm_g1_fold(g16_cuda_ctx *ctx, size_t max_n)
             if (v == 0 && fb) { /* errors: another window, folding twice */
                 g16_cuda_msm_opts ow = {9, 0};
                 g16_cuda_bases *ff = NULL;
-                CHECK(g16_cuda_msm_g1(ctx, &got, fb, sc, n, NULL, &ow) == G16_ERR_ARG, "window 9 on folded bases");
+                CHECK(g16_cuda_msm_g1(ctx, &got, fb, in.sc, n, NULL, &ow) == G16_ERR_ARG, "window 9 on folded bases");
                 CHECK(g16_cuda_bases_fold(ctx, &ff, fb, 0) == G16_ERR_ARG && !ff, "folded twice");
             }
             g16_cuda_bases_free(view), g16_cuda_bases_free(fb), g16_cuda_bases_free(db);
         }
         printf("msm g1 folded n=%zu: %s\n", n, fails ? "FAIL" : "ok");
         fflush(stdout);
-        free(bases), free(sub), free(sc), free(dens);
+        g1_inputs_free(&in);
     }
     g16_g2_affine g2[2];
     make_g2_bases(g2, 2);
