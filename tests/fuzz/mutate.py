@@ -6,8 +6,8 @@ usage: tests/fuzz/mutate.py G16_BINARY WORK_DIR SECONDS [SEED]
 Makes a small circuit, witness, TEST-ONLY key, vk and proof in WORK_DIR with the
 binary, then for SECONDS mutates one input at a time (byte flips, truncations,
 counts overwritten with boundary values, trailing garbage) and runs `g16 info`,
-`g16 verify`, `g16 prove` and `g16 prove --zkey` (circom/snarkjs fixtures of
-tests/interop) on it.  A finding is an exit status outside {0, 1, 2}, a sanitizer
+`g16 verify`, `g16 prove` `g16 prove --zkey` and `g16 verify` of snarkjs JSON (circom/snarkjs
+fixtures of tests/interop) on it.  A finding is an exit status outside {0, 1, 2}, a sanitizer
 report or a hang; its input is kept as WORK_DIR/findingN_*.  Use a binary built
 with -DG16_SANITIZE=ON (`make asan`: build-asan/g16).  Not part of `make test`
 (it is a search, not a check); results are recorded in docs/formats.md.
@@ -31,7 +31,7 @@ def run(args, t=30):
     except subprocess.TimeoutExpired:
         return 'TIMEOUT', ''
 seeds = {k: open(os.path.join(W, k), 'rb').read() for k in ['c.g16c', 'c.g16w', 'k.params', 'k.vk', 'p.bin']}
-for k in ['circuit.r1cs', 'circuit.zkey', 'witness.wtns']:
+for k in ['circuit.r1cs', 'circuit.zkey', 'witness.wtns', 'verification_key.json', 'proof.json', 'public.json']:
     seeds[k] = open(os.path.join(FX, k), 'rb').read()
 def mutate(b):
     b = bytearray(b)
@@ -46,14 +46,18 @@ def mutate(b):
             o = random.randrange(len(b) - 8)
             v = random.choice([0xffffffff, 0x7fffffff, 0x80000000, 0, 1, random.getrandbits(32)])
             b[o:o + 4] = v.to_bytes(4, random.choice(['little', 'big']))
-    else:
+    elif r < 0.9:
         b += os.urandom(random.randint(1, 64))
+    else:  # deep nesting / long tokens for the JSON reader, anywhere
+        o = random.randrange(len(b) + 1)
+        b[o:o] = random.choice([b'[' * 100000, b'{"a":' * 50000, b'9' * 100000, b'"' + b'\\' * 50000, b'-1e999999'])
     return bytes(b)
 cases = {
     'info': lambda d: ['info', d['f']],
     'verify': lambda d: ['verify', '--vk', d['vk'], '--proof', d['p'], '--inputs', os.path.join(W, 'c.g16w')],
     'prove': lambda d: ['prove', '--params', d['k'], '--circuit', d['c'], '--witness', d['w'], '-o', os.path.join(W, 'out.bin'), '--seed-rs', 'x'],
     'zkey': lambda d: ['prove', '--zkey', d['z'], '--wtns', d['t'], '--r1cs', d['r'], '--proof', os.path.join(W, 'o.json'), '--public', os.path.join(W, 'pub.json')],
+    'json': lambda d: ['verify', '--vk', d['jv'], '--proof', d['jp'], '--public', d['ju']],
 }
 t_end = time.time() + budget; n = 0; found = 0
 while time.time() < t_end:
@@ -61,7 +65,9 @@ while time.time() < t_end:
     kind = random.choice(list(cases))
     d = {'vk': os.path.join(W, 'k.vk'), 'p': os.path.join(W, 'p.bin'), 'k': os.path.join(W, 'k.params'),
          'c': os.path.join(W, 'c.g16c'), 'w': os.path.join(W, 'c.g16w'),
-         'z': os.path.join(FX, 'circuit.zkey'), 't': None, 'r': os.path.join(FX, 'circuit.r1cs')}
+         'z': os.path.join(FX, 'circuit.zkey'), 't': None, 'r': os.path.join(FX, 'circuit.r1cs'),
+         'jv': os.path.join(FX, 'verification_key.json'), 'jp': os.path.join(FX, 'proof.json'),
+         'ju': os.path.join(FX, 'public.json')}
     if kind == 'info':
         name = random.choice(list(seeds)); path = os.path.join(W, 'm_' + name)
         open(path, 'wb').write(mutate(seeds[name])); d['f'] = path
@@ -71,6 +77,10 @@ while time.time() < t_end:
     elif kind == 'prove':
         name = random.choice(['k.params', 'c.g16c', 'c.g16w']); path = os.path.join(W, 'm_' + name)
         open(path, 'wb').write(mutate(seeds[name])); d[{'k.params': 'k', 'c.g16c': 'c', 'c.g16w': 'w'}[name]] = path
+    elif kind == 'json':
+        name = random.choice(['verification_key.json', 'proof.json', 'public.json']); path = os.path.join(W, 'm_' + name)
+        open(path, 'wb').write(mutate(seeds[name]))
+        d[{'verification_key.json': 'jv', 'proof.json': 'jp', 'public.json': 'ju'}[name]] = path
     else:
         name = random.choice(['circuit.zkey', 'witness.wtns', 'circuit.r1cs']); path = os.path.join(W, 'm_' + name)
         open(path, 'wb').write(mutate(seeds[name])); d[{'circuit.zkey': 'z', 'witness.wtns': 't', 'circuit.r1cs': 'r'}[name]] = path
