@@ -46,6 +46,7 @@ has "zkey cuda message" "$tmp/err" "CPU backend only"
 run "zkey prove bogus backend" 2 "$g16" prove --zkey "$tmp/x.zkey" --wtns "$tmp/x.wtns" \
     --proof "$tmp/p.json" --public "$tmp/pub.json" --backend gpu
 run "engine run cpu" 0 "$g16" engine run --partitions 2 --log-n 8 --backend cpu --trace -
+has "engine summary gives the device stage's parts" "$tmp/out" "device stage .* H step"
 run "engine run max-ahead" 0 "$g16" engine run --partitions 3 --log-n 8 --pw 2 --max-ahead 1 --trace -
 run "engine run max-ahead 0 refused" 2 "$g16" engine run --partitions 2 --log-n 8 --max-ahead 0 --trace -
 has "max-ahead message" "$tmp/err" "--max-ahead"
