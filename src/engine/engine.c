@@ -125,7 +125,6 @@ g16_status g16_engine_create(g16_engine **out, const g16_engine_config *cfg_in)
     if (!cfg.pw) cfg.pw = 1;
     if (!cfg.gw) cfg.gw = 1;
     if (!cfg.finalizers) cfg.finalizers = 2;
-    /* cfg.devices is known below; max_ahead's default is filled in there. */
     /* Devices: GPUs with the CUDA backend, else CPU "devices" (each with its own
      * lock and thread pool, running the CPU backend). */
     int use_cuda = 0;

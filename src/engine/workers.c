@@ -388,14 +388,20 @@ static g16_status device_prove(g16_engine *e, g16_worker *w, g16_part *p, int cp
     return st;
 }
 
-/* prove_start's parts as spans inside the device span, in the order they run,
- * so a trace shows how much of the device stage is GPU work and how much is not. */
-static void trace_device_parts(g16_engine *e, const g16_prove_times *pt, double t, unsigned lane,
+/* prove_start's parts in the order they run (B2 only where the backend runs it
+ * inside prove_start): the stats' dev_part_s and the trace's nested spans. */
+static void device_parts(double v[6], const g16_prove_times *pt)
+{
+    v[0] = pt->h_ntt, v[1] = pt->msm_h, v[2] = pt->msm_l, v[3] = pt->msm_a, v[4] = pt->msm_b1;
+    v[5] = pt->b2_in_start ? pt->msm_b2 : 0;
+}
+
+/* The parts as spans inside the device span, so a trace shows how much of the
+ * device stage is GPU work and how much is not. */
+static void trace_device_parts(g16_engine *e, const double v[6], double t, unsigned lane,
                                const g16_part *p)
 {
     static const char *const names[6] = {"h step", "msm h", "msm l", "msm a", "msm b1", "msm b2"};
-    const double v[6] = {pt->h_ntt, pt->msm_h, pt->msm_l, pt->msm_a, pt->msm_b1,
-                         pt->b2_in_start ? pt->msm_b2 : 0};
     for (int k = 0; k < 6; k++) {
         if (v[k] <= 0) continue;
         g16_trace_span(e, names[k], t, t + v[k], lane, p);
@@ -432,15 +438,15 @@ static void device_loop(g16_worker *w)
         pthread_mutex_unlock(&d->lock);
         g16_trace_span(e, p->attempt ? "device (cpu retry)" : "device", tb, te, w->lane, p);
         int parts = !st && !p->attempt;
-        if (parts) trace_device_parts(e, &pt, tb, w->lane, p);
+        double pv[6];
+        device_parts(pv, &pt);
+        if (parts) trace_device_parts(e, pv, tb, w->lane, p);
 
         int dead;
         pthread_mutex_lock(&e->mu);
         d->busy_s += te - tb;
         if (parts) {
-            const double v[6] = {pt.h_ntt, pt.msm_h, pt.msm_l, pt.msm_a, pt.msm_b1,
-                                 pt.b2_in_start ? pt.msm_b2 : 0};
-            for (int k = 0; k < 6; k++) d->part_s[k] += v[k];
+            for (int k = 0; k < 6; k++) d->part_s[k] += pv[k];
             d->part_n++;
         }
         if (d->first_start < 0) d->first_start = tb;
