@@ -553,12 +553,15 @@ void g16_engine_stats_print(const g16_engine_stats *st, void *file)
     fprintf(f, "engine: jobs done %" PRIu64 ", failed %" PRIu64 ", cancelled %" PRIu64 ", self-check retries %" PRIu64
                "; budget %.1f MiB\n",
             st->jobs_done, st->jobs_failed, st->jobs_cancelled, st->retries, st->budget_bytes / 1048576.0);
-    if (st->dev_proofs) {
-        /* Per device stage: what prove_start's parts took; the rest of a stage is host work. */
+    if (st->dev_proofs && st->proofs) {
+        /* Device time per returned proof (as bench pipeline's device_s, CPU retries
+         * included) and what prove_start's parts took per device stage; the rest of a
+         * stage is host work. */
         const double n = (double)st->dev_proofs, *p = st->dev_part_s;
         fprintf(f, "engine: device stage %.3f s/proof: H step %.3f, MSM H %.3f, L %.3f, A %.3f, B1 %.3f, "
                    "B2 %.3f\n",
-                st->busy_s / n, p[0] / n, p[1] / n, p[2] / n, p[3] / n, p[4] / n, p[5] / n);
+                st->busy_s / (double)st->proofs, p[0] / n, p[1] / n, p[2] / n, p[3] / n, p[4] / n,
+                p[5] / n);
     }
     fprintf(f, "%-16s %14s %14s\n", "counter", "current", "peak");
     for (int c = 0; c < G16_CTR_COUNT; c++) {
