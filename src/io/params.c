@@ -189,17 +189,33 @@ static g16_status get_count(reader *r, uint32_t *n, const char *section)
     return G16_OK;
 }
 
+/* The proving key's query sections, in file order (b_g2 holds G2 points). */
+static const char *const query_names[5] = {"h", "l", "a", "b_g1", "b_g2"};
+
+/* G16_OK when n points of sz bytes fit in what is left of the file. */
+static g16_status check_room(const reader *r, size_t n, size_t sz, const char *section)
+{
+    if (n <= (r->size - r->off) / sz) return G16_OK;
+    return g16_fail(G16_ERR_FORMAT,
+                    "%s: section %s: offset %zu: %zu points of %zu bytes need %llu bytes, "
+                    "only %zu left",
+                    r->path, section, r->off, n, sz, (unsigned long long)n * sz, r->size - r->off);
+}
+
+/* G16_OK when nothing trails the last section. */
+static g16_status check_end(const reader *r)
+{
+    if (r->off == r->size) return G16_OK;
+    return g16_fail(G16_ERR_FORMAT, "%s: offset %zu: %zu unexpected bytes after section b_g2",
+                    r->path, r->off, r->size - r->off);
+}
+
 /* Decodes n points of section at the reader's offset into dst (allocated). */
 static g16_status get_points(reader *r, void **dst, size_t n, int g2, const char *section,
                              int refuse_identity)
 {
     size_t sz = g2 ? G2U : G1U, esz = g2 ? sizeof(g16_g2_affine) : sizeof(g16_g1_affine);
-    if (n > (r->size - r->off) / sz)
-        return g16_fail(G16_ERR_FORMAT,
-                        "%s: section %s: offset %zu: %zu points of %zu bytes need %llu bytes, "
-                        "only %zu left",
-                        r->path, section, r->off, n, sz, (unsigned long long)n * sz,
-                        r->size - r->off);
+    G16_TRY(check_room(r, n, sz, section));
     void *out = *dst;
     if (!out) {
         out = malloc(n ? n * esz : 1);
@@ -299,25 +315,18 @@ g16_status g16_params_scan(g16_params_layout *out, const char *path)
     g16_status st = get_vk(&r, &vk);
     out->n_ic = vk.n_ic;
     free(vk.ic);
-    static const char *names[5] = {"h", "l", "a", "b_g1", "b_g2"};
     uint64_t *cnt[5] = {&out->n_h, &out->n_l, &out->n_a, &out->n_b_g1, &out->n_b_g2};
     for (int i = 0; i < 5 && !st; i++) {
         uint32_t n = 0;
         const size_t sz = i == 4 ? G2U : G1U;
-        st = get_count(&r, &n, names[i]);
-        if (!st && n > (r.size - r.off) / sz)
-            st = g16_fail(G16_ERR_FORMAT,
-                          "%s: section %s: offset %zu: %u points of %zu bytes need %llu bytes, "
-                          "only %zu left",
-                          path, names[i], r.off, n, sz, (unsigned long long)n * sz, r.size - r.off);
+        st = get_count(&r, &n, query_names[i]);
+        if (!st) st = check_room(&r, n, sz, query_names[i]);
         if (st) break;
         out->off[i] = r.off;
         *cnt[i] = n;
         r.off += (size_t)n * sz;
     }
-    if (!st && r.off != r.size)
-        st = g16_fail(G16_ERR_FORMAT, "%s: offset %zu: %zu unexpected bytes after section b_g2",
-                      path, r.off, r.size - r.off);
+    if (!st) st = check_end(&r);
     out->size = r.size;
     munmap((void *)r.map, r.size);
     return st;
@@ -334,19 +343,16 @@ g16_status g16_params_read(g16_key **out, const char *path, unsigned flags)
         return G16_ERR_NOMEM;
     }
     g16_status st = get_vk(&r, &k->vk);
-    static const char *names[5] = {"h", "l", "a", "b_g1", "b_g2"};
     void **dst[5] = {(void **)&k->h, (void **)&k->l, (void **)&k->a, (void **)&k->b_g1,
                      (void **)&k->b_g2};
     size_t *cnt[5] = {&k->n_h, &k->n_l, &k->n_a, &k->n_b_g1, &k->n_b_g2};
     for (int i = 0; i < 5 && !st; i++) {
         uint32_t n = 0;
-        st = get_count(&r, &n, names[i]);
-        if (!st) st = get_points(&r, dst[i], n, i == 4, names[i], 1);
+        st = get_count(&r, &n, query_names[i]);
+        if (!st) st = get_points(&r, dst[i], n, i == 4, query_names[i], 1);
         if (!st) *cnt[i] = n;
     }
-    if (!st && r.off != r.size)
-        st = g16_fail(G16_ERR_FORMAT, "%s: offset %zu: %zu unexpected bytes after section b_g2",
-                      path, r.off, r.size - r.off);
+    if (!st) st = check_end(&r);
     munmap((void *)r.map, r.size);
     if (st) {
         g16_key_release(k);
