@@ -29,10 +29,10 @@ static void emu_passes(g16_dfr *x, unsigned log_n, const g16_dfr *tw, bool dit, 
             size_t base = ((size_t)hi << (lo + k)) + (size_t)lg * C;
             for (uint32_t t = 0; t < tile; t++)
                 s[t] = x[base + ((size_t)(t >> lc) << lo) + (t & (C - 1))];
-            for (unsigned st = 0, n_steps = ntt_step_count_r(k, lgr); st < n_steps; st++) {
+            for (unsigned st = 0, n_steps = ntt_step_count(k, lgr); st < n_steps; st++) {
                 unsigned stage, g;
-                ntt_step_at_r(dit, lgr, k, st, &stage, &g);
-                for (uint32_t u = 0, units = ntt_step_units_g(k, lc, g); u < units; u++) {
+                ntt_step_at(dit, lgr, k, st, &stage, &g);
+                for (uint32_t u = 0, units = ntt_step_units(k, lc, g); u < units; u++) {
                     if (g == 3 && dit) ntt_step3<true>(s, tw, log_n, lo, lc, lg * C, stage, u);
                     else if (g == 3) ntt_step3<false>(s, tw, log_n, lo, lc, lg * C, stage, u);
                     else if (dit) ntt_step<true>(s, tw, log_n, lo, lc, lg * C, stage, g == 2, u);

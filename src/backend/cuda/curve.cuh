@@ -108,15 +108,6 @@ struct g16_dxyzz {
 
     G16_HD g16_dxyzz neg() const { return {x, y.neg(), zz, zzz}; }
 
-    // (X/ZZ, Y/ZZZ) with one inversion: t = (ZZ·ZZZ)^-1, 1/ZZ = t·ZZZ, 1/ZZZ = t·ZZ.
-    // Infinity gives the affine (0, 0).  For one-off conversions (F::inv is slow).
-    G16_HD g16_daff<F> to_affine() const
-    {
-        if (is_inf()) return {F::zero(), F::zero()};
-        F t = (zz * zzz).inv();
-        return {x * (t * zzz), y * (t * zz)};
-    }
-
     // Jacobian (X·ZZ², Y·ZZZ², ZZZ): x = X/ZZ and y = Y/ZZZ because ZZZ² = ZZ³;
     // infinity (ZZ = ZZZ = 0) maps to Z = 0.
     G16_PT g16_djac<F> to_jac() const
@@ -134,9 +125,10 @@ G16_HD g16_dxyzz<F> g16_dxyzz_shift(g16_dxyzz<F> a, unsigned bits)
     return a;
 }
 
-// Affine forms of m XYZZ points with ONE inversion (Montgomery's trick over the
-// products ZZ·ZZZ; infinities give (0, 0) and stay out of the chain).  scratch:
-// m field elements.  9 products a point besides the shared inversion.
+// Affine forms (X/ZZ, Y/ZZZ) of m XYZZ points with ONE inversion: Montgomery's trick
+// over the products d = ZZ·ZZZ, then 1/ZZ = ZZZ/d and 1/ZZZ = ZZ/d; infinities give
+// (0, 0) and stay out of the chain.  scratch: m field elements.  9 products a point
+// besides the shared inversion (F::inv is Fermat: slow, for one-off conversions).
 template <class F>
 G16_HD void g16_dxyzz_batch_affine(g16_daff<F> *out, const g16_dxyzz<F> *in, int m, F *scratch)
 {

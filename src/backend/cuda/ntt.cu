@@ -47,11 +47,11 @@ __global__ void __launch_bounds__(512) ntt_pass(g16_dfr *x, const g16_dfr *tw, u
         ntt_st(&s[t], v);
     }
     __syncthreads();
-    const unsigned steps = ntt_step_count_r(k, LGR);
+    const unsigned steps = ntt_step_count(k, LGR);
     for (unsigned i = 0; i < steps; i++) {
         unsigned stage, g;
-        ntt_step_at_r(DIT, LGR, k, i, &stage, &g);
-        const uint32_t units = ntt_step_units_g(k, log_c, g);
+        ntt_step_at(DIT, LGR, k, i, &stage, &g);
+        const uint32_t units = ntt_step_units(k, log_c, g);
         for (uint32_t u = threadIdx.x; u < units; u += nthr) {
             if (LGR == 3 && g == 3) ntt_step3<DIT>(s, tw, log_n, lo, log_c, lg * C, stage, u);
             else ntt_step<DIT>(s, tw, log_n, lo, log_c, lg * C, stage, g == 2, u);

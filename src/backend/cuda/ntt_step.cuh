@@ -85,10 +85,10 @@ G16_HD uint32_t ntt_tw_index(unsigned log_n, unsigned lo, unsigned st, uint32_t 
 // Steps of a pass: groups of up to lg_r stages (radix 2^lg_r: 1, 2 or 3), DIT from
 // the bottom, DIF from the top; the last group takes what is left (radix 4 with an
 // odd k: DIF ends with stage 0 alone, DIT with stage k-1).
-G16_HD unsigned ntt_step_count_r(unsigned k, unsigned lg_r) { return (k + lg_r - 1) / lg_r; }
+G16_HD unsigned ntt_step_count(unsigned k, unsigned lg_r) { return (k + lg_r - 1) / lg_r; }
 
 // Step i: *st = the lowest stage of the group, *g = its number of stages.
-G16_HD void ntt_step_at_r(bool dit, unsigned lg_r, unsigned k, unsigned i, unsigned *st, unsigned *g)
+G16_HD void ntt_step_at(bool dit, unsigned lg_r, unsigned k, unsigned i, unsigned *st, unsigned *g)
 {
     if (dit) {
         *st = i * lg_r;
@@ -100,24 +100,12 @@ G16_HD void ntt_step_at_r(bool dit, unsigned lg_r, unsigned k, unsigned i, unsig
     }
 }
 
-// The radix-2/4 forms: pair = a group of two stages.
-G16_HD unsigned ntt_step_count(unsigned k, bool r4) { return ntt_step_count_r(k, r4 ? 2 : 1); }
-G16_HD void ntt_step_at(bool dit, bool r4, unsigned k, unsigned i, unsigned *st, bool *pair)
-{
-    unsigned g;
-    ntt_step_at_r(dit, r4 ? 2 : 1, k, i, st, &g);
-    *pair = g == 2;
-}
-
 // Work units of a step of g stages: (rows / 2^g) × columns.
-G16_HD uint32_t ntt_step_units_g(unsigned k, unsigned log_c, unsigned g)
+G16_HD uint32_t ntt_step_units(unsigned k, unsigned log_c, unsigned g)
 {
     return (1u << (k - g)) << log_c;
 }
-G16_HD uint32_t ntt_step_units(unsigned k, unsigned log_c, bool pair)
-{
-    return ntt_step_units_g(k, log_c, pair ? 2 : 1);
-}
+
 
 // One work unit u of the step with lower stage st (and st+1 when pair).
 template <bool DIT>
