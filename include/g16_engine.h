@@ -149,7 +149,10 @@ const char *g16_counter_name(g16_counter c);
 
 typedef struct g16_engine_stats {
     int64_t cur[G16_CTR_COUNT], peak[G16_CTR_COUNT];
-    uint64_t budget_bytes;
+    uint64_t budget_bytes;  /* as configured */
+    uint64_t fixed_bytes;   /* the device backends' own host memory (context, staging), taken
+                               off the budget at create: partitions and keys reserve at most
+                               budget_bytes - fixed_bytes */
     uint64_t jobs_done, jobs_failed, jobs_cancelled;
     uint64_t proofs;        /* partitions proved and returned */
     uint64_t retries;       /* self-check failures redone on the CPU */

@@ -4,7 +4,9 @@
 usage: plot.py RESULTS.jsonl OUT.png [TITLE]
 
 One line per (log_n, devices, gw) series.  Left panel: seconds per proof; right
-panel: peak RSS above the pre-run baseline (MiB) with each run's budget as a dashed line.
+panel: peak RSS above the pre-run baseline (MiB), plus the key where the run reports it
+(peak_key_bytes: the key is in the baseline but counts in the budget), with each run's
+budget as a dashed line.
 Needs only the Python standard library: the PNG is drawn here (a 5x7 bitmap font,
 Bresenham lines, zlib), because matplotlib is not installed on every machine.
 """
@@ -150,7 +152,9 @@ def main():
         sys.exit('no pipeline rows in ' + sys.argv[1])
     series = {}
     for r in rows:
-        r['rss_mib'] = max(0, r['rss_peak_bytes'] - r['rss_base_bytes']) / 1048576.0
+        # The key is loaded before the run (in the baseline) but counts in the budget:
+        # runs that report it are plotted as RSS above the baseline plus the key.
+        r['rss_mib'] = (max(0, r['rss_peak_bytes'] - r['rss_base_bytes']) + r.get('peak_key_bytes', 0)) / 1048576.0
         name = '2^%d ROWS GW %d DEV %d' % (r['log_n'], r['gw'], r['devices'])
         series.setdefault(name, []).append(r)
     budgets = sorted({r['budget_bytes'] / 1048576.0 for r in rows})
@@ -160,7 +164,9 @@ def main():
     cv.text(20, 12, title, scale=3)
     panel(cv, 110, 120, 520, 380, series, 's_per_proof', 'SECONDS PER PROOF', 'S/PROOF')
     rss_max = max(r['rss_mib'] for r in rows)
-    panel(cv, 800, 120, 520, 380, series, 'rss_mib', 'PEAK RSS ABOVE BASELINE', 'MIB',
+    keyed = all('peak_key_bytes' in r for r in rows)
+    panel(cv, 800, 120, 520, 380, series, 'rss_mib',
+          'PEAK RSS ABOVE BASELINE + KEY' if keyed else 'PEAK RSS ABOVE BASELINE', 'MIB',
           hlines=[b for b in budgets if b < 4 * max(rss_max, 1)])
     ly = 560
     lx = 110

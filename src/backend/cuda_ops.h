@@ -51,6 +51,12 @@ g16_status g16_cuda_ctx_create(g16_cuda_ctx **out, int device);
 /* Frees everything the context holds (NULL is allowed). */
 void g16_cuda_ctx_destroy(g16_cuda_ctx *ctx);
 
+/* Allocates the context's pinned staging buffer now rather than at the first
+ * copy from pageable memory, so that a caller measuring the context's host
+ * footprint right after creating it sees all of it.  Returns G16_OK,
+ * G16_ERR_NOMEM or G16_ERR_BACKEND. */
+g16_status g16_cuda_stage_reserve(g16_cuda_ctx *ctx);
+
 /* Page-locked host memory for buffers the device reads or writes (a, b, c, h,
  * scalars): the operations copy such buffers directly at full bus speed instead
  * of staging them through the context's pinned buffer with a host memcpy.

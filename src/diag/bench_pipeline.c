@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "common/error.h"
+#include "common/rss.h"
 #include "g16.h"
 
 struct g16_bench_pipeline {
@@ -27,15 +28,6 @@ static double mono(void)
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-static uint64_t rss_now(void)
-{
-    FILE *f = fopen("/proc/self/statm", "r");
-    if (!f) return 0;
-    unsigned long size = 0, res = 0;
-    int n = fscanf(f, "%lu %lu", &size, &res);
-    fclose(f);
-    return n == 2 ? (uint64_t)res * (uint64_t)sysconf(_SC_PAGESIZE) : 0;
-}
 
 typedef struct sampler {
     pthread_t t;
@@ -48,7 +40,7 @@ static void *sample_main(void *arg)
     sampler *s = arg;
     const struct timespec tick = {0, 2000000}; /* 2 ms: shorter than any stage */
     while (!atomic_load(&s->stop)) {
-        uint64_t r = rss_now();
+        uint64_t r = g16_rss_bytes();
         if (r > atomic_load(&s->peak)) atomic_store(&s->peak, r);
         nanosleep(&tick, NULL);
     }
@@ -105,7 +97,7 @@ g16_status g16_bench_pipeline_run(g16_bench_pipeline *b, g16_bench_pipeline_resu
         parts[i] = (g16_partition){b->circ, b->wit};
         memcpy(inputs + (size_t)i * 32 * b->n_pub, b->inputs, 32 * (size_t)b->n_pub);
     }
-    res->rss_base = rss_now();
+    res->rss_base = g16_rss_bytes();
     sampler smp;
     memset(&smp, 0, sizeof smp);
     atomic_store(&smp.peak, res->rss_base);

@@ -57,6 +57,8 @@ void g16_engine_set_hooks(g16_engine *e, const g16_engine_hooks *hooks)
         e->hooks = *hooks;
     else
         memset(&e->hooks, 0, sizeof e->hooks), e->hooks.fail_stage = -1;
+    e->fixed = e->fixed_open + e->hooks.dev_host_fixed;
+    e->budget = e->cfg.budget_bytes > e->fixed ? e->cfg.budget_bytes - e->fixed : 0;
     pthread_mutex_unlock(&e->mu);
 }
 
@@ -201,7 +203,17 @@ g16_status g16_engine_create(g16_engine **out, const g16_engine_config *cfg_in)
                                    (int)d)))
             goto fail;
         if (use_cuda && !e->pin_be) e->pin_be = e->devs[d].be;
+        const g16_backend_ops *ops = e->devs[d].be->ops;
+        if (ops->host_fixed) e->fixed += ops->host_fixed(e->devs[d].be);
     }
+    if (e->fixed >= cfg.budget_bytes) {
+        st = g16_fail(G16_ERR_NOMEM, "engine: the budget of %" PRIu64 " bytes does not even cover the "
+                      "device backends' own host memory (%" PRIu64 " bytes)", cfg.budget_bytes, e->fixed);
+        goto fail;
+    }
+    /* What partitions and keys may reserve: the budget less what the backends hold. */
+    e->fixed_open = e->fixed;
+    e->budget = cfg.budget_bytes - e->fixed;
     unsigned k = 0;
     for (unsigned i = 0; i < cfg.pw; i++, k++) {
         g16_worker *w = &e->workers[k];
@@ -335,8 +347,9 @@ g16_status g16_engine_submit(g16_engine *e, uint64_t *id, g16_key *key, const g1
     if (worst + kb > e->budget) {
         free(j), free(ps), free(proofs), free(kn);
         return g16_fail(G16_ERR_NOMEM, "engine submit: a partition needs %zu bytes and the key %zu bytes, "
-                        "more than the whole budget of %" PRIu64 " bytes: this job can never run",
-                        worst, kb, e->budget);
+                        "more than the %" PRIu64 " bytes of the budget that partitions may use (%" PRIu64
+                        " less the device backends' own %" PRIu64 "): this job can never run",
+                        worst, kb, e->budget, e->budget + e->fixed, e->fixed);
     }
 
     pthread_mutex_lock(&e->mu);
@@ -517,7 +530,8 @@ void g16_engine_stats_get(g16_engine *e, g16_engine_stats *st)
         st->peak[c] = atomic_load(&e->tr.peak[c]);
     }
     pthread_mutex_lock(&e->mu);
-    st->budget_bytes = e->budget;
+    st->budget_bytes = e->budget + e->fixed;
+    st->fixed_bytes = e->fixed;
     st->jobs_done = e->jobs_done;
     st->jobs_failed = e->jobs_failed;
     st->jobs_cancelled = e->jobs_cancelled;
@@ -551,8 +565,9 @@ void g16_engine_stats_print(const g16_engine_stats *st, void *file)
             st->proofs, st->active_s, st->s_per_proof, 100 * st->device_busy,
             100 * st->device_busy_steady, st->devices, st->devices == 1 ? "" : "s", st->pw, st->gw);
     fprintf(f, "engine: jobs done %" PRIu64 ", failed %" PRIu64 ", cancelled %" PRIu64 ", self-check retries %" PRIu64
-               "; budget %.1f MiB\n",
-            st->jobs_done, st->jobs_failed, st->jobs_cancelled, st->retries, st->budget_bytes / 1048576.0);
+               "; budget %.1f MiB (device backends' own %.1f MiB)\n",
+            st->jobs_done, st->jobs_failed, st->jobs_cancelled, st->retries, st->budget_bytes / 1048576.0,
+            st->fixed_bytes / 1048576.0);
     if (st->dev_proofs && st->proofs) {
         /* Device time per returned proof (as bench pipeline's device_s, CPU retries
          * included) and what prove_start's parts took per device stage; the rest of a

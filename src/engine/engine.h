@@ -54,6 +54,9 @@ typedef struct g16_engine_hooks {
      * backend needed this much host scratch and no pending copy (the CUDA
      * backend's sizing, testable without a GPU); the CPU retry keeps the CPU's. */
     size_t dev_host_scratch;
+    /* Added to the device backends' own host memory (ops->host_fixed), which the
+     * budget left to partitions loses (a CUDA context, testable without a GPU). */
+    size_t dev_host_fixed;
 } g16_engine_hooks;
 
 /* hooks NULL: none.  Not to be called while jobs run. */
@@ -200,7 +203,9 @@ struct g16_engine {
     pthread_mutex_t mu;
     pthread_cond_t cv;
     int stop;
-    uint64_t budget;
+    uint64_t budget; /* what partitions and keys may reserve: the config's less fixed */
+    uint64_t fixed;  /* the device backends' own host memory (ops->host_fixed) */
+    uint64_t fixed_open; /* of it, what the backends reported at open (the rest: a test hook) */
     uint64_t next_id, next_seq;
     g16_job *jobs;
     g16_keyent *keys;

@@ -96,9 +96,9 @@ g16_status g16_trace_write(g16_engine *e, const char *path, const g16_engine_sta
     pthread_mutex_unlock(&t->mu);
     fprintf(f, "\n],\n\"otherData\":{\"s_per_proof\":%.6f,\"device_busy\":%.4f,\"device_busy_steady\":%.4f,\"proofs\":%" PRIu64
                ",\"retries\":%" PRIu64 ",\"active_s\":%.6f,\"budget_bytes\":%" PRIu64
-               ",\"pw\":%u,\"gw\":%u,\"devices\":%u",
+               ",\"fixed_bytes\":%" PRIu64 ",\"pw\":%u,\"gw\":%u,\"devices\":%u",
             st->s_per_proof, st->device_busy, st->device_busy_steady, st->proofs, st->retries, st->active_s, st->budget_bytes,
-            st->pw, st->gw, st->devices);
+            st->fixed_bytes, st->pw, st->gw, st->devices);
     for (int c = 0; c < G16_CTR_COUNT; c++)
         fprintf(f, ",\"peak_%s\":%" PRId64, g16_counter_name((g16_counter)c), st->peak[c]);
     fputs("}}\n", f);

@@ -71,6 +71,10 @@ typedef struct g16_backend_ops {
      * The engine reserves these from its budget (docs/engine.md). */
     void (*host_need)(g16_backend *be, uint64_t N, uint64_t n_vars, size_t *scratch,
                       size_t *pending);
+    /* Host memory the backend itself holds for as long as it is open (a device
+     * context, its pinned staging buffers), measured at open; the engine takes it
+     * off the budget.  NULL: none. */
+    size_t (*host_fixed)(g16_backend *be);
     /* Forgets anything held for a key (its serial), e.g. resident bases; may be NULL. */
     void (*key_evict)(g16_backend *be, uint64_t key_serial);
 } g16_backend_ops;

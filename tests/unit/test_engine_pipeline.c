@@ -406,6 +406,50 @@ static void test_retry_budget(void)
     g16_engine_destroy(e, 1);
 }
 
+/* A device backend's own host memory (context, staging: ops->host_fixed, here
+ * through the test hook) comes off the budget: a job that would fit the budget
+ * but not what is left of it is refused, and the reservations of a run stay
+ * within what is left. */
+static void test_fixed(void)
+{
+    size_t dev, cpu;
+    g16_engine *e = make(4, 1, 1ull << 30, 1);
+    g16_engine_part_need(e, circ, key, &dev, &cpu);
+    g16_engine_destroy(e, 1);
+    uint64_t budget = cpu + cpu / 2, fixed = cpu; /* alone, the budget fits one partition */
+
+    e = make(4, 1, budget, 1);
+    g16_engine_hooks h = {.fail_stage = -1, .dev_host_fixed = fixed};
+    g16_engine_set_hooks(e, &h);
+    g16_partition p = {circ, wit};
+    uint64_t id = 7;
+    CHECK(g16_engine_submit(e, &id, key, &p, 1, G16_PRIO_NORMAL) == G16_ERR_NOMEM && id == 0,
+          "a job that fits the budget but not the budget less the backend's memory is refused");
+    CHECK(strstr(g16_last_error(), "never") && strstr(g16_last_error(), "backends"), "clear message: %s",
+          g16_last_error());
+    g16_engine_destroy(e, 1);
+
+    /* room for two partitions beside the key only once the fixed part is off */
+    budget = 2 * cpu + cpu / 2 + fixed;
+    e = make(4, 1, budget, 1);
+    g16_engine_set_hooks(e, &h);
+    id = submit(e, 6, G16_PRIO_NORMAL);
+    static uint8_t proofs[6 * 192];
+    CHECK(g16_engine_await(e, id, 120, proofs, sizeof proofs, NULL) == G16_OK && verify_all(proofs, 6) == 0,
+          "6 partitions under a budget with a fixed part");
+    g16_engine_stats s;
+    g16_engine_stats_get(e, &s);
+    CHECK(s.budget_bytes == budget && s.fixed_bytes == fixed, "stats: budget %llu (want %llu), fixed %llu (want %llu)",
+          (unsigned long long)s.budget_bytes, (unsigned long long)budget, (unsigned long long)s.fixed_bytes,
+          (unsigned long long)fixed);
+    CHECK(s.peak[G16_CTR_RESERVED_BYTES] <= (int64_t)(budget - fixed) &&
+              s.peak[G16_CTR_RESERVED_BYTES] > (int64_t)cpu,
+          "peak reserved %lld within the budget less the fixed part, %llu, and above one partition",
+          (long long)s.peak[G16_CTR_RESERVED_BYTES], (unsigned long long)(budget - fixed));
+    check_zero(e, "after a run with a fixed part");
+    g16_engine_destroy(e, 1);
+}
+
 /* ---------------------------------------------------------------- misc */
 static const g16_pool *seen_pool;
 
@@ -461,6 +505,7 @@ int main(void)
     test_priority();
     test_selfcheck();
     test_retry_budget();
+    test_fixed();
     g16_key_release(key);
     g16_circuit_destroy(circ);
     g16_witness_destroy(wit);

@@ -193,6 +193,12 @@ g16_status g16_cuda_pinned(g16_cuda_ctx *ctx, void **p, size_t bytes)
 // engine drains the other.
 #define STAGE_CHUNK ((size_t)64 << 20)
 
+extern "C" g16_status g16_cuda_stage_reserve(g16_cuda_ctx *ctx)
+{
+    void *pin;
+    return g16_cuda_pinned(ctx, &pin, 2 * STAGE_CHUNK);
+}
+
 // 1 when `host` lies in page-locked memory (g16_cuda_host_alloc or registered):
 // such buffers are copied directly, at full bus speed, without staging.
 int g16_cuda_is_pinned(const void *host)
