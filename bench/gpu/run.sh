@@ -18,8 +18,8 @@
 #        NO_BENCH=1  skip the kernel benchmark;  PROVE_SIZES  prove_start sizes (default 24 26)
 #        FOLD_AB=1  also the folded-bases G1 MSM (g16_cuda_bases_fold): its differential test
 #                     (g16_gpu_diff --fold-only) and timings 2^20..2^FOLD_HI (default 24) as msm_g1f
-#        NTT8_AB=1  also the radix-8 NTT: its differential set to 2^20 and the NTT timings
-#                     (rows ntt_*, ntt4_*, ntt8_*: radix 2, 4 (default), 8)
+#        NTT_AB=1   also the NTT alone: the default (radix-8) pass kernel's differential set to
+#                     2^20 and the NTT timings (rows ntt_*, ntt4_*, ntt8_*: radix 2, 4, 8 (default))
 #        OVERLAP_AB=1  also run the differential test and a 2^26 prove_start with
 #                     G16_CUDA_OVERLAP=1 (overlapped H-step uploads), for an A/B against the default
 # Exit status: 0 when the build and the differential test passed.
@@ -92,9 +92,9 @@ if [ -n "${OVERLAP_AB:-}" ]; then
     echo "OVERLAP diff_rc=$ov_rc $j" >>"$out/prove.txt"
 fi
 
-if [ -n "${NTT8_AB:-}" ]; then
-    say "radix-8 NTT: differential set to 2^20 and timings"
-    G16_CUDA_NTT_RADIX=8 timeout "${DIFF_TIMEOUT:-900}" "$bin/g16_gpu_diff" --ntt-only 20 >"$out/diff-ntt8.log" 2>&1
+if [ -n "${NTT_AB:-}" ]; then
+    say "NTT: differential set to 2^20 (default radix 8) and timings of radix 2, 4, 8"
+    timeout "${DIFF_TIMEOUT:-900}" "$bin/g16_gpu_diff" --ntt-only 20 >"$out/diff-ntt8.log" 2>&1
     r8=$?
     [ $r8 -eq 0 ] || { say "FAILED: radix-8 NTT differential test (rc $r8)"; grep FAIL "$out/diff-ntt8.log" | head; }
     tail -n 1 "$out/diff-ntt8.log"

@@ -64,11 +64,10 @@ g16_status g16_cuda_stage_reserve(g16_cuda_ctx *ctx);
 g16_status g16_cuda_host_alloc(void **p, size_t bytes);
 void g16_cuda_host_free(void *p);
 
-/* NTT pass kernel: radix 4 (two stages per shared-memory round trip, half the
- * block barriers; the default since session 3: 2^27 in 46.2 ms against 50.4 for
- * radix 2 on the H200, once additions became carry chains) or radix 2 (one stage
- * per round trip), or radix 8 (three stages per round trip; written in session 3,
- * host-tested, not yet run on a GPU).  All are validated on the host by
+/* NTT pass kernel: radix 8 (three stages per shared-memory round trip; the
+ * default since session 4: 2^27 in 41.2 ms against 45.1 for radix 4 on the H200),
+ * radix 4 (two stages per round trip; the session-3 default) or radix 2 (one
+ * stage per round trip).  All are validated on the host by
  * tests/gpu/host_ntt.cu and on the GPU by the differential test.  Returns
  * G16_ERR_ARG for other values. */
 g16_status g16_cuda_set_ntt_radix(g16_cuda_ctx *ctx, int radix);

@@ -230,7 +230,7 @@ int main(int argc, char **argv)
             report(nb, lg, k, t, reps);
         }
     }
-    g16_cuda_set_ntt_radix(ctx, 4); /* back to the default for the H step */
+    g16_cuda_set_ntt_radix(ctx, 8); /* back to the default for the H step */
     if (!only || !strcmp(only, "h")) {
         for (unsigned lg = 20; lg <= (quick ? 20u : 26u); lg += 2) {
             size_t n = (size_t)1 << lg;

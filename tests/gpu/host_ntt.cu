@@ -16,9 +16,9 @@ extern "C" {
 
 // One whole transform as ntt.cu's run_passes launches it.
 static void emu_passes(g16_dfr *x, unsigned log_n, const g16_dfr *tw, bool dit, unsigned lgr,
-                       unsigned high)
+                       unsigned high, unsigned low)
 {
-    const ntt_plan plan = ntt_make_plan(log_n, high);
+    const ntt_plan plan = ntt_make_plan(log_n, high, low);
     static g16_dfr s[NTT_TILE];
     for (unsigned i = 0; i < plan.np; i++) {
         unsigned p = dit ? i : plan.np - 1 - i, lo = plan.lo[p], k = plan.k[p], lc = plan.log_c[p];
@@ -70,26 +70,28 @@ int main(void)
         }
         g16_fr nf;
         g16_fr_from_u64(&nf, n);
-        // radix 2, 4 and 8, upper passes of <= 8 and <= 9 stages (G16_CUDA_NTT_HIGH)
-        for (int v = 0; v < 6; v++) {
-            const unsigned lgr = 1 + v % 3, high = v < 3 ? 8 : 9;
+        // radix 2, 4 and 8, upper passes of <= 8 and <= 9 stages (G16_CUDA_NTT_HIGH), a
+        // low pass of 10 or 9 stages (G16_CUDA_NTT_LOW)
+        for (int v = 0; v < 12; v++) {
+            const unsigned lgr = 1 + v % 3, high = v % 6 < 3 ? 8 : 9, low = v < 6 ? 10 : 9;
             const int radix = 1 << lgr;
-            if (high == 9 && ntt_make_plan(log_n, 9).np == ntt_make_plan(log_n, 8).np) continue;  // same plan
+            if (high == 9 && ntt_make_plan(log_n, 9, low).np == ntt_make_plan(log_n, 8, low).np) continue;  // same plan
+            if (low == 9 && log_n <= 9) continue;  // same plan as low 10
             // DIF: natural -> bit-reversed (CPU forward_nr)
             memcpy(want, x, n * sizeof *x);
             g16_ntt_forward_nr(d, want);
             memcpy(got, x, n * sizeof *x);
-            emu_passes((g16_dfr *)got, log_n, (const g16_dfr *)tw, false, lgr, high);
-            CHECK(memcmp(got, want, n * sizeof *x) == 0, "DIF 2^%u radix %d high %u", log_n, radix, high);
+            emu_passes((g16_dfr *)got, log_n, (const g16_dfr *)tw, false, lgr, high, low);
+            CHECK(memcmp(got, want, n * sizeof *x) == 0, "DIF 2^%u radix %d high %u low %u", log_n, radix, high, low);
             // DIT with ω^-1 brings it back to n·x (natural)
-            emu_passes((g16_dfr *)got, log_n, (const g16_dfr *)twi, true, lgr, high);
+            emu_passes((g16_dfr *)got, log_n, (const g16_dfr *)twi, true, lgr, high, low);
             for (size_t i = 0; i < n; i++) g16_fr_mul(&want[i], &x[i], &nf);
             CHECK(memcmp(got, want, n * sizeof *x) == 0, "DIT round trip 2^%u radix %d", log_n, radix);
             // DIT: bit-reversed -> natural (CPU forward_rn)
             memcpy(want, x, n * sizeof *x);
             g16_ntt_forward_rn(d, want);
             memcpy(got, x, n * sizeof *x);
-            emu_passes((g16_dfr *)got, log_n, (const g16_dfr *)tw, true, lgr, high);
+            emu_passes((g16_dfr *)got, log_n, (const g16_dfr *)tw, true, lgr, high, low);
             CHECK(memcmp(got, want, n * sizeof *x) == 0, "DIT 2^%u radix %d", log_n, radix);
         }
         free(x), free(want), free(got), free(tw), free(twi);

@@ -42,7 +42,7 @@ extern "C" g16_status g16_cuda_ctx_create(g16_cuda_ctx **out, int device)
     g16_cuda_ctx *c = (g16_cuda_ctx *)calloc(1, sizeof *c);
     if (!c) return g16_fail(G16_ERR_NOMEM, "CUDA: context allocation");
     c->device = device;
-    c->ntt_radix = 4;  // the default pass kernel (g16_cuda_set_ntt_radix)
+    c->ntt_radix = 8;  // the default pass kernel (g16_cuda_set_ntt_radix; 8 since session 4)
     g16_status s = G16_OK;
     if ((e = cudaSetDevice(device)) != cudaSuccess ||
         (e = cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking)) != cudaSuccess ||

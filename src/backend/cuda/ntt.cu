@@ -12,6 +12,7 @@
 // inverse) needs no reordering until its final output, where the reorder is fused
 // with the last scaling.  Twiddles ω^m (m < n/2) are tabulated once per size and
 // direction and cached in the context.
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -189,7 +190,10 @@ static g16_status run_passes(g16_cuda_ctx *ctx, g16_dfr *x, unsigned log_n, int 
     // G16_CUDA_NTT_HIGH=8 or 9: the longest upper pass (A/B knob; see ntt_make_plan).
     const char *hv = getenv("G16_CUDA_NTT_HIGH");
     const unsigned high = hv && (atoi(hv) == 8 || atoi(hv) == 9) ? (unsigned)atoi(hv) : NTT_HIGH_STAGES;
-    const ntt_plan plan = ntt_make_plan(log_n, high);
+    // G16_CUDA_NTT_LOW=9 or 10: the low pass's stages (A/B knob).
+    const char *lv = getenv("G16_CUDA_NTT_LOW");
+    const unsigned low = lv && (atoi(lv) == 9 || atoi(lv) == 10) ? (unsigned)atoi(lv) : NTT_LOW_STAGES;
+    const ntt_plan plan = ntt_make_plan(log_n, high, low);
     const int lgr = ctx->ntt_radix == 8 ? 3 : ctx->ntt_radix == 4 ? 2 : 1;
     for (unsigned i = 0; i < plan.np; i++) {
         unsigned p = dit ? i : plan.np - 1 - i, lo = plan.lo[p], k = plan.k[p], lc = plan.log_c[p];
@@ -340,6 +344,10 @@ extern "C" g16_status g16_cuda_h_step_rows(g16_cuda_ctx *ctx, g16_fr *h, const g
     const char *ov = getenv("G16_CUDA_OVERLAP");
     const bool overlap = ov && atoi(ov) > 0 && g16_cuda_is_pinned(a) && g16_cuda_is_pinned(b) &&
                          g16_cuda_is_pinned(c);
+    if (getenv("G16_CUDA_DEBUG"))  // session 4: the overlap measured no gain; is it taken?
+        fprintf(stderr, "g16 cuda h_step 2^%u: overlap %d (G16_CUDA_OVERLAP=%s, pinned a %d b %d c %d)\n",
+                log_n, (int)overlap, ov ? ov : "unset", g16_cuda_is_pinned(a), g16_cuda_is_pinned(b),
+                g16_cuda_is_pinned(c));
     if (overlap) {
         G16_TRY(g16_cuda_copy_stream(ctx));
         CK(cudaStreamWaitEvent(ctx->copy, ctx->ev_start, 0));  // buffers free of earlier work

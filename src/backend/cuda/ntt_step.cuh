@@ -44,7 +44,8 @@ G16_HD void ntt_st(g16_dfr *p, const g16_dfr &d)
 #endif
 }
 
-// Pass plan, from the low bits up: the low pass takes up to 10 stages with one
+// Pass plan, from the low bits up: the low pass takes up to `low` stages (10, the
+// default; 9 is the A/B knob G16_CUDA_NTT_LOW: whole radix-8 steps) with one
 // column; the rest is split evenly into passes of at most `high` stages (9, the
 // default: 2^27 in 3 passes, a 9-stage pass has 2-column tiles, 64-byte row
 // segments; 8: 4 passes, tiles of ≥ 4 columns, 128-byte segments).
@@ -52,12 +53,13 @@ struct ntt_plan {
     unsigned np, lo[8], k[8], log_c[8];
 };
 
-G16_HD ntt_plan ntt_make_plan(unsigned log_n, unsigned high = NTT_HIGH_STAGES)
+G16_HD ntt_plan ntt_make_plan(unsigned log_n, unsigned high = NTT_HIGH_STAGES,
+                              unsigned low = NTT_LOW_STAGES)
 {
     ntt_plan p;
     p.np = 0;
     if (log_n == 0) return p;
-    unsigned k0 = log_n < NTT_LOW_STAGES ? log_n : NTT_LOW_STAGES;
+    unsigned k0 = log_n < low ? log_n : low;
     p.lo[0] = 0, p.k[0] = k0, p.np = 1;
     unsigned rest = log_n - k0, lo = k0;
     if (rest) {
