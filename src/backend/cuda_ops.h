@@ -134,6 +134,10 @@ g16_status g16_cuda_bases_fold(g16_cuda_ctx *ctx, g16_cuda_bases **out, const g1
 typedef struct g16_cuda_msm_opts {
     unsigned window;  /* c in [2, 22]; 0: from n */
     int no_split;     /* nonzero: 1-scalars go through the buckets like any other */
+    size_t max_pairs; /* (bucket, point) pairs per sort; 0: 2^30 (also the cap).  A larger
+                         MSM runs as chunks of max_pairs / windows scalars, whose sums add
+                         up: it bounds the device memory of the sort (tests set it low to
+                         exercise the chunks) */
 } g16_cuda_msm_opts;
 
 /* out = Σ scalars[i]·bases[i], with the CPU MSM's conventions (msm/msm.h):

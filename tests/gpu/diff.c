@@ -457,10 +457,12 @@ static void test_msm_g1(g16_cuda_ctx *ctx, size_t max_n)
             if (n > 65536 && v >= 4) break;
             int dist = v == 1 || v == 3 ? 1 : v == 5 ? 2 : 0;
             int use_dens = v == 3;
-            g16_cuda_msm_opts o = {0, 0};
+            g16_cuda_msm_opts o = {0, 0, 0};
             g16_msm_opts co = {0};
             if (v == 2) o.window = 5, o.no_split = 1;
             if (v == 4) o.window = 2;
+            /* v 1 and 3: about four chunks of scalars (the density's in 64-bit words) */
+            if (v == 1 || v == 3) o.max_pairs = 4 * n;
             size_t nb;
             const g16_g1_affine *bp = g1_inputs_draw(&in, dist, use_dens, &nb);
             g16_g1_jac want, got;
@@ -474,8 +476,8 @@ static void test_msm_g1(g16_cuda_ctx *ctx, size_t max_n)
             CHECK(s == G16_OK, "cuda msm g1: %s", g16_last_error());
             g16_cuda_bases_free(db);
             int ok = s == G16_OK && g16_g1_jac_eq(&want, &got);
-            CHECK(ok, "G1 MSM n=%zu variant %d (dist %d, density %d, window %u, split %d) differs",
-                  n, v, dist, use_dens, o.window, !o.no_split);
+            CHECK(ok, "G1 MSM n=%zu variant %d (dist %d, density %d, window %u, split %d, max pairs %zu) differs",
+                  n, v, dist, use_dens, o.window, !o.no_split, o.max_pairs);
             fails += !ok;
         }
         printf("msm g1 n=%zu: %s\n", n, fails ? "FAIL" : "ok");
@@ -501,7 +503,7 @@ static void test_msm_g1_fold(g16_cuda_ctx *ctx, size_t max_n)
             int dist = v == 1 || v == 3 ? 1 : v == 2 ? 2 : 0, use_dens = v == 3;
             unsigned c = windows[v % 3];
             size_t m = v == 4 ? (n + 1) / 2 : n; /* v 4: a prefix view */
-            g16_cuda_msm_opts o = {0, v == 1};
+            g16_cuda_msm_opts o = {0, v == 1, v == 3 ? 4 * n : 0}; /* v 3: in chunks */
             size_t nb;
             const g16_g1_affine *bp = g1_inputs_draw(&in, dist, use_dens, &nb);
             g16_g1_jac want, got;
@@ -521,7 +523,7 @@ static void test_msm_g1_fold(g16_cuda_ctx *ctx, size_t max_n)
                   c ? c : G16_CUDA_FOLD_C, dist, use_dens);
             fails += !ok;
             if (v == 0 && fb) { /* errors: another window, folding twice */
-                g16_cuda_msm_opts ow = {9, 0};
+                g16_cuda_msm_opts ow = {9, 0, 0};
                 g16_cuda_bases *ff = NULL;
                 CHECK(g16_cuda_msm_g1(ctx, &got, fb, in.sc, n, NULL, &ow) == G16_ERR_ARG, "window 9 on folded bases");
                 CHECK(g16_cuda_bases_fold(ctx, &ff, fb, 0) == G16_ERR_ARG && !ff, "folded twice");
@@ -556,8 +558,9 @@ static void test_msm_g2(g16_cuda_ctx *ctx, size_t max_n)
         int fails = 0;
         for (int v = 0; v < 4; v++) {
             int dist = v == 1 || v == 3 ? 1 : 0, use_dens = v == 3;
-            g16_cuda_msm_opts o = {0, 0};
+            g16_cuda_msm_opts o = {0, 0, 0};
             if (v == 2) o.window = 6, o.no_split = 1;
+            if (v == 3) o.max_pairs = 4 * n; /* in chunks */
             make_scalars(sc, n, dist);
             size_t nb = n;
             const g16_g2_affine *bp = bases;

@@ -100,7 +100,7 @@ g16_status g16_cuda_copy_stream(g16_cuda_ctx *ctx)
 {
     if (!ctx->copy) CK(cudaStreamCreateWithFlags(&ctx->copy, cudaStreamNonBlocking));
     for (int i = 0; i < 3; i++)
-        if (!ctx->ev_in[i]) CK(cudaEventCreateWithFlags(&ctx->ev_in[i], cudaEventDisableTiming));
+        if (!ctx->ev_in[i]) CK(cudaEventCreate(&ctx->ev_in[i]));  // timed: G16_CUDA_DEBUG
     return G16_OK;
 }
 
@@ -167,7 +167,21 @@ g16_status g16_cuda_scratch(g16_cuda_ctx *ctx, void **p, int slot, size_t bytes)
             ctx->slot[slot] = NULL;
             ctx->slot_bytes[slot] = 0;
         }
-        CK(cudaMalloc(&ctx->slot[slot], bytes));
+        cudaError_t e = cudaMalloc(&ctx->slot[slot], bytes);
+        if (e != cudaSuccess) {
+            ctx->slot[slot] = NULL;
+            // Say how much was asked and what the card had left, with what this
+            // context already holds in its other buffers.
+            size_t free_b = 0, total_b = 0, held = 0;
+            cudaGetLastError();
+            cudaMemGetInfo(&free_b, &total_b);
+            for (int i = 0; i < SLOT_COUNT; i++) held += ctx->slot_bytes[i];
+            g16_cuda_fail(e, "cudaMalloc(work buffer)", __FILE__, __LINE__);
+            return g16_fail_ctx(e == cudaErrorMemoryAllocation ? G16_ERR_NOMEM : G16_ERR_BACKEND,
+                                "device work buffer %d of %.2f GB (device: %.2f of %.2f GB free; "
+                                "this context's work buffers hold %.2f GB)",
+                                slot, bytes / 1e9, free_b / 1e9, total_b / 1e9, held / 1e9);
+        }
         ctx->slot_bytes[slot] = bytes;
     }
     *p = ctx->slot[slot];

@@ -321,8 +321,22 @@ __global__ void ones_partial(g16_dxyzz<F> *part, const g16_daff<F> *bases, const
         g16_##G##_xyzz_to_jac(&j, &acc);                                                  \
         memcpy(out, &j, sizeof j);                                                        \
     }
+// acc[i] += in[i] for the m window sums of an MSM's chunks (host, like the combination).
+#define G16_MSM_ACCUMULATE(G, F)                                                             \
+    static inline void msm_accumulate(g16_dxyzz<F> *acc, const g16_dxyzz<F> *in, unsigned m) \
+    {                                                                                        \
+        for (unsigned i = 0; i < m; i++) {                                                   \
+            g16_##G##_xyzz a, b;                                                             \
+            memcpy(&a, &acc[i], sizeof a);                                                   \
+            memcpy(&b, &in[i], sizeof b);                                                    \
+            g16_##G##_xyzz_add(&a, &a, &b);                                                  \
+            memcpy(&acc[i], &a, sizeof a);                                                   \
+        }                                                                                    \
+    }
 G16_MSM_COMBINE(g1, g16_dfp)
 G16_MSM_COMBINE(g2, g16_dfp2)
+G16_MSM_ACCUMULATE(g1, g16_dfp)
+G16_MSM_ACCUMULATE(g2, g16_dfp2)
 static_assert(sizeof(g16_g1_xyzz) == sizeof(g16_dxyzz<g16_dfp>), "G1 XYZZ layout");
 static_assert(sizeof(g16_g2_xyzz) == sizeof(g16_dxyzz<g16_dfp2>), "G2 XYZZ layout");
 
@@ -331,6 +345,23 @@ static inline unsigned grid_for(size_t n, unsigned threads)
 {
     return (unsigned)((n + threads - 1) / threads);
 }
+
+// Set bits among the first n of a bitmap.
+static inline size_t popcount_bits(const uint64_t *bits, size_t n)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n / 64; i++) k += (size_t)__builtin_popcountll(bits[i]);
+    if (n % 64) k += (size_t)__builtin_popcountll(bits[n / 64] & ((1ull << (n % 64)) - 1));
+    return k;
+}
+
+// Pairs sorted in one go.  A larger MSM runs in chunks of scalars (msm_run): the
+// sort's keys and values and the level-0 partial sums take about 28 bytes a pair
+// for G1 (40 for G2), and at 2^27 rows the H query's 1.9 G pairs would have needed
+// 53 GB beside a 47 GB resident key (session 4: out of device memory).  It also
+// keeps a sort under CUB's 2^31 items.  2^30 pairs: up to 2^26 scalars at the
+// automatic window still run in one chunk.
+#define MSM_MAX_PAIRS ((size_t)1 << 30)
 
 // Tuning knobs for benchmarks on the GPU machine (environment, read per call):
 //   G16_CUDA_MSM_RUN=K   piece length of the bucket levels (default 16)
@@ -424,54 +455,17 @@ static g16_status accumulate_buckets(g16_cuda_ctx *ctx, g16_dxyzz<F> *buckets,
     }
 }
 
-// dev_scalars: when not NULL, the n scalars are already on the device there
-// (scalars is then ignored and nothing is copied in).
+// One MSM over n scalars (host `scalars` or device `dev_scalars`) and their bases
+// bs, for msm_run: hw[0..Wr) the window sums, hw[Wr] the sum of the 1-scalars' bases.
 template <class F>
-static g16_status msm_run(g16_cuda_ctx *ctx, g16_djac<F> *out, const g16_cuda_bases *bases,
-                          const g16_fr *scalars, size_t n, const uint64_t *density,
-                          const g16_cuda_msm_opts *opts, const g16_dfr *dev_scalars)
+static g16_status msm_chunk(g16_cuda_ctx *ctx, g16_dxyzz<F> *hw, const g16_daff<F> *bs,
+                            const g16_fr *scalars, const g16_dfr *dev_scalars, size_t n,
+                            const uint64_t *density, unsigned c, unsigned W, unsigned Wr,
+                            int split, size_t fold, const char *fn)
 {
     typedef g16_dxyzz<F> X;
-    typedef g16_daff<F> A;
-    const char *fn = msm_traits<F>::group == G16_G1 ? "g16_cuda_msm_g1" : "g16_cuda_msm_g2";
-    if (!ctx || !out || !bases || (n && !scalars && !dev_scalars))
-        return g16_fail(G16_ERR_ARG, "%s: NULL argument", fn);
-    if (bases->group != msm_traits<F>::group)
-        return g16_fail(G16_ERR_ARG, "%s: bases belong to the other group", fn);
-    size_t want = n;
-    if (density) {
-        want = 0;
-        for (size_t i = 0; i < n / 64; i++) want += (size_t)__builtin_popcountll(density[i]);
-        if (n % 64) want += (size_t)__builtin_popcountll(density[n / 64] & ((1ull << (n % 64)) - 1));
-    }
-    if (want != bases->n)
-        return g16_fail(G16_ERR_ARG, "%s: %zu bases for %zu scalars with a base", fn, bases->n, want);
     const msm_tuning tu = msm_tuning_get();
-    unsigned c = opts && opts->window ? opts->window : msm_auto_window(n, tu.c_max);
-    // Folded bases fix the window, and all windows share one bucket set (Wr = 1
-    // set to reduce; the host's Horner combination then has nothing to do).
-    const size_t fold = bases->fold_c ? bases->stride : 0;
-    if (fold) {
-        if (opts && opts->window && opts->window != bases->fold_c)
-            return g16_fail(G16_ERR_ARG, "%s: window %u asked of bases folded for %u", fn,
-                            opts->window, bases->fold_c);
-        c = bases->fold_c;
-    }
-    if (c < 2 || c > 22) return g16_fail(G16_ERR_ARG, "%s: window %u outside [2, 22]", fn, c);
-    const int split = !(opts && opts->no_split);
-    const unsigned W = msm_windows(c), Wr = fold ? 1 : W;
     const uint32_t B = 1u << (c - 1), nb = Wr * B;
-    if (n > 0x7fffffffu || (size_t)W * n > 0x7fffffffu)
-        return g16_fail(G16_ERR_ARG, "%s: %zu scalars exceed one sort (2^31 pairs)", fn, n);
-    if (fold && (bases->fold_w != W || (size_t)W * bases->stride > 0x7fffffffu))
-        return g16_fail(G16_ERR_ARG, "%s: folded bases of %u copies, window %u needs %u", fn,
-                        bases->fold_w, c, W);
-    G16_TRY(g16_cuda_enter(ctx));
-    if (n == 0) {
-        out->x = F::one(), out->y = F::one(), out->z = F::zero();
-        ctx->total_ms = ctx->kernel_ms = 0;
-        return G16_OK;
-    }
     unsigned end_bit = 1;
     while (((uint64_t)1 << end_bit) <= nb) end_bit++;  // the sentinel nb must fit too
     const size_t total = (size_t)W * n, words = (n + 63) / 64;
@@ -543,7 +537,6 @@ static g16_status msm_run(g16_cuda_ctx *ctx, g16_djac<F> *out, const g16_cuda_ba
     bucket_bounds<<<grid_for(total, 256), 256, 0, ctx->stream>>>(
         (uint32_t *)bstart, (uint32_t *)bend, dk.Current(), total, nb);
     CK_LAUNCH("bucket_bounds");
-    const A *bs = (const A *)bases->dev;
     G16_TRY(accumulate_buckets<F>(ctx, (X *)bk, bs, dv.Current(), (const uint32_t *)bstart,
                                   (const uint32_t *)bend, nb, total, tmp, tmp_bytes));
     bucket_reduce<F><<<grid_for((size_t)Wr * S, 64), 64, 0, ctx->stream>>>((X *)seg, (const X *)bk,
@@ -558,7 +551,6 @@ static g16_status msm_run(g16_cuda_ctx *ctx, g16_djac<F> *out, const g16_cuda_ba
     CK_LAUNCH("ones_partial");
     block_sum<F><<<1, bt, bt * sizeof(X), ctx->stream>>>(ones_total, (const X *)onesp, ones_thr);
     CK_LAUNCH("block_sum");
-    X hw[255 / 2 + 3];  // W <= 129 windows (c >= 2) and the 1-scalar sum
     uint32_t hflag[2];
     CK(cudaMemcpyAsync(hw, win, (Wr + 1) * sizeof(X), cudaMemcpyDeviceToHost, ctx->stream));
     CK(cudaMemcpyAsync(hflag, cnt, sizeof hflag, cudaMemcpyDeviceToHost, ctx->stream));
@@ -568,13 +560,77 @@ static g16_status msm_run(g16_cuda_ctx *ctx, g16_djac<F> *out, const g16_cuda_ba
     if (hflag[1])
         return g16_fail(G16_ERR_BACKEND, "%s: internal error: a digit carried out of window %u "
                         "(c = %u)", fn, W - 1, c);
+    return g16_cuda_times_finish(ctx);
+}
+
+// dev_scalars: when not NULL, the n scalars are already on the device there
+// (scalars is then ignored and nothing is copied in).
+template <class F>
+static g16_status msm_run(g16_cuda_ctx *ctx, g16_djac<F> *out, const g16_cuda_bases *bases,
+                          const g16_fr *scalars, size_t n, const uint64_t *density,
+                          const g16_cuda_msm_opts *opts, const g16_dfr *dev_scalars)
+{
+    typedef g16_dxyzz<F> X;
+    typedef g16_daff<F> A;
+    const char *fn = msm_traits<F>::group == G16_G1 ? "g16_cuda_msm_g1" : "g16_cuda_msm_g2";
+    if (!ctx || !out || !bases || (n && !scalars && !dev_scalars))
+        return g16_fail(G16_ERR_ARG, "%s: NULL argument", fn);
+    if (bases->group != msm_traits<F>::group)
+        return g16_fail(G16_ERR_ARG, "%s: bases belong to the other group", fn);
+    const size_t want = density ? popcount_bits(density, n) : n;
+    if (want != bases->n)
+        return g16_fail(G16_ERR_ARG, "%s: %zu bases for %zu scalars with a base", fn, bases->n, want);
+    const msm_tuning tu = msm_tuning_get();
+    unsigned c = opts && opts->window ? opts->window : msm_auto_window(n, tu.c_max);
+    // Folded bases fix the window, and all windows share one bucket set (Wr = 1
+    // set to reduce; the host's Horner combination then has nothing to do).
+    const size_t fold = bases->fold_c ? bases->stride : 0;
+    if (fold) {
+        if (opts && opts->window && opts->window != bases->fold_c)
+            return g16_fail(G16_ERR_ARG, "%s: window %u asked of bases folded for %u", fn,
+                            opts->window, bases->fold_c);
+        c = bases->fold_c;
+    }
+    if (c < 2 || c > 22) return g16_fail(G16_ERR_ARG, "%s: window %u outside [2, 22]", fn, c);
+    const int split = !(opts && opts->no_split);
+    const unsigned W = msm_windows(c), Wr = fold ? 1 : W;
+    if (fold && (bases->fold_w != W || (size_t)W * bases->stride > 0x7fffffffu))
+        return g16_fail(G16_ERR_ARG, "%s: folded bases of %u copies, window %u needs %u", fn,
+                        bases->fold_w, c, W);
+    G16_TRY(g16_cuda_enter(ctx));
+    if (n == 0) {
+        out->x = F::one(), out->y = F::one(), out->z = F::zero();
+        ctx->total_ms = ctx->kernel_ms = 0;
+        return G16_OK;
+    }
+    // Chunks of at most max_pairs / W scalars (a multiple of 64, so that a chunk's
+    // density bitmap starts on a word), each a whole MSM over its bases; their window
+    // sums and 1-scalar sums add up on the host before the one combination.
+    size_t max_pairs = opts && opts->max_pairs ? opts->max_pairs : MSM_MAX_PAIRS;
+    if (max_pairs > MSM_MAX_PAIRS) max_pairs = MSM_MAX_PAIRS;
+    size_t m = (max_pairs / W) & ~(size_t)63;
+    if (m < 64) m = 64;
+    X acc[255 / 2 + 3];  // Wr <= 129 window sums and the 1-scalar sum
+    float total_ms = 0, kernel_ms = 0;
+    const A *bs = (const A *)bases->dev;
+    for (size_t s0 = 0, r0 = 0; s0 < n; s0 += m) {
+        const size_t nc = n - s0 < m ? n - s0 : m;
+        const uint64_t *dc = density ? density + s0 / 64 : NULL;
+        X hw[255 / 2 + 3];
+        G16_TRY(msm_chunk<F>(ctx, hw, bs + r0, scalars ? scalars + s0 : NULL,
+                             dev_scalars ? dev_scalars + s0 : NULL, nc, dc, c, W, Wr, split, fold, fn));
+        total_ms += ctx->total_ms;
+        kernel_ms += ctx->kernel_ms;
+        if (s0 == 0) memcpy(acc, hw, (Wr + 1) * sizeof(X));
+        else msm_accumulate(acc, hw, Wr + 1);
+        r0 += density ? popcount_bits(dc, nc) : nc;
+    }
     auto t0 = std::chrono::steady_clock::now();
-    msm_combine(out, hw, Wr, c, &hw[Wr]);
+    msm_combine(out, acc, Wr, c, &acc[Wr]);
     float host_ms =
         std::chrono::duration<float, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    G16_TRY(g16_cuda_times_finish(ctx));
-    ctx->kernel_ms += host_ms;  // the combination is part of the operation's time
-    ctx->total_ms += host_ms;
+    ctx->kernel_ms = kernel_ms + host_ms;  // the combination is part of the operation's time
+    ctx->total_ms = total_ms + host_ms;
     return G16_OK;
 }
 

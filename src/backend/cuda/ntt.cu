@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <chrono>
 #include <new>
 
 #include "internal.cuh"
@@ -344,10 +345,14 @@ extern "C" g16_status g16_cuda_h_step_rows(g16_cuda_ctx *ctx, g16_fr *h, const g
     const char *ov = getenv("G16_CUDA_OVERLAP");
     const bool overlap = ov && atoi(ov) > 0 && g16_cuda_is_pinned(a) && g16_cuda_is_pinned(b) &&
                          g16_cuda_is_pinned(c);
-    if (getenv("G16_CUDA_DEBUG"))  // session 4: the overlap measured no gain; is it taken?
+    // G16_CUDA_DEBUG: whether the overlap is taken and, when it is, where the copies
+    // end relative to the kernels (session 4: the overlap measured no gain at all).
+    const bool debug = getenv("G16_CUDA_DEBUG") != NULL;
+    if (debug)
         fprintf(stderr, "g16 cuda h_step 2^%u: overlap %d (G16_CUDA_OVERLAP=%s, pinned a %d b %d c %d)\n",
                 log_n, (int)overlap, ov ? ov : "unset", g16_cuda_is_pinned(a), g16_cuda_is_pinned(b),
                 g16_cuda_is_pinned(c));
+    const auto enq0 = std::chrono::steady_clock::now();
     if (overlap) {
         G16_TRY(g16_cuda_copy_stream(ctx));
         CK(cudaStreamWaitEvent(ctx->copy, ctx->ev_start, 0));  // buffers free of earlier work
@@ -362,6 +367,8 @@ extern "C" g16_status g16_cuda_h_step_rows(g16_cuda_ctx *ctx, g16_fr *h, const g
             if (rbytes < bytes) CK(cudaMemsetAsync((char *)d[i] + rbytes, 0, bytes - rbytes, ctx->stream));
         }
     }
+    const float enq_ms =
+        std::chrono::duration<float, std::milli>(std::chrono::steady_clock::now() - enq0).count();
     G16_TRY(g16_cuda_mark(ctx, ctx->ev_kernels));
     unsigned gb = grid_for(n, 256);
     // Natural values: DIF gives bit-reversed coefficients, DIT back to natural
@@ -393,5 +400,13 @@ extern "C" g16_status g16_cuda_h_step_rows(g16_cuda_ctx *ctx, g16_fr *h, const g
     G16_TRY(g16_cuda_sync(ctx));
     ctx->last_h = (const g16_dfr *)(dit_first ? d[0] : d[3]);
     ctx->last_h_n = n;
+    if (debug && overlap) {
+        float t[4] = {0, 0, 0, 0};
+        for (int i = 0; i < 3; i++) cudaEventElapsedTime(&t[i], ctx->ev_start, ctx->ev_in[i]);
+        cudaEventElapsedTime(&t[3], ctx->ev_start, ctx->ev_kernels);
+        fprintf(stderr, "g16 cuda h_step 2^%u: copies enqueued in %.2f ms (host); from the start, "
+                "copies done at %.2f / %.2f / %.2f ms, kernels marked at %.2f ms\n",
+                log_n, enq_ms, t[0], t[1], t[2], t[3]);
+    }
     return g16_cuda_times_finish(ctx);
 }
