@@ -4,7 +4,7 @@
 #   2. the differential test (CPU vs CUDA, fresh random inputs: tests/gpu/diff.c);
 #   3. the benchmark (tests/gpu/bench.c);
 #   4. whole proofs with the CUDA backend (bench/gpu/prove.sh): CPU and CUDA proofs
-#      byte-identical, prove_start at 2^24 and 2^26 (2^24 only with --quick);
+#      byte-identical, prove_start at 2^24, 2^26 and 2^27 (2^24 only with --quick);
 #   5. the engine on the GPU (--pipeline only: g16 bench pipeline, 2^PIPE_LOG rows);
 #   6. one table: size, kernel time, total time, floor / peer figure, diff verdict.
 # Usage: bench/gpu/run.sh [--quick] [--pipeline]
@@ -15,7 +15,7 @@
 #        PIPE_LOG, PIPE_PW, PIPE_BUDGET, PIPE_JOBS  the --pipeline step's rows (24; a list such as
 #                     "25 26" runs one sweep per size), pw list (1,2,4,8), host budget (32G)
 #        TRACE_DIR (default OUT), PIPE_EXTRA (more bench pipeline options, e.g. --json)
-#        NO_BENCH=1  skip the kernel benchmark;  PROVE_SIZES  prove_start sizes (default 24 26)
+#        NO_BENCH=1  skip the kernel benchmark;  PROVE_SIZES  prove_start sizes (default 24 26 27)
 #        FOLD_AB=1  also the folded-bases G1 MSM (g16_cuda_bases_fold): its differential test
 #                     (g16_gpu_diff --fold-only) and timings 2^20..2^FOLD_HI (default 24) as msm_g1f
 #        NTT_AB=1   also the NTT alone: the default (radix-8) pass kernel's differential set to
@@ -77,7 +77,7 @@ else
 fi
 
 say "whole proofs (prove.sh)"
-if [ -n "$quick" ]; then sizes=24; else sizes=${PROVE_SIZES:-24 26}; fi
+if [ -n "$quick" ]; then sizes=24; else sizes=${PROVE_SIZES:-24 26 27}; fi
 "$root/bench/gpu/prove.sh" "$bin" "$out" $sizes >"$out/prove.txt" 2>&1
 prove_rc=$?
 [ $prove_rc -ne 0 ] && say "FAILED: prove.sh (rc $prove_rc); see $out/prove.log"
@@ -143,7 +143,7 @@ awk -v vn="$v_ntt" -v v1="$v_g1" -v v2="$v_g2" '
     if (w == "h+hmsm") { v = vn }
     else if (w ~ /^ntt/ || w == "h_step") {
         f = 28.0 * (n / 2^27) * (lg / 27.0); if (w == "h_step") f *= 7; floor = sprintf("%.2f", f); v = vn
-        if (w == "ntt_nn") { if (lg == 24) peer = 4.74; if (lg == 26) peer = 23.8; if (lg == 27) peer = 44.4 }
+        if (w == "ntt8_nn") { if (lg == 24) peer = 4.74; if (lg == 26) peer = 23.8; if (lg == 27) peer = 44.4 }
     } else if (w == "msm_g1" || w == "msm_g1f") {
         floor = sprintf("%.1f", 70.0 * n / 2^24); v = v1
         if (lg == 20) peer = 22.4; if (lg == 22) peer = 54.0; if (lg == 24) peer = 156; if (lg == 26) peer = 561
