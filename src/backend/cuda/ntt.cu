@@ -338,15 +338,16 @@ extern "C" g16_status g16_cuda_h_step_rows(g16_cuda_ctx *ctx, g16_fr *h, const g
     G16_TRY(g16_cuda_mark(ctx, ctx->ev_start));
     const g16_fr *src[3] = {a, b, c};
     const size_t rbytes = rows * sizeof(g16_fr);
-    // G16_CUDA_OVERLAP=1 (opt-in until validated on the GPU): with page-locked
-    // inputs, b and c are copied on a second stream while a's transforms run
-    // (≈ 0.08 s of the 0.12 s of uploads at 2^26); each input's transforms wait
-    // for its copy's event.  The kernel time then includes those waits.
+    // With page-locked inputs, b and c are copied on a second stream while a's
+    // copy and transforms run on the compute stream; each input's transforms wait
+    // for its copy's event.  H200, 2^26: the H step 313 -> 236 ms (session 4).  a's
+    // copy must stay on the compute stream: with all three on the copy stream the
+    // compute stream did not start until that stream had drained (measured with
+    // events; cause unknown) and nothing overlapped.  G16_CUDA_OVERLAP=0: off.
     const char *ov = getenv("G16_CUDA_OVERLAP");
-    const bool overlap = ov && atoi(ov) > 0 && g16_cuda_is_pinned(a) && g16_cuda_is_pinned(b) &&
+    const bool overlap = !(ov && atoi(ov) == 0) && g16_cuda_is_pinned(a) && g16_cuda_is_pinned(b) &&
                          g16_cuda_is_pinned(c);
-    // G16_CUDA_DEBUG: whether the overlap is taken and, when it is, where the copies
-    // end relative to the kernels (session 4: the overlap measured no gain at all).
+    // G16_CUDA_DEBUG: whether the overlap is taken and where the copies end.
     const bool debug = getenv("G16_CUDA_DEBUG") != NULL;
     if (debug)
         fprintf(stderr, "g16 cuda h_step 2^%u: overlap %d (G16_CUDA_OVERLAP=%s, pinned a %d b %d c %d)\n",
@@ -357,9 +358,10 @@ extern "C" g16_status g16_cuda_h_step_rows(g16_cuda_ctx *ctx, g16_fr *h, const g
         G16_TRY(g16_cuda_copy_stream(ctx));
         CK(cudaStreamWaitEvent(ctx->copy, ctx->ev_start, 0));  // buffers free of earlier work
         for (int i = 0; i < 3; i++) {
-            CK(cudaMemcpyAsync(d[i], src[i], rbytes, cudaMemcpyHostToDevice, ctx->copy));
-            if (rbytes < bytes) CK(cudaMemsetAsync((char *)d[i] + rbytes, 0, bytes - rbytes, ctx->copy));
-            CK(cudaEventRecord(ctx->ev_in[i], ctx->copy));
+            cudaStream_t cs = i == 0 ? ctx->stream : ctx->copy;
+            CK(cudaMemcpyAsync(d[i], src[i], rbytes, cudaMemcpyHostToDevice, cs));
+            if (rbytes < bytes) CK(cudaMemsetAsync((char *)d[i] + rbytes, 0, bytes - rbytes, cs));
+            CK(cudaEventRecord(ctx->ev_in[i], cs));
         }
     } else {
         for (int i = 0; i < 3; i++) {
