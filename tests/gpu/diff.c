@@ -386,7 +386,7 @@ static void make_g2_bases(g16_g2_affine *out, size_t n)
 }
 
 /* dist 0: uniform; 1: Groth16-like (mostly 0 and 1, some small, some r-1);
- * 2: all equal to one random value (one bucket per window). */
+ * 2: all equal to one random value (one bucket per window); 3: only 0 and 1. */
 static void make_scalars(g16_fr *s, size_t n, int dist)
 {
     g16_fr same;
@@ -394,6 +394,10 @@ static void make_scalars(g16_fr *s, size_t n, int dist)
     for (size_t i = 0; i < n; i++) {
         uint64_t r = g16_rng_u64(&rng) % 16;
         if (dist == 2) s[i] = same;
+        else if (dist == 3) { /* only 0s and 1s: nothing left for the buckets */
+            if (r & 1) g16_fr_set_one(&s[i]);
+            else g16_fr_set_zero(&s[i]);
+        }
         else if (dist == 0 && r) rand_fr(&s[i]);
         else if (r < 6) g16_fr_set_zero(&s[i]);
         else if (r < 11) g16_fr_set_one(&s[i]);
@@ -465,9 +469,9 @@ static void test_msm_g1(g16_cuda_ctx *ctx, size_t max_n)
         const g16_fr *sc = in.sc;
         const uint64_t *dens = in.dens;
         int fails = 0;
-        for (int v = 0; v < 6; v++) {
-            if (n > 65536 && v >= 4) break;
-            int dist = v == 1 || v == 3 ? 1 : v == 5 ? 2 : 0;
+        for (int v = 0; v < 7; v++) {
+            if (n > 65536 && (v == 4 || v == 5)) continue;
+            int dist = v == 1 || v == 3 ? 1 : v == 5 ? 2 : v == 6 ? 3 : 0;
             int use_dens = v == 3;
             g16_cuda_msm_opts o = {0, 0, 0};
             g16_msm_opts co = {0};

@@ -108,37 +108,67 @@ static __global__ void popc_words(uint32_t *cnt, const uint64_t *dens, size_t wo
     cnt[i] = (uint32_t)__popcll(w);
 }
 
+// Scalar i as the buckets see it: its canonical value *s and base index *bi, and
+// whether it is live (has a base, is not 0, and is not a 1 split off to the batch
+// addition: *one).
+__device__ __forceinline__ bool msm_scalar(g16_dfr *s, uint32_t *bi, bool *one, const g16_dfr *scal,
+                                           size_t i, const uint64_t *dens, const uint32_t *rank,
+                                           int split)
+{
+    *bi = (uint32_t)i;
+    *one = false;
+    if (dens) {
+        uint64_t w = dens[i >> 6], below = w & ((1ull << (i & 63)) - 1);
+        if (!((w >> (i & 63)) & 1)) return false;
+        *bi = rank[i >> 6] + (uint32_t)__popcll(below);
+    }
+    g16_dfr one_canon = g16_dfr::zero();
+    one_canon.l[0] = 1;
+    *s = scal[i] * one_canon;  // x·R · 1 · R^-1: the canonical integer
+    if (s->is_zero()) return false;
+    if (split && s->l[0] == 1) {
+        bool is_one = true;
+#pragma unroll
+        for (int k = 1; k < 8; k++) is_one = is_one && s->l[k] == 0;
+        if (is_one) {
+            *one = true;
+            return false;
+        }
+    }
+    return true;
+}
+
+// live[i] = 1 for the scalars that get bucket pairs, 0 otherwise (live[n] = 0): its
+// exclusive scan places scalar i's pairs, so 0s, 1s and scalars without a base
+// take no room in the sort (a Groth16 assignment is half 0s and 1s).
+static __global__ void msm_live(uint32_t *live, const g16_dfr *scal, size_t n, const uint64_t *dens,
+                                const uint32_t *rank, int split)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i > n) return;
+    g16_dfr s;
+    uint32_t bi;
+    bool one;
+    live[i] = i < n && msm_scalar(&s, &bi, &one, scal, i, dens, rank, split);
+}
+
+// The pairs of live scalar i at pos[i] of each window's run of stride entries
+// (pos NULL: at i, stride n, every scalar with sentinels for no digit).
 static __global__ void msm_digits(uint32_t *keys, uint32_t *vals, uint32_t *ones, uint32_t *ones_count,
-                           const g16_dfr *scal, size_t n, const uint64_t *dens,
-                           const uint32_t *rank, unsigned c, unsigned W, int split,
-                           size_t fold_stride)
+                                  const g16_dfr *scal, size_t n, const uint64_t *dens,
+                                  const uint32_t *rank, unsigned c, unsigned W, int split,
+                                  size_t fold_stride, const uint32_t *pos, size_t stride)
 {
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n) return;
     const uint32_t B = 1u << (c - 1), sentinel = fold_stride ? B : W * B;
-    uint32_t bi = (uint32_t)i;
-    bool live = true;
-    if (dens) {
-        uint64_t w = dens[i >> 6], below = w & ((1ull << (i & 63)) - 1);
-        live = (w >> (i & 63)) & 1;
-        bi = rank[i >> 6] + (uint32_t)__popcll(below);
-    }
-    g16_dfr s = g16_dfr::zero();
-    if (live) {
-        g16_dfr one_canon = g16_dfr::zero();
-        one_canon.l[0] = 1;
-        s = scal[i] * one_canon;  // x·R · 1 · R^-1: the canonical integer
-        if (s.is_zero()) live = false;
-        else if (split && s.l[0] == 1) {
-            bool is_one = true;
-#pragma unroll
-            for (int k = 1; k < 8; k++) is_one = is_one && s.l[k] == 0;
-            if (is_one) {
-                ones[atomicAdd(ones_count, 1u)] = bi;
-                live = false;
-            }
-        }
-    }
+    g16_dfr s;
+    uint32_t bi;
+    bool one;
+    bool live = msm_scalar(&s, &bi, &one, scal, i, dens, rank, split);
+    if (one) ones[atomicAdd(ones_count, 1u)] = bi;
+    if (pos && !live) return;
+    const size_t at = pos ? pos[i] : i;
     uint32_t carry = 0;
     for (unsigned w = 0; w < W; w++) {
         uint32_t key = sentinel, val = 0;
@@ -146,8 +176,8 @@ static __global__ void msm_digits(uint32_t *keys, uint32_t *vals, uint32_t *ones
             int32_t d = msm_signed_digit(s, w, c, carry);
             if (d != 0) msm_pair(d, w, B, bi, fold_stride, &key, &val);
         }
-        keys[(size_t)w * n + i] = key;
-        vals[(size_t)w * n + i] = val;
+        keys[(size_t)w * stride + at] = key;
+        vals[(size_t)w * stride + at] = val;
     }
     // A carry out of the top window would drop 2^(cW) from the scalar: the host
     // sizes W so that it cannot happen (msm_windows); this flag turns a future
@@ -468,14 +498,15 @@ static g16_status msm_chunk(g16_cuda_ctx *ctx, g16_dxyzz<F> *hw, const g16_daff<
     const uint32_t B = 1u << (c - 1), nb = Wr * B;
     unsigned end_bit = 1;
     while (((uint64_t)1 << end_bit) <= nb) end_bit++;  // the sentinel nb must fit too
-    const size_t total = (size_t)W * n, words = (n + 63) / 64;
+    const size_t words = (n + 63) / 64;
+    size_t total = (size_t)W * n;  // the bound; W · (live scalars) once they are counted
     const uint32_t seg_len = 1u << (31 - __builtin_clz(tu.seg_len));  // a power of two
     const uint32_t S = B > seg_len ? B / seg_len : 1, L = B / S;
     unsigned ones_thr = msm_traits<F>::ones_threads;
     while (ones_thr > 64 && ones_thr / 8 >= n) ones_thr /= 2;
 
     void *scal, *k0, *k1, *v0, *v1, *bstart, *bend, *bk, *seg, *win, *ones, *onesp, *dens = NULL,
-         *rank = NULL, *cnt, *tmp;
+         *rank = NULL, *cnt, *tmp, *live, *pos;
     if (dev_scalars) scal = (void *)dev_scalars;
     else G16_TRY(g16_cuda_scratch(ctx, &scal, SLOT_MSM_SCAL, n * sizeof(g16_fr)));
     G16_TRY(g16_cuda_scratch(ctx, &k0, SLOT_MSM_KEYS0, total * 4));
@@ -490,6 +521,8 @@ static g16_status msm_chunk(g16_cuda_ctx *ctx, g16_dxyzz<F> *hw, const g16_daff<
     G16_TRY(g16_cuda_scratch(ctx, &ones, SLOT_MSM_ONES, n * 4));
     G16_TRY(g16_cuda_scratch(ctx, &onesp, SLOT_MSM_ONESP, ones_thr * sizeof(X)));
     G16_TRY(g16_cuda_scratch(ctx, &cnt, SLOT_MSM_COUNT, 64));
+    G16_TRY(g16_cuda_scratch(ctx, &live, SLOT_MSM_LIVE, (n + 1) * 4));
+    G16_TRY(g16_cuda_scratch(ctx, &pos, SLOT_MSM_POS, (n + 1) * 4));
     if (density) {
         G16_TRY(g16_cuda_scratch(ctx, &dens, SLOT_MSM_DENS, words * 8));
         G16_TRY(g16_cuda_scratch(ctx, &rank, SLOT_MSM_RANK, words * 8));
@@ -502,6 +535,10 @@ static g16_status msm_chunk(g16_cuda_ctx *ctx, g16_dxyzz<F> *hw, const g16_daff<
     if (density)
         CK(cub::DeviceScan::ExclusiveSum(NULL, scan_bytes, (uint32_t *)rank, (uint32_t *)rank + words,
                                          (int)words, ctx->stream));
+    size_t live_bytes = 0;
+    CK(cub::DeviceScan::ExclusiveSum(NULL, live_bytes, (uint32_t *)live, (uint32_t *)pos, (int)n + 1,
+                                     ctx->stream));
+    if (live_bytes > scan_bytes) scan_bytes = live_bytes;
     size_t tmp_bytes = sort_bytes > scan_bytes ? sort_bytes : scan_bytes, lvl_bytes = 0;
     CK(cub::DeviceScan::ExclusiveSum(NULL, lvl_bytes, (uint32_t *)bstart, (uint32_t *)bend,
                                      (int)nb + 1, ctx->stream));
@@ -525,18 +562,32 @@ static g16_status msm_chunk(g16_cuda_ctx *ctx, g16_dxyzz<F> *hw, const g16_daff<
                                          (int)words, ctx->stream));
         rk = (const uint32_t *)rank + words;
     }
+    // Count and place the live scalars: only they get pairs (n_live read back).
+    msm_live<<<grid_for(n + 1, 256), 256, 0, ctx->stream>>>((uint32_t *)live, (const g16_dfr *)scal, n,
+                                                             (const uint64_t *)dens, rk, split);
+    CK_LAUNCH("msm_live");
+    CK(cub::DeviceScan::ExclusiveSum(tmp, tmp_bytes, (uint32_t *)live, (uint32_t *)pos, (int)n + 1,
+                                     ctx->stream));
+    uint32_t *hn = NULL;
+    G16_TRY(g16_cuda_pinned(ctx, (void **)&hn, sizeof *hn));
+    CK(cudaMemcpyAsync(hn, (uint32_t *)pos + n, sizeof *hn, cudaMemcpyDeviceToHost, ctx->stream));
+    G16_TRY(g16_cuda_sync(ctx));
+    const size_t n_live = *hn;
+    total = (size_t)W * n_live;
     CK(cudaMemsetAsync(cnt, 0, 64, ctx->stream));
     msm_digits<<<grid_for(n, 256), 256, 0, ctx->stream>>>(
         (uint32_t *)k0, (uint32_t *)v0, (uint32_t *)ones, (uint32_t *)cnt, (const g16_dfr *)scal, n,
-        (const uint64_t *)dens, rk, c, W, split, fold);
+        (const uint64_t *)dens, rk, c, W, split, fold, (const uint32_t *)pos, n_live);
     CK_LAUNCH("msm_digits");
-    CK(cub::DeviceRadixSort::SortPairs(tmp, tmp_bytes, dk, dv, (int)total, 0, (int)end_bit,
-                                       ctx->stream));
     CK(cudaMemsetAsync(bstart, 0, (size_t)nb * 4, ctx->stream));
     CK(cudaMemsetAsync(bend, 0, (size_t)nb * 4, ctx->stream));
-    bucket_bounds<<<grid_for(total, 256), 256, 0, ctx->stream>>>(
-        (uint32_t *)bstart, (uint32_t *)bend, dk.Current(), total, nb);
-    CK_LAUNCH("bucket_bounds");
+    if (total) {  // else every bucket stays empty
+        CK(cub::DeviceRadixSort::SortPairs(tmp, tmp_bytes, dk, dv, (int)total, 0, (int)end_bit,
+                                           ctx->stream));
+        bucket_bounds<<<grid_for(total, 256), 256, 0, ctx->stream>>>(
+            (uint32_t *)bstart, (uint32_t *)bend, dk.Current(), total, nb);
+        CK_LAUNCH("bucket_bounds");
+    }
     G16_TRY(accumulate_buckets<F>(ctx, (X *)bk, bs, dv.Current(), (const uint32_t *)bstart,
                                   (const uint32_t *)bend, nb, total, tmp, tmp_bytes));
     bucket_reduce<F><<<grid_for((size_t)Wr * S, 64), 64, 0, ctx->stream>>>((X *)seg, (const X *)bk,
