@@ -304,6 +304,11 @@ typedef g16_mont<g16_fp_params> g16_dfp;
 typedef g16_mont<g16_fr_params> g16_dfr;
 
 // --- Fp2 = Fp[u]/(u^2 + 1) -----------------------------------------------------------
+#if defined(G16_CUDA_G2_INLINE) && G16_CUDA_G2_INLINE >= 2
+#define G16_FP2_CALL __host__ __device__ __forceinline__
+#else
+#define G16_FP2_CALL __host__ __device__ __noinline__
+#endif
 struct g16_dfp2 {
     g16_dfp c0, c1;
 
@@ -321,16 +326,17 @@ struct g16_dfp2 {
     }
     G16_HD g16_dfp2 dbl() const { return {c0.dbl(), c1.dbl()}; }
     G16_HD g16_dfp2 neg() const { return {c0.neg(), c1.neg()}; }
-    // Karatsuba: 3 Fp products.  Not inlined on the device: G2 point code holds
-    // ~40 Fp products per addition and compiling them inline took minutes.
-    __host__ __device__ __noinline__ friend g16_dfp2 operator*(const g16_dfp2 &a, const g16_dfp2 &b)
+    // Karatsuba: 3 Fp products.  Not inlined on the device unless the build sets
+    // G16_CUDA_G2_INLINE=2: G2 point code holds ~40 Fp products per addition and
+    // compiling them inline took minutes.
+    G16_FP2_CALL friend g16_dfp2 operator*(const g16_dfp2 &a, const g16_dfp2 &b)
     {
         g16_dfp t0 = a.c0 * b.c0, t1 = a.c1 * b.c1;
         g16_dfp t2 = (a.c0 + a.c1) * (b.c0 + b.c1);
         return {t0 - t1, t2 - t0 - t1};
     }
     // (c0 + c1 u)^2 = (c0 + c1)(c0 - c1) + 2 c0 c1 u: 2 products.
-    __host__ __device__ __noinline__ g16_dfp2 sqr() const
+    G16_FP2_CALL g16_dfp2 sqr() const
     {
         g16_dfp t = c0 * c1;
         return {(c0 + c1) * (c0 - c1), t.dbl()};

@@ -39,17 +39,22 @@ extern "C" {
 
 // The additions of the bucket loops: inlined for G1 (the point routines are real
 // calls otherwise, passing 192-byte points through local memory in the hottest
-// loop), real calls for G2 (inlining its Fp2 arithmetic takes minutes to compile).
+// loop), real calls for G2 unless the build sets G16_CUDA_G2_INLINE >= 1 (ptxas:
+// the G2 loops keep a 1.7-2.1 KB stack frame per thread as calls; whether
+// inlining pays is the A/B this knob is for, docs/cuda.md).
+#ifndef G16_CUDA_G2_INLINE
+#define G16_CUDA_G2_INLINE 0
+#endif
 template <class F>
 __device__ __forceinline__ g16_dxyzz<F> madd(const g16_dxyzz<F> &a, const g16_daff<F> &q, bool neg)
 {
-    if constexpr (std::is_same<F, g16_dfp>::value) return a.add_affine_inl(q, neg);
+    if constexpr (std::is_same<F, g16_dfp>::value || G16_CUDA_G2_INLINE >= 1) return a.add_affine_inl(q, neg);
     else return a.add_affine(q, neg);
 }
 template <class F>
 __device__ __forceinline__ g16_dxyzz<F> padd(const g16_dxyzz<F> &a, const g16_dxyzz<F> &b)
 {
-    if constexpr (std::is_same<F, g16_dfp>::value) return a.add_inl(b);
+    if constexpr (std::is_same<F, g16_dfp>::value || G16_CUDA_G2_INLINE >= 1) return a.add_inl(b);
     else return a.add(b);
 }
 
