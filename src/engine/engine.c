@@ -346,10 +346,13 @@ g16_status g16_engine_submit(g16_engine *e, uint64_t *id, g16_key *key, const g1
     }
     if (worst + kb > e->budget) {
         free(j), free(ps), free(proofs), free(kn);
+        char why[160] = "";
+        if (e->fixed)
+            snprintf(why, sizeof why, " (%" PRIu64 " less the device backends' own %" PRIu64 ")",
+                     e->budget + e->fixed, e->fixed);
         return g16_fail(G16_ERR_NOMEM, "engine submit: a partition needs %zu bytes and the key %zu bytes, "
-                        "more than the %" PRIu64 " bytes of the budget that partitions may use (%" PRIu64
-                        " less the device backends' own %" PRIu64 "): this job can never run",
-                        worst, kb, e->budget, e->budget + e->fixed, e->fixed);
+                        "more than the %" PRIu64 " bytes of the budget that partitions may use%s: this job "
+                        "can never run", worst, kb, e->budget, why);
     }
 
     pthread_mutex_lock(&e->mu);
