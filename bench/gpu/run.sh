@@ -20,6 +20,8 @@
 #                     (g16_gpu_diff --fold-only) and timings 2^20..2^FOLD_HI (default 24) as msm_g1f
 #        NTT_AB=1   also the NTT alone: the default (radix-8) pass kernel's differential set to
 #                     2^20 and the NTT timings (rows ntt_*, ntt4_*, ntt8_*: radix 2, 4, 8 (default))
+#        G2INL_BIN=dir  also the binaries of a build with -DG16_CUDA_G2_INLINE=2 (G2 inlined): their
+#                     quick differential test and G2 MSM timings (rows msm_g2i), for an A/B
 #        OVERLAP_AB=1  also run the differential test and a 2^26 prove_start with
 #                     G16_CUDA_OVERLAP=0 (H-step uploads not overlapped), for an A/B against the default
 # Exit status: 0 when the build and the differential test passed.
@@ -92,6 +94,16 @@ if [ -n "${OVERLAP_AB:-}" ]; then
     echo "OVERLAP diff_rc=$ov_rc $j" >>"$out/prove.txt"
 fi
 
+if [ -n "${G2INL_BIN:-}" ]; then
+    say "G2 inlined build: quick differential test and G2 MSM timings"
+    timeout "${DIFF_TIMEOUT:-900}" "$G2INL_BIN/g16_gpu_diff" --quick >"$out/diff-g2i.log" 2>&1
+    g2i_rc=$?
+    [ $g2i_rc -eq 0 ] || { say "FAILED: G2-inlined differential test (rc $g2i_rc)"; grep FAIL "$out/diff-g2i.log" | head; }
+    tail -n 1 "$out/diff-g2i.log"
+    [ $g2i_rc -eq 0 ] && timeout "${BENCH_TIMEOUT:-1500}" "$G2INL_BIN/g16_gpu_bench" --only g2 2>&1 |
+        sed 's/^RESULT msm_g2 /RESULT msm_g2i /' >>"$out/bench.log"
+fi
+
 if [ -n "${NTT_AB:-}" ]; then
     say "NTT: differential set to 2^20 (default radix 8) and timings of radix 2, 4, 8"
     timeout "${DIFF_TIMEOUT:-900}" "$bin/g16_gpu_diff" --ntt-only 20 >"$out/diff-ntt8.log" 2>&1
@@ -147,7 +159,7 @@ awk -v vn="$v_ntt" -v v1="$v_g1" -v v2="$v_g2" '
     } else if (w == "msm_g1" || w == "msm_g1f") {
         floor = sprintf("%.1f", 70.0 * n / 2^24); v = v1
         if (lg == 20) peer = 22.4; if (lg == 22) peer = 54.0; if (lg == 24) peer = 156; if (lg == 26) peer = 561
-    } else if (w == "msm_g2") { floor = sprintf("%.1f", 210.0 * n / 2^24); v = v2 }
+    } else if (w == "msm_g2" || w == "msm_g2i") { floor = sprintf("%.1f", 210.0 * n / 2^24); v = v2 }
     printf "%-8s %5d %11.2f %11.2f %11s %9s %6s\n", w, lg, k, t, floor, peer, v
 }' "$out/bench.log"
 echo
