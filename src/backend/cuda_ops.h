@@ -121,8 +121,8 @@ void g16_cuda_bases_free(g16_cuda_bases *b);
  * over the folded handle adds every window's digits into ONE set of 2^(c−1)
  * buckets: no per-window bucket reduction, so c can be large (fewer windows, fewer
  * additions per scalar); the handle fixes the window (opts->window must be 0 or c).
- * Prefix views of it work as for plain bases.  Opt-in: written in session 3 and
- * tested on the host; first validated and timed on a GPU in a later session.
+ * Prefix views of it work as for plain bases.  Opt-in: validated on the H200 in
+ * session 4, where 2^24 took 118 ms against 129 for plain bases (docs/cuda.md).
  * Returns G16_ERR_ARG for G2 bases or c outside [2, 22]; G16_ERR_NOMEM/BACKEND. */
 #define G16_CUDA_FOLD_C 22
 /* Device bytes held by b's own allocation (0 for a prefix view). */
