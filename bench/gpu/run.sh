@@ -20,6 +20,8 @@
 #                     (g16_gpu_diff --fold-only) and timings 2^20..2^FOLD_HI (default 24) as msm_g1f
 #        NTT_AB=1   also the NTT alone: the default (radix-8) pass kernel's differential set to
 #                     2^20 and the NTT timings (rows ntt_*, ntt4_*, ntt8_*: radix 2, 4, 8 (default))
+#        AFFINE_AB=1  also the batch-affine G1 bucket accumulation (G16_CUDA_MSM_AFFINE=1): its
+#                     differential test (the MSM sets to 2^20) and G1 timings (rows msm_g1a)
 #        G2INL_BIN=dir  also the binaries of a build with -DG16_CUDA_G2_INLINE=2 (G2 inlined): their
 #                     quick differential test and G2 MSM timings (rows msm_g2i), for an A/B
 #        OVERLAP_AB=1  also run the differential test and a 2^26 prove_start with
@@ -94,6 +96,16 @@ if [ -n "${OVERLAP_AB:-}" ]; then
     echo "OVERLAP diff_rc=$ov_rc $j" >>"$out/prove.txt"
 fi
 
+if [ -n "${AFFINE_AB:-}" ]; then
+    say "batch-affine G1 accumulation: differential test and G1 MSM timings"
+    G16_CUDA_MSM_AFFINE=1 timeout "${DIFF_TIMEOUT:-900}" "$bin/g16_gpu_diff" >"$out/diff-affine.log" 2>&1
+    aff_rc=$?
+    [ $aff_rc -eq 0 ] || { say "FAILED: batch-affine differential test (rc $aff_rc)"; grep FAIL "$out/diff-affine.log" | head; }
+    tail -n 1 "$out/diff-affine.log"
+    [ $aff_rc -eq 0 ] && G16_CUDA_MSM_AFFINE=1 timeout "${BENCH_TIMEOUT:-1500}" "$bin/g16_gpu_bench" --only g1 \
+        --no-hmsm 2>&1 | sed 's/^RESULT msm_g1 /RESULT msm_g1a /' >>"$out/bench.log"
+fi
+
 if [ -n "${G2INL_BIN:-}" ]; then
     say "G2 inlined build: quick differential test and G2 MSM timings"
     timeout "${DIFF_TIMEOUT:-900}" "$G2INL_BIN/g16_gpu_diff" --quick >"$out/diff-g2i.log" 2>&1
@@ -156,7 +168,7 @@ awk -v vn="$v_ntt" -v v1="$v_g1" -v v2="$v_g2" '
     else if (w ~ /^ntt/ || w == "h_step") {
         f = 28.0 * (n / 2^27) * (lg / 27.0); if (w == "h_step") f *= 7; floor = sprintf("%.2f", f); v = vn
         if (w == "ntt8_nn") { if (lg == 24) peer = 4.74; if (lg == 26) peer = 23.8; if (lg == 27) peer = 44.4 }
-    } else if (w == "msm_g1" || w == "msm_g1f") {
+    } else if (w == "msm_g1" || w == "msm_g1f" || w == "msm_g1a") {
         floor = sprintf("%.1f", 70.0 * n / 2^24); v = v1
         if (lg == 20) peer = 22.4; if (lg == 22) peer = 54.0; if (lg == 24) peer = 156; if (lg == 26) peer = 561
     } else if (w == "msm_g2" || w == "msm_g2i") { floor = sprintf("%.1f", 210.0 * n / 2^24); v = v2 }

@@ -116,6 +116,40 @@ int main(void)
     memcpy(&got, &sj, sizeof got);
     CHECK(g16_g1_jac_eq(&want, &got), "XYZZ chain != 140 G");
 
+    // Affine pair additions around a shared inversion (the batch-affine MSM mode):
+    // general, doubling, cancellation and infinity on either side, against the CPU.
+    {
+        const g16_dg1_aff inf = {g16_dfp::zero(), g16_dfp::zero()};
+        g16_dg1_aff neg3 = to_d<g16_dg1_aff>(pts[2]);
+        neg3.y = neg3.y.neg();
+        struct { g16_dg1_aff p, q; int kind; uint64_t want; bool want_inf; } cases[] = {
+            {to_d<g16_dg1_aff>(pts[2]), to_d<g16_dg1_aff>(pts[4]), 0, 8, false},  // 3G + 5G
+            {to_d<g16_dg1_aff>(pts[6]), to_d<g16_dg1_aff>(pts[6]), 1, 14, false}, // 7G + 7G
+            {to_d<g16_dg1_aff>(pts[2]), neg3, 2, 0, true},                        // 3G − 3G
+            {inf, to_d<g16_dg1_aff>(pts[1]), 2, 2, false},                        // O + 2G
+            {to_d<g16_dg1_aff>(pts[1]), inf, 2, 2, false},                        // 2G + O
+            {inf, inf, 2, 0, true},                                               // O + O
+        };
+        for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+            g16_dfp d;
+            int kind = g16_daff_add_den(&d, cases[c].p, cases[c].q);
+            CHECK(kind == cases[c].kind && !d.is_zero(), "affine pair %zu: kind %d (want %d)", c, kind,
+                  cases[c].kind);
+            g16_dg1_aff r = g16_daff_add_fin(cases[c].p, cases[c].q, d.inv(), kind);
+            if (cases[c].want_inf) {
+                CHECK(r.is_inf(), "affine pair %zu: not infinity", c);
+                continue;
+            }
+            g16_g1_affine ra;
+            memcpy(&ra, &r, sizeof ra);
+            g16_g1_jac w;
+            uint64_t kk[4] = {cases[c].want, 0, 0, 0};
+            g16_g1_mul(&w, &gj, kk);
+            CHECK(g16_g1_jac_eq_affine(&w, &ra), "affine pair %zu: not %llu G", c,
+                  (unsigned long long)cases[c].want);
+        }
+    }
+
     // Inversion (Fermat) against the CPU's, incl. 0 -> 0 and 1 -> 1.
     for (int it = 0; it < 40; it++) {
         g16_fp a, ai;

@@ -149,6 +149,48 @@ G16_HD void g16_dxyzz_batch_affine(g16_daff<F> *out, const g16_dxyzz<F> *in, int
     }
 }
 
+// Affine P + Q in two halves around a shared (batched) inversion: g16_daff_add_den
+// gives the denominator d (never 0) and the kind of sum, g16_daff_add_fin the sum
+// from 1/d.  Kinds: 0 general (d = xQ − xP), 1 doubling (d = 2·yP; yP ≠ 0 for points
+// of odd order), 2 no product needed (d = 1: one side at infinity, or Q = −P).
+template <class F>
+G16_HD int g16_daff_add_den(F *d, const g16_daff<F> &p, const g16_daff<F> &q)
+{
+    if (p.is_inf() || q.is_inf()) {
+        *d = F::one();
+        return 2;
+    }
+    F dx = q.x - p.x;
+    if (!dx.is_zero()) {
+        *d = dx;
+        return 0;
+    }
+    if (q.y.eq(p.y)) {
+        *d = p.y.dbl();
+        return 1;
+    }
+    *d = F::one();
+    return 2;
+}
+template <class F>
+G16_HD g16_daff<F> g16_daff_add_fin(const g16_daff<F> &p, const g16_daff<F> &q, const F &inv, int kind)
+{
+    if (kind == 2) {
+        if (p.is_inf()) return q;
+        if (q.is_inf()) return p;
+        return {F::zero(), F::zero()};  // Q = −P
+    }
+    F lam;
+    if (kind == 0) {
+        lam = (q.y - p.y) * inv;
+    } else {
+        F xx = p.x.sqr();
+        lam = (xx.dbl() + xx) * inv;  // 3x²/(2y)
+    }
+    F x3 = lam.sqr() - p.x - q.x;
+    return {x3, lam * (p.x - x3) - p.y};
+}
+
 typedef g16_daff<g16_dfp> g16_dg1_aff;
 typedef g16_dxyzz<g16_dfp> g16_dg1_xyzz;
 typedef g16_daff<g16_dfp2> g16_dg2_aff;
