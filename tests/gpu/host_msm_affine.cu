@@ -1,8 +1,10 @@
 // The batch-affine bucket accumulation of the device G1 MSM (msm_affine.cuh, opt-in
-// G16_CUDA_MSM_AFFINE=1) run on the HOST: the per-thread halves of a round and the
-// block's inversion are the kernel's own code (msm_affine_round.cuh); the rounds
-// around them mirror accumulate_buckets_affine's bookkeeping (pairs and outputs per
-// bucket, their exclusive scans, odd points carried over).  Every bucket's result is
+// G16_CUDA_MSM_AFFINE=1) run on the HOST: the per-thread halves of a round, the
+// block trees and the one-block inversion of the block products are the kernels' own
+// code (msm_affine_round.cuh), run here thread by thread and level by level in the
+// kernels' order; the rounds around them mirror accumulate_buckets_affine's
+// bookkeeping (pairs and outputs per bucket, their exclusive scans, odd points
+// carried over).  Every bucket's result is
 // compared with the CPU sum of its run: runs of 0 to 5,000 points (so pairs of one
 // bucket span threads and blocks), repeated bases (doublings), a base and its
 // negation (cancellations), and bases at infinity.
@@ -15,6 +17,7 @@
 extern "C" {
 #include "check.h"
 #include "curve/curve.h"
+#include "field/fp.h"
 }
 
 typedef g16_daff<g16_dfp> A;
@@ -31,18 +34,51 @@ static uint32_t round_host(A *out, const A *in, const A *bases, const uint32_t *
     }
     const uint32_t P = pair_off[nb];
     if (P) {
-        const size_t per_block = (size_t)AFF_G * AFF_THREADS;
-        static g16_dfp prod[AFF_THREADS], pre[AFF_THREADS], part[AFF_THREADS][AFF_G];
+        const size_t per_block = (size_t)AFF_G * AFF_THREADS, blocks = (P + per_block - 1) / per_block;
+        static g16_dfp node[2 * AFF_THREADS], inv[2 * AFF_THREADS], part[AFF_THREADS][AFF_G];
         static uint32_t src[AFF_THREADS][AFF_G], dst[AFF_THREADS][AFF_G], cnt[AFF_THREADS];
-        for (size_t blk = 0; blk * per_block < P; blk++) {
+        g16_dfp *bp = (g16_dfp *)malloc(blocks * sizeof *bp), *bi = (g16_dfp *)malloc(blocks * sizeof *bi);
+        // kernel 1 (aff_products): each block's product of denominators
+        for (size_t blk = 0; blk < blocks; blk++) {
             for (unsigned t = 0; t < AFF_THREADS; t++)
-                cnt[t] = aff_forward<g16_dfp, FIRST>(&prod[t], src[t], dst[t], part[t],
+                aff_forward<g16_dfp, FIRST>(&node[AFF_THREADS + t], src[t], dst[t], part[t],
+                                            (blk * AFF_THREADS + t) * AFF_G, P, in, bases, vals, off,
+                                            pair_off, out_off, nb);
+            for (unsigned half = AFF_THREADS / 2; half >= 1; half /= 2)
+                for (unsigned t = 0; t < AFF_THREADS; t++) aff_tree_up(node, half, t);
+            bp[blk] = node[1];
+        }
+        // kernel 2 (aff_invert, one block): bi = 1 / bp with one inversion
+        const size_t g = (blocks + AFF_THREADS - 1) / AFF_THREADS;
+        for (unsigned t = 0; t < AFF_THREADS; t++) {
+            size_t lo = t * g < blocks ? t * g : blocks, hi = lo + g < blocks ? lo + g : blocks;
+            node[AFF_THREADS + t] = aff_group_fwd(bi, bp, lo, hi);
+        }
+        for (unsigned half = AFF_THREADS / 2; half >= 1; half /= 2)
+            for (unsigned t = 0; t < AFF_THREADS; t++) aff_tree_up(node, half, t);
+        inv[1] = node[1].inv();
+        for (unsigned half = 1; half < AFF_THREADS; half *= 2)
+            for (unsigned t = 0; t < AFF_THREADS; t++) aff_tree_down(inv, node, half, t);
+        for (unsigned t = 0; t < AFF_THREADS; t++) {
+            size_t lo = t * g < blocks ? t * g : blocks, hi = lo + g < blocks ? lo + g : blocks;
+            aff_group_bwd(bi, bp, lo, hi, inv[AFF_THREADS + t]);
+        }
+        // kernel 3 (aff_sums): the forward half again, the tree down from bi, the sums
+        for (size_t blk = 0; blk < blocks; blk++) {
+            for (unsigned t = 0; t < AFF_THREADS; t++)
+                cnt[t] = aff_forward<g16_dfp, FIRST>(&node[AFF_THREADS + t], src[t], dst[t], part[t],
                                                      (blk * AFF_THREADS + t) * AFF_G, P, in, bases, vals,
                                                      off, pair_off, out_off, nb);
-            aff_block_invert(prod, pre, AFF_THREADS);
+            for (unsigned half = AFF_THREADS / 2; half >= 1; half /= 2)
+                for (unsigned t = 0; t < AFF_THREADS; t++) aff_tree_up(node, half, t);
+            inv[1] = bi[blk];
+            for (unsigned half = 1; half < AFF_THREADS; half *= 2)
+                for (unsigned t = 0; t < AFF_THREADS; t++) aff_tree_down(inv, node, half, t);
             for (unsigned t = 0; t < AFF_THREADS; t++)
-                aff_backward<g16_dfp, FIRST>(out, prod[t], cnt[t], src[t], dst[t], part[t], in, bases, vals);
+                aff_backward<g16_dfp, FIRST>(out, inv[AFF_THREADS + t], cnt[t], src[t], dst[t], part[t], in,
+                                             bases, vals);
         }
+        free(bp), free(bi);
         for (uint32_t b = 0; b < nb; b++)
             if (len[b] & 1) aff_store(&out[out_off[b] + len[b] / 2],
                                       aff_load<g16_dfp, FIRST>(in, bases, vals, off[b] + len[b] - 1));
@@ -128,6 +164,38 @@ int main(void)
         CHECK(ok, "bucket %u (%u points): batch-affine sum differs from the CPU's", b, len0[b]);
     }
     printf("batch-affine rounds: %d rounds, %u buckets, %u points, %d wrong\n", r, nb, total, bad);
+    // the one-block inversion with several values a thread (g > 1), as for rounds of
+    // more than AFF_THREADS blocks: every value's inverse, against single inversions
+    {
+        const size_t mv = 1000, g = (mv + AFF_THREADS - 1) / AFF_THREADS;
+        g16_dfp *v = (g16_dfp *)malloc(mv * sizeof *v), *iv = (g16_dfp *)malloc(mv * sizeof *iv);
+        static g16_dfp node[2 * AFF_THREADS], inv[2 * AFF_THREADS];
+        for (size_t j = 0; j < mv; j++) {
+            g16_fp x;
+            uint64_t l[6];
+            for (int i = 0; i < 6; i++) l[i] = g16_rng_u64(&rng);
+            l[5] &= 0x0fffffffffffffffULL;
+            g16_fp_from_canonical(&x, l);
+            memcpy(&v[j], &x, sizeof x);
+        }
+        for (unsigned t = 0; t < AFF_THREADS; t++) {
+            size_t lo = t * g < mv ? t * g : mv, hi = lo + g < mv ? lo + g : mv;
+            node[AFF_THREADS + t] = aff_group_fwd(iv, v, lo, hi);
+        }
+        for (unsigned half = AFF_THREADS / 2; half >= 1; half /= 2)
+            for (unsigned t = 0; t < AFF_THREADS; t++) aff_tree_up(node, half, t);
+        inv[1] = node[1].inv();
+        for (unsigned half = 1; half < AFF_THREADS; half *= 2)
+            for (unsigned t = 0; t < AFF_THREADS; t++) aff_tree_down(inv, node, half, t);
+        for (unsigned t = 0; t < AFF_THREADS; t++) {
+            size_t lo = t * g < mv ? t * g : mv, hi = lo + g < mv ? lo + g : mv;
+            aff_group_bwd(iv, v, lo, hi, inv[AFF_THREADS + t]);
+        }
+        size_t wrong = 0;
+        for (size_t j = 0; j < mv; j++) wrong += !(iv[j] * v[j]).is_one();
+        CHECK(wrong == 0, "block inversion of %zu values (%zu a thread): %zu wrong", mv, g, wrong);
+        free(v), free(iv);
+    }
     free(hb), free(tj), free(vals), free(want), free(bufs[0]), free(bufs[1]);
     return g16_test_finish("host_msm_affine");
 }

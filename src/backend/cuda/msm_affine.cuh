@@ -5,40 +5,95 @@
 // Why: the XYZZ accumulation costs 10 products per mixed addition and already runs
 // at about the card's multiplication rate; an affine addition costs 3 (λ, λ², the
 // new y) plus 3 for Montgomery's trick, when the inversion is shared by enough
-// additions.  Here it is shared by a whole block (128 threads × 16 pairs).
+// additions.  Here one inversion serves a whole round.
 //
 // How: rounds.  Each bucket's run of points is halved per round: pairs (2k, 2k+1)
 // of the run are added, an odd last point is carried over, until every run has at
 // most one point.  Round 0 reads the sorted values (base index | sign) straight from
-// the bases; later rounds read the previous round's affine points.  In a round,
-// thread t takes pairs [16t, 16t + 16) of the round's pair list (pair offsets per
-// bucket: an exclusive scan), multiplies their denominators (prefix products kept),
-// thread 0 of the block inverts the product of its threads' products (Montgomery's
-// trick over the block, one Fermat inversion), and each thread walks its pairs back,
-// peeling off each inverse and writing the sums.  Special cases (doubling, P + (−P),
-// infinity) come from g16_daff_add_den / g16_daff_add_fin (curve.cuh).
+// the bases; later rounds read the previous round's affine points.  Thread t takes
+// pairs [16t, 16t + 16) of the round's pair list (pair offsets per bucket: an
+// exclusive scan; a thread's pairs may span buckets).  Three kernels a round:
+// aff_products (each block's product of its pairs' denominators, through a tree in
+// shared memory), aff_invert (one block: the inverses of all block products with
+// ONE Fermat inversion), aff_sums (the denominators again, the block's tree walked
+// down from its inverse to each thread's, and each thread's pairs walked back,
+// writing the sums).  An inversion per block was the first design and was dropped
+// before it ran: thread 0's serial Fermat chain (≈ 570 products at one lane of a
+// warp) would have cost about twice the block's useful work in issue slots.
+// Special cases (doubling, P + (−P), infinity) come from g16_daff_add_den /
+// g16_daff_add_fin (curve.cuh).
 #ifndef G16_BACKEND_CUDA_MSM_AFFINE_CUH
 #define G16_BACKEND_CUDA_MSM_AFFINE_CUH
 
 #include "msm_affine_round.cuh"
 
+// The round's first kernel: block blk's product of denominators into bp[blk].
 template <class F, bool FIRST>
 __global__ void __launch_bounds__(AFF_THREADS)
-    aff_round(g16_daff<F> *out, const g16_daff<F> *in, const g16_daff<F> *bases, const uint32_t *vals,
-              const uint32_t *cur_off, const uint32_t *pair_off, const uint32_t *out_off, uint32_t nb,
-              uint32_t P)
+    aff_products(F *bp, const g16_daff<F> *in, const g16_daff<F> *bases, const uint32_t *vals,
+                 const uint32_t *cur_off, const uint32_t *pair_off, const uint32_t *out_off, uint32_t nb,
+                 uint32_t P)
 {
-    __shared__ F prod[AFF_THREADS], pre[AFF_THREADS];
+    __shared__ F node[2 * AFF_THREADS];
     const size_t p0 = ((size_t)blockIdx.x * AFF_THREADS + threadIdx.x) * AFF_G;
     uint32_t src[AFF_G], dst[AFF_G];
-    F part[AFF_G], mine;
-    const uint32_t cnt = aff_forward<F, FIRST>(&mine, src, dst, part, p0, P, in, bases, vals, cur_off,
-                                               pair_off, out_off, nb);
-    prod[threadIdx.x] = mine;
+    F part[AFF_G];
+    aff_forward<F, FIRST>(&node[AFF_THREADS + threadIdx.x], src, dst, part, p0, P, in, bases, vals,
+                          cur_off, pair_off, out_off, nb);
+    for (unsigned half = AFF_THREADS / 2; half >= 1; half /= 2) {
+        __syncthreads();
+        aff_tree_up(node, half, threadIdx.x);
+    }
+    if (threadIdx.x == 0) bp[blockIdx.x] = node[1];
+}
+
+// The second: bi[blk] = 1 / bp[blk] for the m blocks, one inversion in all (one block).
+template <class F>
+__global__ void __launch_bounds__(AFF_THREADS) aff_invert(F *bi, const F *bp, uint32_t m)
+{
+    __shared__ F node[2 * AFF_THREADS], inv[2 * AFF_THREADS];
+    const size_t g = ((size_t)m + AFF_THREADS - 1) / AFF_THREADS, lo = threadIdx.x * g;
+    const size_t hi = lo + g < m ? lo + g : m, l = lo < m ? lo : m;
+    node[AFF_THREADS + threadIdx.x] = aff_group_fwd(bi, bp, l, hi);
+    for (unsigned half = AFF_THREADS / 2; half >= 1; half /= 2) {
+        __syncthreads();
+        aff_tree_up(node, half, threadIdx.x);
+    }
     __syncthreads();
-    if (threadIdx.x == 0) aff_block_invert(prod, pre, AFF_THREADS);
+    if (threadIdx.x == 0) inv[1] = node[1].inv();  // the round's one inversion
+    for (unsigned half = 1; half < AFF_THREADS; half *= 2) {
+        __syncthreads();
+        aff_tree_down(inv, node, half, threadIdx.x);
+    }
     __syncthreads();
-    aff_backward<F, FIRST>(out, prod[threadIdx.x], cnt, src, dst, part, in, bases, vals);
+    aff_group_bwd(bi, bp, l, hi, inv[AFF_THREADS + threadIdx.x]);
+}
+
+// The third: the forward half again (cheaper than keeping its products in memory),
+// the block's tree down from bi[blk], and the backward half writing the sums.
+template <class F, bool FIRST>
+__global__ void __launch_bounds__(AFF_THREADS)
+    aff_sums(g16_daff<F> *out, const F *bi, const g16_daff<F> *in, const g16_daff<F> *bases,
+             const uint32_t *vals, const uint32_t *cur_off, const uint32_t *pair_off,
+             const uint32_t *out_off, uint32_t nb, uint32_t P)
+{
+    __shared__ F node[2 * AFF_THREADS], inv[2 * AFF_THREADS];
+    const size_t p0 = ((size_t)blockIdx.x * AFF_THREADS + threadIdx.x) * AFF_G;
+    uint32_t src[AFF_G], dst[AFF_G];
+    F part[AFF_G];
+    const uint32_t cnt = aff_forward<F, FIRST>(&node[AFF_THREADS + threadIdx.x], src, dst, part, p0, P,
+                                               in, bases, vals, cur_off, pair_off, out_off, nb);
+    for (unsigned half = AFF_THREADS / 2; half >= 1; half /= 2) {
+        __syncthreads();
+        aff_tree_up(node, half, threadIdx.x);
+    }
+    if (threadIdx.x == 0) inv[1] = bi[blockIdx.x];
+    for (unsigned half = 1; half < AFF_THREADS; half *= 2) {
+        __syncthreads();
+        aff_tree_down(inv, node, half, threadIdx.x);
+    }
+    __syncthreads();
+    aff_backward<F, FIRST>(out, inv[AFF_THREADS + threadIdx.x], cnt, src, dst, part, in, bases, vals);
 }
 
 // Per bucket: pairs and outputs of this round (entry nb = 0 for the scans), and the
@@ -91,7 +146,7 @@ static g16_status accumulate_buckets_affine(g16_cuda_ctx *ctx, g16_dxyzz<F> *buc
                                             size_t total, void *tmp, size_t tmp_bytes)
 {
     typedef g16_daff<F> A;
-    void *pa, *pb, *u[5];
+    void *pa, *pb, *u[5], *bpv, *biv;
     // Round r's outputs number at most total/2^(r+1) + nb: even rounds write PART0,
     // odd rounds PART1.
     G16_TRY(g16_cuda_scratch(ctx, &pa, SLOT_MSM_PART0, (total / 2 + nb + 1) * sizeof(A)));
@@ -128,13 +183,23 @@ static g16_status accumulate_buckets_affine(g16_cuda_ctx *ctx, g16_dxyzz<F> *buc
         CK(cub::DeviceScan::ExclusiveSum(tmp, tmp_bytes, npairs, out_off, (int)nb + 1, ctx->stream));
         A *out = outs[r & 1];
         const unsigned blocks = (unsigned)(((size_t)P + (size_t)AFF_G * AFF_THREADS - 1) / ((size_t)AFF_G * AFF_THREADS));
+        G16_TRY(g16_cuda_scratch(ctx, &bpv, SLOT_MSM_AFFBP, (size_t)blocks * sizeof(F)));
+        G16_TRY(g16_cuda_scratch(ctx, &biv, SLOT_MSM_AFFBI, (size_t)blocks * sizeof(F)));
+        F *bp = (F *)bpv, *bi = (F *)biv;
+        if (r == 0)
+            aff_products<F, true><<<blocks, AFF_THREADS, 0, ctx->stream>>>(bp, in, bases, vals, off, pair_off, out_off, nb, P);
+        else
+            aff_products<F, false><<<blocks, AFF_THREADS, 0, ctx->stream>>>(bp, in, bases, vals, off, pair_off, out_off, nb, P);
+        CK_LAUNCH("aff_products");
+        aff_invert<F><<<1, AFF_THREADS, 0, ctx->stream>>>(bi, bp, blocks);
+        CK_LAUNCH("aff_invert");
         if (r == 0) {
-            aff_round<F, true><<<blocks, AFF_THREADS, 0, ctx->stream>>>(out, in, bases, vals, off, pair_off, out_off, nb, P);
-            CK_LAUNCH("aff_round");
+            aff_sums<F, true><<<blocks, AFF_THREADS, 0, ctx->stream>>>(out, bi, in, bases, vals, off, pair_off, out_off, nb, P);
+            CK_LAUNCH("aff_sums");
             aff_odd<F, true><<<gb, 256, 0, ctx->stream>>>(out, in, bases, vals, off, len, out_off, nb);
         } else {
-            aff_round<F, false><<<blocks, AFF_THREADS, 0, ctx->stream>>>(out, in, bases, vals, off, pair_off, out_off, nb, P);
-            CK_LAUNCH("aff_round");
+            aff_sums<F, false><<<blocks, AFF_THREADS, 0, ctx->stream>>>(out, bi, in, bases, vals, off, pair_off, out_off, nb, P);
+            CK_LAUNCH("aff_sums");
             aff_odd<F, false><<<gb, 256, 0, ctx->stream>>>(out, in, bases, vals, off, len, out_off, nb);
         }
         CK_LAUNCH("aff_odd");

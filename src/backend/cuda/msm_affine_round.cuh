@@ -85,21 +85,52 @@ G16_HD uint32_t aff_forward(F *prod, uint32_t *src, uint32_t *dst, F *part, size
     return cnt;
 }
 
-// The block's step between the halves (one thread): prod[i] <- 1 / prod[i] for the
-// n thread products, with one inversion (Montgomery's trick; pre: n scratch).
+// The block's products as a tree in shared memory (heap layout over 2·AFF_THREADS
+// entries: leaves at AFF_THREADS + t, node i = node[2i] · node[2i+1], the root at 1),
+// built level by level (`half` = AFF_THREADS/2, …, 1; thread t < half computes node
+// half + t; the kernel synchronises between levels), and the leaves' inverses from
+// the root's: inv[2i] = inv[i] · node[2i+1], inv[2i+1] = inv[i] · node[2i]
+// (`half` = 1, 2, …, AFF_THREADS/2).  Critical path log2(AFF_THREADS) products and
+// about two products a thread in all: no thread runs a long serial chain.
 template <class F>
-G16_HD void aff_block_invert(F *prod, F *pre, unsigned n)
+G16_HD void aff_tree_up(F *node, unsigned half, unsigned t)
 {
-    F run = F::one();
-    for (unsigned i = 0; i < n; i++) {
-        pre[i] = run;
-        run = run * prod[i];
+    if (t < half) node[half + t] = node[2 * (half + t)] * node[2 * (half + t) + 1];
+}
+template <class F>
+G16_HD void aff_tree_down(F *inv, const F *node, unsigned half, unsigned t)
+{
+    if (t < half) {
+        const unsigned i = half + t;
+        inv[2 * i] = inv[i] * node[2 * i + 1];
+        inv[2 * i + 1] = inv[i] * node[2 * i];
     }
-    F inv = run.inv();
-    for (unsigned i = n; i-- > 0;) {
-        F t = inv * pre[i];
-        inv = inv * prod[i];
-        prod[i] = t;
+}
+
+// One thread's part of inverting m values v[0..m) in place with the one inversion
+// of their total (the round's second kernel, one block): the thread's contiguous
+// group [lo, hi) in two passes around the tree of the groups' products.
+// Pass 1: v[j] <- the product of the group's values before j; returns the group's
+// product.  Pass 2 (inv = 1 / the group's product): v[j] <- 1 / (original v[j]).
+// orig: the original values (read again in pass 2).
+template <class F>
+G16_HD F aff_group_fwd(F *v, const F *orig, size_t lo, size_t hi)
+{
+    F acc = F::one();
+    for (size_t j = lo; j < hi; j++) {
+        const F x = orig[j];
+        v[j] = acc;
+        acc = acc * x;
+    }
+    return acc;
+}
+template <class F>
+G16_HD void aff_group_bwd(F *v, const F *orig, size_t lo, size_t hi, F inv)
+{
+    for (size_t j = hi; j-- > lo;) {
+        const F t = inv * v[j];
+        inv = inv * orig[j];
+        v[j] = t;
     }
 }
 
