@@ -22,6 +22,27 @@ extern "C" {
 
 typedef g16_daff<g16_dfp> A;
 
+// aff_invert's code for the AFF_THREADS threads of its one block: bi = 1 / bp over m
+// values, g = ⌈m / AFF_THREADS⌉ a thread.
+static void invert_block(g16_dfp *bi, const g16_dfp *bp, size_t m)
+{
+    static g16_dfp node[2 * AFF_THREADS], inv[2 * AFF_THREADS];
+    const size_t g = (m + AFF_THREADS - 1) / AFF_THREADS;
+    for (unsigned t = 0; t < AFF_THREADS; t++) {
+        size_t lo = t * g < m ? t * g : m, hi = lo + g < m ? lo + g : m;
+        node[AFF_THREADS + t] = aff_group_fwd(bi, bp, lo, hi);
+    }
+    for (unsigned half = AFF_THREADS / 2; half >= 1; half /= 2)
+        for (unsigned t = 0; t < AFF_THREADS; t++) aff_tree_up(node, half, t);
+    inv[1] = node[1].inv();
+    for (unsigned half = 1; half < AFF_THREADS; half *= 2)
+        for (unsigned t = 0; t < AFF_THREADS; t++) aff_tree_down(inv, node, half, t);
+    for (unsigned t = 0; t < AFF_THREADS; t++) {
+        size_t lo = t * g < m ? t * g : m, hi = lo + g < m ? lo + g : m;
+        aff_group_bwd(bi, bp, lo, hi, inv[AFF_THREADS + t]);
+    }
+}
+
 // One round of the accumulation over the runs (off, len); returns the pairs it added.
 template <bool FIRST>
 static uint32_t round_host(A *out, const A *in, const A *bases, const uint32_t *vals, uint32_t *off,
@@ -49,20 +70,7 @@ static uint32_t round_host(A *out, const A *in, const A *bases, const uint32_t *
             bp[blk] = node[1];
         }
         // kernel 2 (aff_invert, one block): bi = 1 / bp with one inversion
-        const size_t g = (blocks + AFF_THREADS - 1) / AFF_THREADS;
-        for (unsigned t = 0; t < AFF_THREADS; t++) {
-            size_t lo = t * g < blocks ? t * g : blocks, hi = lo + g < blocks ? lo + g : blocks;
-            node[AFF_THREADS + t] = aff_group_fwd(bi, bp, lo, hi);
-        }
-        for (unsigned half = AFF_THREADS / 2; half >= 1; half /= 2)
-            for (unsigned t = 0; t < AFF_THREADS; t++) aff_tree_up(node, half, t);
-        inv[1] = node[1].inv();
-        for (unsigned half = 1; half < AFF_THREADS; half *= 2)
-            for (unsigned t = 0; t < AFF_THREADS; t++) aff_tree_down(inv, node, half, t);
-        for (unsigned t = 0; t < AFF_THREADS; t++) {
-            size_t lo = t * g < blocks ? t * g : blocks, hi = lo + g < blocks ? lo + g : blocks;
-            aff_group_bwd(bi, bp, lo, hi, inv[AFF_THREADS + t]);
-        }
+        invert_block(bi, bp, blocks);
         // kernel 3 (aff_sums): the forward half again, the tree down from bi, the sums
         for (size_t blk = 0; blk < blocks; blk++) {
             for (unsigned t = 0; t < AFF_THREADS; t++)
@@ -169,7 +177,6 @@ int main(void)
     {
         const size_t mv = 1000, g = (mv + AFF_THREADS - 1) / AFF_THREADS;
         g16_dfp *v = (g16_dfp *)malloc(mv * sizeof *v), *iv = (g16_dfp *)malloc(mv * sizeof *iv);
-        static g16_dfp node[2 * AFF_THREADS], inv[2 * AFF_THREADS];
         for (size_t j = 0; j < mv; j++) {
             g16_fp x;
             uint64_t l[6];
@@ -178,19 +185,7 @@ int main(void)
             g16_fp_from_canonical(&x, l);
             memcpy(&v[j], &x, sizeof x);
         }
-        for (unsigned t = 0; t < AFF_THREADS; t++) {
-            size_t lo = t * g < mv ? t * g : mv, hi = lo + g < mv ? lo + g : mv;
-            node[AFF_THREADS + t] = aff_group_fwd(iv, v, lo, hi);
-        }
-        for (unsigned half = AFF_THREADS / 2; half >= 1; half /= 2)
-            for (unsigned t = 0; t < AFF_THREADS; t++) aff_tree_up(node, half, t);
-        inv[1] = node[1].inv();
-        for (unsigned half = 1; half < AFF_THREADS; half *= 2)
-            for (unsigned t = 0; t < AFF_THREADS; t++) aff_tree_down(inv, node, half, t);
-        for (unsigned t = 0; t < AFF_THREADS; t++) {
-            size_t lo = t * g < mv ? t * g : mv, hi = lo + g < mv ? lo + g : mv;
-            aff_group_bwd(iv, v, lo, hi, inv[AFF_THREADS + t]);
-        }
+        invert_block(iv, v, mv);
         size_t wrong = 0;
         for (size_t j = 0; j < mv; j++) wrong += !(iv[j] * v[j]).is_one();
         CHECK(wrong == 0, "block inversion of %zu values (%zu a thread): %zu wrong", mv, g, wrong);
