@@ -37,6 +37,17 @@ done
 out=${OUT:-$root/build-gpu/out}
 mkdir -p "$out"
 say() { echo "[run.sh $(date +%H:%M:%S)] $*"; }
+# The differential test of an A/B variant: variant_diff WHAT LOG CMD...; prints the
+# first failures and the summary line; returns CMD's status.
+variant_diff() {
+    local what=$1 log=$out/$2 rc
+    shift 2
+    timeout "${DIFF_TIMEOUT:-900}" "$@" >"$log" 2>&1
+    rc=$?
+    [ $rc -eq 0 ] || { say "FAILED: $what differential test (rc $rc)"; grep FAIL "$log" | head; }
+    tail -n 1 "$log"
+    return $rc
+}
 
 (nvidia-smi --query-gpu=name,memory.total,clocks.max.sm --format=csv 2>&1 || echo "nvidia-smi failed") >"$out/device.txt"
 say "device: $(tail -n +2 "$out/device.txt" | head -1)"
@@ -88,49 +99,36 @@ prove_rc=$?
 
 if [ -n "${OVERLAP_AB:-}" ]; then
     say "H-step uploads not overlapped: differential test (quick) and 2^26 prove_start"
-    G16_CUDA_OVERLAP=0 timeout "${DIFF_TIMEOUT:-900}" "$bin/g16_gpu_diff" --quick >"$out/diff-overlap.log" 2>&1
+    variant_diff "no-overlap" diff-overlap.log env G16_CUDA_OVERLAP=0 "$bin/g16_gpu_diff" --quick
     ov_rc=$?
-    [ $ov_rc -eq 0 ] || { say "FAILED: overlap differential test (rc $ov_rc)"; grep -E "FAIL" "$out/diff-overlap.log" | head; }
-    tail -n 1 "$out/diff-overlap.log"
     j=$(G16_CUDA_OVERLAP=0 timeout 400 "$bin/g16" bench prove --log-n 26 --backend cuda --reps 2 --timing-key --json 2>>"$out/prove.log")
     echo "OVERLAP diff_rc=$ov_rc $j" >>"$out/prove.txt"
 fi
 
 if [ -n "${AFFINE_AB:-}" ]; then
     say "batch-affine G1 accumulation: differential test and G1 MSM timings"
-    G16_CUDA_MSM_AFFINE=1 timeout "${DIFF_TIMEOUT:-900}" "$bin/g16_gpu_diff" >"$out/diff-affine.log" 2>&1
-    aff_rc=$?
-    [ $aff_rc -eq 0 ] || { say "FAILED: batch-affine differential test (rc $aff_rc)"; grep FAIL "$out/diff-affine.log" | head; }
-    tail -n 1 "$out/diff-affine.log"
-    [ $aff_rc -eq 0 ] && G16_CUDA_MSM_AFFINE=1 timeout "${BENCH_TIMEOUT:-1500}" "$bin/g16_gpu_bench" --only g1 \
+    variant_diff "batch-affine" diff-affine.log env G16_CUDA_MSM_AFFINE=1 "$bin/g16_gpu_diff" &&
+        G16_CUDA_MSM_AFFINE=1 timeout "${BENCH_TIMEOUT:-1500}" "$bin/g16_gpu_bench" --only g1 \
         --no-hmsm 2>&1 | sed 's/^RESULT msm_g1 /RESULT msm_g1a /' >>"$out/bench.log"
 fi
 
 if [ -n "${G2INL_BIN:-}" ]; then
     say "G2 inlined build: quick differential test and G2 MSM timings"
-    timeout "${DIFF_TIMEOUT:-900}" "$G2INL_BIN/g16_gpu_diff" --quick >"$out/diff-g2i.log" 2>&1
-    g2i_rc=$?
-    [ $g2i_rc -eq 0 ] || { say "FAILED: G2-inlined differential test (rc $g2i_rc)"; grep FAIL "$out/diff-g2i.log" | head; }
-    tail -n 1 "$out/diff-g2i.log"
-    [ $g2i_rc -eq 0 ] && timeout "${BENCH_TIMEOUT:-1500}" "$G2INL_BIN/g16_gpu_bench" --only g2 2>&1 |
+    variant_diff "G2-inlined" diff-g2i.log "$G2INL_BIN/g16_gpu_diff" --quick &&
+        timeout "${BENCH_TIMEOUT:-1500}" "$G2INL_BIN/g16_gpu_bench" --only g2 2>&1 |
         sed 's/^RESULT msm_g2 /RESULT msm_g2i /' >>"$out/bench.log"
 fi
 
 if [ -n "${NTT_AB:-}" ]; then
     say "NTT: differential set to 2^20 (default radix 8) and timings of radix 2, 4, 8"
-    timeout "${DIFF_TIMEOUT:-900}" "$bin/g16_gpu_diff" --ntt-only 20 >"$out/diff-ntt8.log" 2>&1
-    r8=$?
-    [ $r8 -eq 0 ] || { say "FAILED: radix-8 NTT differential test (rc $r8)"; grep FAIL "$out/diff-ntt8.log" | head; }
-    tail -n 1 "$out/diff-ntt8.log"
-    [ $r8 -eq 0 ] && timeout "${BENCH_TIMEOUT:-1500}" "$bin/g16_gpu_bench" --only ntt >>"$out/bench.log" 2>&1
+    variant_diff "NTT" diff-ntt8.log "$bin/g16_gpu_diff" --ntt-only 20 &&
+        timeout "${BENCH_TIMEOUT:-1500}" "$bin/g16_gpu_bench" --only ntt >>"$out/bench.log" 2>&1
 fi
 
 if [ -n "${FOLD_AB:-}" ]; then
     say "folded bases: differential test and G1 MSM timings"
-    timeout "${DIFF_TIMEOUT:-900}" "$bin/g16_gpu_diff" --fold-only 262144 >"$out/diff-fold.log" 2>&1
+    variant_diff "folded-bases" diff-fold.log "$bin/g16_gpu_diff" --fold-only 262144
     fold_rc=$?
-    [ $fold_rc -eq 0 ] || { say "FAILED: folded-bases differential test (rc $fold_rc)"; grep FAIL "$out/diff-fold.log" | head; }
-    tail -n 1 "$out/diff-fold.log"
     [ $fold_rc -eq 0 ] && timeout "${BENCH_TIMEOUT:-1500}" "$bin/g16_gpu_bench" --only g1 --no-hmsm --fold 0 \
         --hi "${FOLD_HI:-24}" >>"$out/bench.log" 2>&1
     # whole proofs with the H query folded (G16_CUDA_FOLD_H=1): identical to the CPU's, and timed
