@@ -22,8 +22,9 @@
 #                     2^20 and the NTT timings (rows ntt_*, ntt4_*, ntt8_*: radix 2, 4, 8 (default))
 #        AFFINE_AB=1  also the batch-affine G1 bucket accumulation (G16_CUDA_MSM_AFFINE=1): its
 #                     differential test (the MSM sets to 2^20) and G1 timings (rows msm_g1a)
-#        G2INL_BIN=dir  also the binaries of a build with -DG16_CUDA_G2_INLINE=2 (G2 inlined): their
-#                     quick differential test and G2 MSM timings (rows msm_g2i), for an A/B
+#        G2INL_BIN=dir  also the binaries of a build with another -DG16_CUDA_G2_INLINE level (0 or
+#                     2; the default is 1): their quick differential test and G2 MSM timings
+#                     (rows msm_g2i), for an A/B
 #        OVERLAP_AB=1  also run the differential test and a 2^26 prove_start with
 #                     G16_CUDA_OVERLAP=0 (H-step uploads not overlapped), for an A/B against the default
 # Exit status: 0 when the build and the differential test passed.
@@ -113,8 +114,8 @@ if [ -n "${AFFINE_AB:-}" ]; then
 fi
 
 if [ -n "${G2INL_BIN:-}" ]; then
-    say "G2 inlined build: quick differential test and G2 MSM timings"
-    variant_diff "G2-inlined" diff-g2i.log "$G2INL_BIN/g16_gpu_diff" --quick &&
+    say "G2 build with another inlining level: quick differential test and G2 MSM timings"
+    variant_diff "G2-inlining" diff-g2i.log "$G2INL_BIN/g16_gpu_diff" --quick &&
         timeout "${BENCH_TIMEOUT:-1500}" "$G2INL_BIN/g16_gpu_bench" --only g2 2>&1 |
         sed 's/^RESULT msm_g2 /RESULT msm_g2i /' >>"$out/bench.log"
 fi

@@ -89,6 +89,13 @@ int main(void)
             g16_fp2_sqr(&s, &p);
             ds = to_d<g16_dfp2>(p).sqr();
             CHECK(memcmp(&ds, &s, sizeof s) == 0, "fp2 sqr differs at iteration %d", it);
+            // the inlined type of the G2 accumulation kernels (field.cuh)
+            g16_dfp2_hot dh = to_d<g16_dfp2_hot>(p) * to_d<g16_dfp2_hot>(q);
+            g16_fp2_mul(&s, &p, &q);
+            CHECK(memcmp(&dh, &s, sizeof s) == 0, "fp2 mul (inlined type) differs at iteration %d", it);
+            dh = to_d<g16_dfp2_hot>(p).sqr();
+            g16_fp2_sqr(&s, &p);
+            CHECK(memcmp(&dh, &s, sizeof s) == 0, "fp2 sqr (inlined type) differs at iteration %d", it);
         }
     }
     // Points: XYZZ sums of multiples of the generator, incl. P + P, P - P and O.

@@ -304,43 +304,70 @@ typedef g16_mont<g16_fp_params> g16_dfp;
 typedef g16_mont<g16_fr_params> g16_dfr;
 
 // --- Fp2 = Fp[u]/(u^2 + 1) -----------------------------------------------------------
-#if defined(G16_CUDA_G2_INLINE) && G16_CUDA_G2_INLINE >= 2
-#define G16_FP2_CALL __host__ __device__ __forceinline__
-#else
-#define G16_FP2_CALL __host__ __device__ __noinline__
+// Two types over the same bytes: INL = true inlines the products (the G2 MSM's
+// bucket-accumulation kernels, where the additions are the whole work), INL = false
+// makes them real calls (every other kernel: bucket reduction, 1-scalar sums, the
+// field-op tests).  Inlined everywhere, the random-scalar G2 MSM ran 17% faster on
+// the H200 but a proof's B2 MSM (sparse scalars: more of its time outside the
+// accumulation) 21% slower; inlined, the bucket reduction spills (1.7 KB stack,
+// 772 B of spill loads), hence the split.  Build knob G16_CUDA_G2_INLINE: 0 calls everywhere, 1 (the default) the
+// split, 2 inlined everywhere.  Products are Karatsuba (3 Fp products), squares 2.
+#ifndef G16_CUDA_G2_INLINE
+#define G16_CUDA_G2_INLINE 1
 #endif
-struct g16_dfp2 {
+template <bool INL>
+struct g16_dfp2_t {
     g16_dfp c0, c1;
 
-    G16_HD static g16_dfp2 zero() { return {g16_dfp::zero(), g16_dfp::zero()}; }
-    G16_HD static g16_dfp2 one() { return {g16_dfp::one(), g16_dfp::zero()}; }
+    G16_HD static g16_dfp2_t zero() { return {g16_dfp::zero(), g16_dfp::zero()}; }
+    G16_HD static g16_dfp2_t one() { return {g16_dfp::one(), g16_dfp::zero()}; }
     G16_HD bool is_zero() const { return c0.is_zero() && c1.is_zero(); }
-    G16_HD bool eq(const g16_dfp2 &b) const { return c0.eq(b.c0) && c1.eq(b.c1); }
-    G16_HD friend g16_dfp2 operator+(const g16_dfp2 &a, const g16_dfp2 &b)
+    G16_HD bool eq(const g16_dfp2_t &b) const { return c0.eq(b.c0) && c1.eq(b.c1); }
+    G16_HD friend g16_dfp2_t operator+(const g16_dfp2_t &a, const g16_dfp2_t &b)
     {
         return {a.c0 + b.c0, a.c1 + b.c1};
     }
-    G16_HD friend g16_dfp2 operator-(const g16_dfp2 &a, const g16_dfp2 &b)
+    G16_HD friend g16_dfp2_t operator-(const g16_dfp2_t &a, const g16_dfp2_t &b)
     {
         return {a.c0 - b.c0, a.c1 - b.c1};
     }
-    G16_HD g16_dfp2 dbl() const { return {c0.dbl(), c1.dbl()}; }
-    G16_HD g16_dfp2 neg() const { return {c0.neg(), c1.neg()}; }
-    // Karatsuba: 3 Fp products.  Not inlined on the device unless the build sets
-    // G16_CUDA_G2_INLINE=2: G2 point code holds ~40 Fp products per addition and
-    // compiling them inline took minutes.
-    G16_FP2_CALL friend g16_dfp2 operator*(const g16_dfp2 &a, const g16_dfp2 &b)
+    G16_HD g16_dfp2_t dbl() const { return {c0.dbl(), c1.dbl()}; }
+    G16_HD g16_dfp2_t neg() const { return {c0.neg(), c1.neg()}; }
+    G16_HD static g16_dfp2_t mul_inl(const g16_dfp2_t &a, const g16_dfp2_t &b)
     {
         g16_dfp t0 = a.c0 * b.c0, t1 = a.c1 * b.c1;
         g16_dfp t2 = (a.c0 + a.c1) * (b.c0 + b.c1);
         return {t0 - t1, t2 - t0 - t1};
     }
-    // (c0 + c1 u)^2 = (c0 + c1)(c0 - c1) + 2 c0 c1 u: 2 products.
-    G16_FP2_CALL g16_dfp2 sqr() const
+    // (c0 + c1 u)^2 = (c0 + c1)(c0 - c1) + 2 c0 c1 u.
+    G16_HD static g16_dfp2_t sqr_inl(const g16_dfp2_t &a)
     {
-        g16_dfp t = c0 * c1;
-        return {(c0 + c1) * (c0 - c1), t.dbl()};
+        g16_dfp t = a.c0 * a.c1;
+        return {(a.c0 + a.c1) * (a.c0 - a.c1), t.dbl()};
+    }
+    __host__ __device__ __noinline__ static g16_dfp2_t mul_call(const g16_dfp2_t &a,
+                                                                const g16_dfp2_t &b)
+    {
+        return mul_inl(a, b);
+    }
+    __host__ __device__ __noinline__ static g16_dfp2_t sqr_call(const g16_dfp2_t &a)
+    {
+        return sqr_inl(a);
+    }
+    static constexpr bool inl = G16_CUDA_G2_INLINE >= 2 || (INL && G16_CUDA_G2_INLINE >= 1);
+    G16_HD friend g16_dfp2_t operator*(const g16_dfp2_t &a, const g16_dfp2_t &b)
+    {
+        if constexpr (inl) return mul_inl(a, b);
+        else return mul_call(a, b);
+    }
+    G16_HD g16_dfp2_t sqr() const
+    {
+        if constexpr (inl) return sqr_inl(*this);
+        else return sqr_call(*this);
     }
 };
+typedef g16_dfp2_t<false> g16_dfp2;     // products as calls
+typedef g16_dfp2_t<true> g16_dfp2_hot;  // products inlined (see above)
+static_assert(sizeof(g16_dfp2) == sizeof(g16_dfp2_hot), "one layout for both Fp2 types");
 
 #endif

@@ -37,24 +37,37 @@ extern "C" {
 
 #define MSM_SEG_LEN 32u
 
-// The additions of the bucket loops: inlined for G1 (the point routines are real
-// calls otherwise, passing 192-byte points through local memory in the hottest
-// loop), real calls for G2 unless the build sets G16_CUDA_G2_INLINE >= 1 (ptxas:
-// the G2 loops keep a 1.7-2.1 KB stack frame per thread as calls; whether
-// inlining pays is the A/B this knob is for, docs/cuda.md).
-#ifndef G16_CUDA_G2_INLINE
-#define G16_CUDA_G2_INLINE 0
-#endif
+// The additions of the bucket-accumulation kernels (bucket_accumulate, run_pieces,
+// bucket_sum_parts: the only users of madd/padd) are inlined for G1 and for G2's
+// g16_dfp2_hot, which those kernels run on (hot_field below; field.cuh says why the
+// other G2 kernels keep real calls: as calls, the point routines pass 192- or
+// 384-byte points through local memory).
+template <class F>
+struct hot_field {
+    typedef F type;
+};
+template <>
+struct hot_field<g16_dfp2> {
+    typedef g16_dfp2_hot type;
+};
+template <class F>
+struct inline_adds {  // G1: always
+    static constexpr bool value = true;
+};
+template <bool I>
+struct inline_adds<g16_dfp2_t<I>> {
+    static constexpr bool value = g16_dfp2_t<I>::inl;
+};
 template <class F>
 __device__ __forceinline__ g16_dxyzz<F> madd(const g16_dxyzz<F> &a, const g16_daff<F> &q, bool neg)
 {
-    if constexpr (std::is_same<F, g16_dfp>::value || G16_CUDA_G2_INLINE >= 1) return a.add_affine_inl(q, neg);
+    if constexpr (inline_adds<F>::value) return a.add_affine_inl(q, neg);
     else return a.add_affine(q, neg);
 }
 template <class F>
 __device__ __forceinline__ g16_dxyzz<F> padd(const g16_dxyzz<F> &a, const g16_dxyzz<F> &b)
 {
-    if constexpr (std::is_same<F, g16_dfp>::value || G16_CUDA_G2_INLINE >= 1) return a.add_inl(b);
+    if constexpr (inline_adds<F>::value) return a.add_inl(b);
     else return a.add(b);
 }
 
@@ -429,6 +442,12 @@ static g16_status accumulate_buckets(g16_cuda_ctx *ctx, g16_dxyzz<F> *buckets,
                                      size_t total, void *tmp, size_t tmp_bytes)
 {
     typedef g16_dxyzz<F> X;
+    // The accumulation kernels run on the field type with inlined products (the
+    // same bytes; hot_field).
+    typedef typename hot_field<F>::type H;
+    typedef g16_dxyzz<H> XH;
+    typedef g16_daff<H> AH;
+    static_assert(sizeof(XH) == sizeof(X) && sizeof(AH) == sizeof(g16_daff<F>), "one layout");
     void *items, *off[2], *part[2];
     const msm_tuning tu = msm_tuning_get();
     const uint32_t K = tu.run_len;
@@ -455,12 +474,12 @@ static g16_status accumulate_buckets(g16_cuda_ctx *ctx, g16_dxyzz<F> *buckets,
         G16_TRY(g16_cuda_sync(ctx));
         if (hv[0] <= 1) {  // every run fits one thread
             if (!in) {
-                bucket_accumulate<F><<<grid_for(nb, 128), 128, 0, ctx->stream>>>(
-                    buckets, bases, vals, cs, ce, nb);
+                bucket_accumulate<H><<<grid_for(nb, 128), 128, 0, ctx->stream>>>(
+                    (XH *)buckets, (const AH *)bases, vals, cs, ce, nb);
                 CK_LAUNCH("bucket_accumulate");
             } else {
-                bucket_sum_parts<F><<<grid_for(nb, 128), 128, 0, ctx->stream>>>(buckets, in,
-                                                                                 cs, nb);
+                bucket_sum_parts<H><<<grid_for(nb, 128), 128, 0, ctx->stream>>>(
+                    (XH *)buckets, (const XH *)in, cs, nb);
                 CK_LAUNCH("bucket_sum_parts");
             }
             return G16_OK;
@@ -474,16 +493,17 @@ static g16_status accumulate_buckets(g16_cuda_ctx *ctx, g16_dxyzz<F> *buckets,
         X *pt = (X *)part[lvl & 1];
         // G1 may trade registers for occupancy (4 blocks of 128 per SM: 128 registers,
         // some spilled) when tuning asks; G2 keeps the compiler's choice.
-        const bool occ = std::is_same<F, g16_dfp>::value && tu.occupancy;
-        if (!in && occ)
-            run_pieces<F, true, 4><<<grid_for(T, 128), 128, 0, ctx->stream>>>(pt, of, nb, T, cs, ce,
-                                                                               bases, vals, NULL, K);
-        else if (!in)
-            run_pieces<F, true, 1><<<grid_for(T, 128), 128, 0, ctx->stream>>>(pt, of, nb, T, cs, ce,
-                                                                               bases, vals, NULL, K);
-        else
-            run_pieces<F, false, 1><<<grid_for(T, 128), 128, 0, ctx->stream>>>(pt, of, nb, T, cs,
-                                                                                ce, NULL, NULL, in, K);
+        if (!in && tu.occupancy && std::is_same<F, g16_dfp>::value) {
+            if constexpr (std::is_same<F, g16_dfp>::value)  // no G2 instance to compile
+                run_pieces<F, true, 4><<<grid_for(T, 128), 128, 0, ctx->stream>>>(
+                    pt, of, nb, T, cs, ce, bases, vals, NULL, K);
+        } else if (!in) {
+            run_pieces<H, true, 1><<<grid_for(T, 128), 128, 0, ctx->stream>>>(
+                (XH *)pt, of, nb, T, cs, ce, (const AH *)bases, vals, NULL, K);
+        } else {
+            run_pieces<H, false, 1><<<grid_for(T, 128), 128, 0, ctx->stream>>>(
+                (XH *)pt, of, nb, T, cs, ce, NULL, NULL, (const XH *)in, K);
+        }
         CK_LAUNCH("run_pieces");
         cs = of;
         ce = of + 1;
