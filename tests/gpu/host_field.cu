@@ -65,6 +65,9 @@ int main(void)
         g16_fp_mul(&r, &a, &b);
         dr = da * db;
         CHECK(memcmp(&dr, &r, sizeof r) == 0, "fp mul differs at iteration %d", it);
+        g16_fp_sqr(&r, &a);
+        dr = da.sqr();
+        CHECK(memcmp(&dr, &r, sizeof r) == 0, "fp sqr differs at iteration %d", it);
         g16_fp_add(&r, &a, &b);
         dr = da + db;
         CHECK(memcmp(&dr, &r, sizeof r) == 0, "fp add differs at iteration %d", it);
@@ -75,6 +78,9 @@ int main(void)
         g16_fr_mul(&z, &x, &y);
         dz = dx * dy;
         CHECK(memcmp(&dz, &z, sizeof z) == 0, "fr mul differs at iteration %d", it);
+        g16_fr_sqr(&z, &x);
+        dz = dx.sqr();
+        CHECK(memcmp(&dz, &z, sizeof z) == 0, "fr sqr differs at iteration %d", it);
         g16_fr_sub(&z, &x, &y);
         dz = dx - dy;
         CHECK(memcmp(&dz, &z, sizeof z) == 0, "fr sub differs at iteration %d", it);
@@ -97,6 +103,40 @@ int main(void)
             g16_fp2_sqr(&s, &p);
             CHECK(memcmp(&dh, &s, sizeof s) == 0, "fp2 sqr (inlined type) differs at iteration %d", it);
         }
+    }
+    // The dedicated squaring's carries: limbs of 0 and 0xffffffff (every product's
+    // high word and every chain's carry at their largest), then below p and below
+    // p by a little (the top limbs of p itself), in Montgomery form as stored.
+    for (int it = 0; it < 4000; it++) {
+        uint32_t w[12];
+        for (int k = 0; k < 12; k++) {
+            uint64_t r = g16_rng_u64(&rng);
+            w[k] = (r & 3) == 0 ? 0u : (r & 3) == 1 ? (uint32_t)(r >> 32) : 0xffffffffu;
+        }
+        g16_dfp d;
+        for (int k = 0; k < 12; k++) d.l[k] = w[k];
+        if (it & 1) {  // just below p: p − (a value below 2^32·k)
+            g16_dfp pm;
+            for (int k = 0; k < 12; k++) pm.l[k] = g16_fp_params::mod(k);
+            for (int k = 1 + (it >> 1) % 11; k < 12; k++) d.l[k] = 0;
+            d = pm - d;  // d < p so this is p − d < p
+        } else {
+            d.l[11] &= 0x0fffffffu;  // below p
+        }
+        g16_fp h;
+        memcpy(&h, &d, sizeof h);
+        g16_fp r;
+        g16_fp_sqr(&r, &h);
+        g16_dfp ds = d.sqr();
+        CHECK(memcmp(&ds, &r, sizeof r) == 0, "fp sqr of a carry pattern differs at iteration %d", it);
+        g16_dfr x;
+        for (int k = 0; k < 8; k++) x.l[k] = w[k];
+        x.l[7] &= 0x3fffffffu;  // below r
+        g16_fr hx, z;
+        memcpy(&hx, &x, sizeof hx);
+        g16_fr_sqr(&z, &hx);
+        g16_dfr xs = x.sqr();
+        CHECK(memcmp(&xs, &z, sizeof z) == 0, "fr sqr of a carry pattern differs at iteration %d", it);
     }
     // Points: XYZZ sums of multiples of the generator, incl. P + P, P - P and O.
     g16_g1_jac gj;

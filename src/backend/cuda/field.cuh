@@ -263,7 +263,109 @@ struct g16_mont {
         ADDC(top, od[N - 1]);
         return reduce_once(ev, top);
     }
-    G16_HD g16_mont sqr() const { return *this * *this; }
+    // Montgomery square: the off-diagonal products a_i·a_j (i < j) once, doubled, plus
+    // the diagonal, then N reduction steps: N(N−1)/2 + N + N² = 222 wide products for
+    // Fp against the product's 2N² = 288.  Off-diagonal row i in two chains by the
+    // parity of j − i, so that, as in the product, each chain's (lo, hi) words are
+    // adjacent: j − i odd starts at the odd word 2i+1 (od), even at 2i+2 (ev).  A
+    // chain's carry goes into the word after its last hi, at ≥ i + N, where earlier
+    // rows left only carries (rows i' < i end at word i' + N), so it cannot overflow.
+    // Reduction of the low half t_lo as in the product's reduction half (q taken
+    // with the pending word), then + t_hi: (t_lo + Q·m)/R ≤ m and t_hi < m, so one
+    // conditional subtraction is left.
+    G16_HD g16_mont sqr() const
+    {
+        CF_DECL
+        const uint32_t *a = l;
+        uint32_t od[2 * N], ev[2 * N];
+#pragma unroll
+        for (int k = 0; k < 2 * N; k++) od[k] = ev[k] = 0;
+#pragma unroll
+        for (int i = 0; i < N - 1; i++) {
+            MADLO_CC(od[2 * i + 1], a[i], a[i + 1]);
+            MADCHI_CC(od[2 * i + 2], a[i], a[i + 1]);
+#pragma unroll
+            for (int j = i + 3; j < N; j += 2) {
+                MADCLO_CC(od[i + j], a[i], a[j]);
+                MADCHI_CC(od[i + j + 1], a[i], a[j]);
+            }
+            {
+                const int last = (N - 1 - (i + 1)) % 2 == 0 ? N - 1 : N - 2;  // last odd-gap j
+                ADDC(od[i + last + 2], 0u);
+            }
+            if (i + 2 < N) {
+                MADLO_CC(ev[2 * i + 2], a[i], a[i + 2]);
+                MADCHI_CC(ev[2 * i + 3], a[i], a[i + 2]);
+#pragma unroll
+                for (int j = i + 4; j < N; j += 2) {
+                    MADCLO_CC(ev[i + j], a[i], a[j]);
+                    MADCHI_CC(ev[i + j + 1], a[i], a[j]);
+                }
+                const int last = (N - 1 - (i + 2)) % 2 == 0 ? N - 1 : N - 2;  // last even-gap j
+                if (i + last + 2 < 2 * N) ADDC(ev[i + last + 2], 0u);
+            }
+        }
+        // t = 2·(ev + od) + Σ a_i²·2^(64i)   (2N words; a² < 2^(64N))
+        uint32_t t[2 * N];
+        ADD_CC(ev[0], od[0]);
+#pragma unroll
+        for (int k = 1; k < 2 * N; k++) ADDC_CC(ev[k], od[k]);
+        t[0] = ev[0] << 1;
+#pragma unroll
+        for (int k = 1; k < 2 * N; k++) t[k] = (ev[k] << 1) | (ev[k - 1] >> 31);
+        MADLO_CC(t[0], a[0], a[0]);
+        MADCHI_CC(t[1], a[0], a[0]);
+#pragma unroll
+        for (int i = 1; i < N; i++) {
+            MADCLO_CC(t[2 * i], a[i], a[i]);
+            MADCHI_CC(t[2 * i + 1], a[i], a[i]);
+        }
+        // Reduce t_lo: state T = e + o·2^32 + pend, as in operator*.
+        uint32_t e[N], o[N], pend = 0;
+#pragma unroll
+        for (int k = 0; k < N; k++) e[k] = t[k], o[k] = 0;
+#pragma unroll
+        for (int i = 0; i < N; i++) {
+            const uint32_t q = (e[0] + pend) * P::N0;
+            // the pending word's carry enters the odd chain at word 1
+            ADD_CC(e[0], pend);
+            MADCLO_CC(o[0], P::mod(1), q);
+            MADCHI_CC(o[1], P::mod(1), q);
+#pragma unroll
+            for (int j = 3; j < N; j += 2) {
+                MADCLO_CC(o[j - 1], P::mod(j), q);
+                MADCHI_CC(o[j], P::mod(j), q);
+            }
+            MADLO_CC(e[0], P::mod(0), q);
+            MADCHI_CC(e[1], P::mod(0), q);
+#pragma unroll
+            for (int j = 2; j < N; j += 2) {
+                MADCLO_CC(e[j], P::mod(j), q);
+                MADCHI_CC(e[j + 1], P::mod(j), q);
+            }
+            ADDC(o[N - 1], 0u);
+            pend = e[1];
+            uint32_t tmp[N];
+#pragma unroll
+            for (int k = 0; k < N; k++) tmp[k] = o[k];
+#pragma unroll
+            for (int k = 0; k < N - 2; k++) o[k] = e[k + 2];
+            o[N - 2] = 0;
+            o[N - 1] = 0;
+#pragma unroll
+            for (int k = 0; k < N; k++) e[k] = tmp[k];
+        }
+        uint32_t top = 0;
+        ADD_CC(e[0], pend);
+#pragma unroll
+        for (int k = 1; k < N; k++) ADDC_CC(e[k], o[k - 1]);
+        ADDC(top, o[N - 1]);
+        ADD_CC(e[0], t[N]);
+#pragma unroll
+        for (int k = 1; k < N; k++) ADDC_CC(e[k], t[N + k]);
+        ADDC(top, 0u);
+        return reduce_once(e, top);
+    }
 
     // this^(m-2) = this^-1 (Fermat; 0 for 0): square-and-multiply over the bits of
     // m - 2 from the top.  ~1.5·32N products: for one-off conversions (the shifted
