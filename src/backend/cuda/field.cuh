@@ -196,6 +196,33 @@ struct g16_mont {
     G16_HD g16_mont dbl() const { return *this + *this; }
     G16_HD g16_mont neg() const { return is_zero() ? *this : zero() - *this; }
 
+    // One reduction step's division by 2^32 (ev[0] is 0 by then): od moves to the
+    // even slots, ev[1] becomes the pending word of position 0, ev[2..] the odd slots.
+    G16_HD static void redc_shift(uint32_t *ev, uint32_t *od, uint32_t &pend)
+    {
+        pend = ev[1];
+        uint32_t t[N];
+#pragma unroll
+        for (int k = 0; k < N; k++) t[k] = od[k];
+#pragma unroll
+        for (int k = 0; k < N - 2; k++) od[k] = ev[k + 2];
+        od[N - 2] = 0;
+        od[N - 1] = 0;
+#pragma unroll
+        for (int k = 0; k < N; k++) ev[k] = t[k];
+    }
+    // ev (+ its top word, returned) = ev + od·2^32 + pend.
+    G16_HD static uint32_t redc_fold(uint32_t *ev, const uint32_t *od, uint32_t pend)
+    {
+        CF_DECL
+        uint32_t top = 0;
+        ADD_CC(ev[0], pend);
+#pragma unroll
+        for (int k = 1; k < N; k++) ADDC_CC(ev[k], od[k - 1]);
+        ADDC(top, od[N - 1]);
+        return top;
+    }
+
     // Montgomery product a·b·2^(-32N) mod m, fully reduced.  See the file comment;
     // the state between steps is T = ev + od·2^32 (+ the pending word `pend` at
     // position 0), with ev covering words 0..N-1 and od words 1..N.  m < 2^(32N-1)
@@ -242,25 +269,9 @@ struct g16_mont {
                 MADCLO_CC(od[j - 1], P::mod(j), q);
                 MADCHI_CC(od[j], P::mod(j), q);
             }
-            // Divide by 2^32: ev[0] is now 0; od moves to the even slots, ev[1]
-            // becomes the pending word of position 0, ev[2..] the odd slots.
-            pend = ev[1];
-            uint32_t t[N];
-#pragma unroll
-            for (int k = 0; k < N; k++) t[k] = od[k];
-#pragma unroll
-            for (int k = 0; k < N - 2; k++) od[k] = ev[k + 2];
-            od[N - 2] = 0;
-            od[N - 1] = 0;
-#pragma unroll
-            for (int k = 0; k < N; k++) ev[k] = t[k];
+            redc_shift(ev, od, pend);
         }
-        // Fold: T = ev + od·2^32 + pend.
-        uint32_t top = 0;
-        ADD_CC(ev[0], pend);
-#pragma unroll
-        for (int k = 1; k < N; k++) ADDC_CC(ev[k], od[k - 1]);
-        ADDC(top, od[N - 1]);
+        const uint32_t top = redc_fold(ev, od, pend);
         return reduce_once(ev, top);
     }
     // Montgomery square: the off-diagonal products a_i·a_j (i < j) once, doubled, plus
@@ -344,22 +355,9 @@ struct g16_mont {
                 MADCHI_CC(e[j + 1], P::mod(j), q);
             }
             ADDC(o[N - 1], 0u);
-            pend = e[1];
-            uint32_t tmp[N];
-#pragma unroll
-            for (int k = 0; k < N; k++) tmp[k] = o[k];
-#pragma unroll
-            for (int k = 0; k < N - 2; k++) o[k] = e[k + 2];
-            o[N - 2] = 0;
-            o[N - 1] = 0;
-#pragma unroll
-            for (int k = 0; k < N; k++) e[k] = tmp[k];
+            redc_shift(e, o, pend);
         }
-        uint32_t top = 0;
-        ADD_CC(e[0], pend);
-#pragma unroll
-        for (int k = 1; k < N; k++) ADDC_CC(e[k], o[k - 1]);
-        ADDC(top, o[N - 1]);
+        uint32_t top = redc_fold(e, o, pend);
         ADD_CC(e[0], t[N]);
 #pragma unroll
         for (int k = 1; k < N; k++) ADDC_CC(e[k], t[N + k]);
