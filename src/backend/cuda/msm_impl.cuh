@@ -672,7 +672,7 @@ static g16_status msm_run(g16_cuda_ctx *ctx, g16_djac<F> *out, const g16_cuda_ba
     // The window follows the points the MSM can add, not the scalars: behind a
     // density bitmap (a proof's A, B1, B2 queries) they are its set bits.  At 2^26
     // rows that picks c = 16 for A (59 M points) and B (17 M) where the scalar count
-    // picked 19: prove_start 1.152 -> 1.098 s on the H200 (session 5; B MSMs -33%).
+    // picked 19: prove_start 1.152 -> 1.098 s on the H200 (session 5; B MSMs -30%).
     unsigned c = opts && opts->window ? opts->window : msm_auto_window(want, tu.c_max);
     // Folded bases fix the window, and all windows share one bucket set (Wr = 1
     // set to reduce; the host's Horner combination then has nothing to do).
