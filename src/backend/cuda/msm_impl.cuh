@@ -416,17 +416,22 @@ static inline size_t popcount_bits(const uint64_t *bits, size_t n)
 //   G16_CUDA_MSM_OCC=1   G1 level-0 pieces with 4 blocks/SM (128 registers)
 //   G16_CUDA_MSM_SEG=L   buckets per thread of the bucket reduction (default 32)
 //   G16_CUDA_MSM_CMAX=c  cap on the automatic window (default 22: no cap)
+//   G16_CUDA_MSM_CMIN=c  floor on the automatic window (default 2: none; with CMAX
+//                        the same, every MSM runs at c, e.g. to time a proof's H MSM
+//                        at 19: docs/cuda.md, Left)
+//   G16_CUDA_MSM_AFFINE=1  G1 buckets by batch-affine rounds (msm_affine.cuh)
 struct msm_tuning {
-    uint32_t run_len, seg_len, c_max;
+    uint32_t run_len, seg_len, c_max, c_min;
     int occupancy, affine;
 };
 static msm_tuning msm_tuning_get()
 {
-    msm_tuning t = {MSM_RUN_LEN, MSM_SEG_LEN, 22, 0, 0};
+    msm_tuning t = {MSM_RUN_LEN, MSM_SEG_LEN, 22, 2, 0, 0};
     const char *v;
     if ((v = getenv("G16_CUDA_MSM_RUN")) && atoi(v) >= 2 && atoi(v) <= 4096) t.run_len = (uint32_t)atoi(v);
     if ((v = getenv("G16_CUDA_MSM_SEG")) && atoi(v) >= 1 && atoi(v) <= 4096) t.seg_len = (uint32_t)atoi(v);
     if ((v = getenv("G16_CUDA_MSM_CMAX")) && atoi(v) >= 4 && atoi(v) <= 22) t.c_max = (uint32_t)atoi(v);
+    if ((v = getenv("G16_CUDA_MSM_CMIN")) && atoi(v) >= 2 && atoi(v) <= 22) t.c_min = (uint32_t)atoi(v);
     if ((v = getenv("G16_CUDA_MSM_OCC"))) t.occupancy = atoi(v) != 0;
     if ((v = getenv("G16_CUDA_MSM_AFFINE"))) t.affine = atoi(v) != 0;
     return t;
@@ -674,6 +679,7 @@ static g16_status msm_run(g16_cuda_ctx *ctx, g16_djac<F> *out, const g16_cuda_ba
     // rows that picks c = 16 for A (59 M points) and B (17 M) where the scalar count
     // picked 19: prove_start 1.152 -> 1.098 s on the H200 (session 5; B MSMs -30%).
     unsigned c = opts && opts->window ? opts->window : msm_auto_window(want, tu.c_max);
+    if (!(opts && opts->window) && c < tu.c_min) c = tu.c_min;
     // Folded bases fix the window, and all windows share one bucket set (Wr = 1
     // set to reduce; the host's Horner combination then has nothing to do).
     const size_t fold = bases->fold_c ? bases->stride : 0;
