@@ -196,6 +196,20 @@ struct g16_mont {
     G16_HD g16_mont dbl() const { return *this + *this; }
     G16_HD g16_mont neg() const { return is_zero() ? *this : zero() - *this; }
 
+    // A reduction step's even products q·m[j] (j even) into ev, whose carry out is
+    // word N, the top of od.
+    G16_HD static void redc_even(uint32_t *ev, uint32_t *od, uint32_t q)
+    {
+        CF_DECL
+        MADLO_CC(ev[0], P::mod(0), q);
+        MADCHI_CC(ev[1], P::mod(0), q);
+#pragma unroll
+        for (int j = 2; j < N; j += 2) {
+            MADCLO_CC(ev[j], P::mod(j), q);
+            MADCHI_CC(ev[j + 1], P::mod(j), q);
+        }
+        ADDC(od[N - 1], 0u);
+    }
     // One reduction step's division by 2^32 (ev[0] is 0 by then): od moves to the
     // even slots, ev[1] becomes the pending word of position 0, ev[2..] the odd slots.
     G16_HD static void redc_shift(uint32_t *ev, uint32_t *od, uint32_t &pend)
@@ -254,14 +268,7 @@ struct g16_mont {
             }
             ADDC(od[N - 1], 0u);
             const uint32_t q = ev[0] * P::N0;
-            MADLO_CC(ev[0], P::mod(0), q);
-            MADCHI_CC(ev[1], P::mod(0), q);
-#pragma unroll
-            for (int j = 2; j < N; j += 2) {
-                MADCLO_CC(ev[j], P::mod(j), q);
-                MADCHI_CC(ev[j + 1], P::mod(j), q);
-            }
-            ADDC(od[N - 1], 0u);
+            redc_even(ev, od, q);
             MADLO_CC(od[0], P::mod(1), q);
             MADCHI_CC(od[1], P::mod(1), q);
 #pragma unroll
@@ -274,6 +281,23 @@ struct g16_mont {
         const uint32_t top = redc_fold(ev, od, pend);
         return reduce_once(ev, top);
     }
+    // One chain of the square's off-diagonal row i: a[i]·a[j] for j = i+g, i+g+2, …
+    // < N into acc words i+j (lo) and i+j+1 (hi), its carry into the word after the
+    // last hi (see sqr for why that word cannot overflow).
+    G16_HD static void sqr_chain(uint32_t *acc, const uint32_t *a, int i, int g)
+    {
+        CF_DECL
+        MADLO_CC(acc[2 * i + g], a[i], a[i + g]);
+        MADCHI_CC(acc[2 * i + g + 1], a[i], a[i + g]);
+#pragma unroll
+        for (int j = i + g + 2; j < N; j += 2) {
+            MADCLO_CC(acc[i + j], a[i], a[j]);
+            MADCHI_CC(acc[i + j + 1], a[i], a[j]);
+        }
+        const int last = (N - 1 - (i + g)) % 2 == 0 ? N - 1 : N - 2;
+        ADDC(acc[i + last + 2], 0u);
+    }
+
     // Montgomery square: the off-diagonal products a_i·a_j (i < j) once, doubled, plus
     // the diagonal, then N reduction steps: N(N−1)/2 + N + N² = 222 wide products for
     // Fp against the product's 2N² = 288.  Off-diagonal row i in two chains by the
@@ -293,28 +317,8 @@ struct g16_mont {
         for (int k = 0; k < 2 * N; k++) od[k] = ev[k] = 0;
 #pragma unroll
         for (int i = 0; i < N - 1; i++) {
-            MADLO_CC(od[2 * i + 1], a[i], a[i + 1]);
-            MADCHI_CC(od[2 * i + 2], a[i], a[i + 1]);
-#pragma unroll
-            for (int j = i + 3; j < N; j += 2) {
-                MADCLO_CC(od[i + j], a[i], a[j]);
-                MADCHI_CC(od[i + j + 1], a[i], a[j]);
-            }
-            {
-                const int last = (N - 1 - (i + 1)) % 2 == 0 ? N - 1 : N - 2;  // last odd-gap j
-                ADDC(od[i + last + 2], 0u);
-            }
-            if (i + 2 < N) {
-                MADLO_CC(ev[2 * i + 2], a[i], a[i + 2]);
-                MADCHI_CC(ev[2 * i + 3], a[i], a[i + 2]);
-#pragma unroll
-                for (int j = i + 4; j < N; j += 2) {
-                    MADCLO_CC(ev[i + j], a[i], a[j]);
-                    MADCHI_CC(ev[i + j + 1], a[i], a[j]);
-                }
-                const int last = (N - 1 - (i + 2)) % 2 == 0 ? N - 1 : N - 2;  // last even-gap j
-                if (i + last + 2 < 2 * N) ADDC(ev[i + last + 2], 0u);
-            }
+            sqr_chain(od, a, i, 1);
+            if (i + 2 < N) sqr_chain(ev, a, i, 2);
         }
         // t = 2·(ev + od) + Σ a_i²·2^(64i)   (2N words; a² < 2^(64N))
         uint32_t t[2 * N];
@@ -347,14 +351,7 @@ struct g16_mont {
                 MADCLO_CC(o[j - 1], P::mod(j), q);
                 MADCHI_CC(o[j], P::mod(j), q);
             }
-            MADLO_CC(e[0], P::mod(0), q);
-            MADCHI_CC(e[1], P::mod(0), q);
-#pragma unroll
-            for (int j = 2; j < N; j += 2) {
-                MADCLO_CC(e[j], P::mod(j), q);
-                MADCHI_CC(e[j + 1], P::mod(j), q);
-            }
-            ADDC(o[N - 1], 0u);
+            redc_even(e, o, q);
             redc_shift(e, o, pend);
         }
         uint32_t top = redc_fold(e, o, pend);
