@@ -660,6 +660,88 @@ static void test_h_msm(g16_cuda_ctx *ctx)
     }
 }
 
+/* The paths prove_start takes: the H step over the first `rows` entries (the rest
+ * of the domain zero), its result also kept on the device only (h NULL) for the
+ * H-query MSM; MSMs over resident scalars at an offset, with and without a density
+ * bitmap, G1 and G2.  The reference H step is the full-size one over zero-padded
+ * vectors, which test_ntt checks against ref_ntt. */
+static void test_rows_resident(g16_cuda_ctx *ctx)
+{
+    for (unsigned log_n = 3; log_n <= 15; log_n += 6) {
+        const size_t n = (size_t)1 << log_n, rows = n - n / 4 + 1, m = n - 1;
+        const size_t off = n / 8, len = n - off - 3;
+        g16_fr *abc = calloc(3 * n, sizeof *abc), *hw = malloc(n * sizeof *hw);
+        g16_fr *hg = malloc(n * sizeof *hg), *z = malloc(n * sizeof *z), *r3 = malloc(3 * rows * sizeof *z);
+        g16_g1_affine *bases = malloc(n * sizeof *bases), *sub = malloc(n * sizeof *sub);
+        g16_g2_affine *b2 = malloc(n * sizeof *b2), *s2 = malloc(n * sizeof *s2);
+        uint64_t *dens = malloc(((n + 63) / 64) * 8);
+        int fails = 0;
+        if (!abc || !hw || !hg || !z || !r3 || !bases || !sub || !b2 || !s2 || !dens) {
+            CHECK(0, "out of memory");
+            return;
+        }
+        for (size_t k = 0; k < 3; k++)
+            for (size_t i = 0; i < rows; i++) rand_fr(&abc[k * n + i]), r3[k * rows + i] = abc[k * n + i];
+        CHECK(g16_cuda_h_step(ctx, hw, abc, abc + n, abc + 2 * n, log_n, 0) == G16_OK, "h step: %s",
+              g16_last_error());
+        memset(hg, 0xA5, n * sizeof *hg);
+        g16_status s = g16_cuda_h_step_rows(ctx, hg, r3, r3 + rows, r3 + 2 * rows, rows, log_n, 0);
+        CHECK(s == G16_OK, "h step rows: %s", g16_last_error());
+        size_t d = first_diff(hg, hw, n);
+        CHECK(d == n, "h step over %zu of 2^%u rows differs at %zu", rows, log_n, d);
+        fails += d != n;
+        make_g1_bases(bases, n);
+        g16_g1_jac want, got;
+        g16_cuda_bases *db = NULL;
+        CHECK(g16_msm_g1(&want, bases, m, hw, m, NULL) == G16_OK, "cpu msm");
+        CHECK(g16_cuda_bases_upload(ctx, &db, G16_G1, bases, m) == G16_OK, "upload");
+        s = g16_cuda_h_step_rows(ctx, NULL, r3, r3 + rows, r3 + 2 * rows, rows, log_n, 0);
+        memset(&got, 0xA5, sizeof got);
+        if (s == G16_OK) s = g16_cuda_msm_g1_h(ctx, &got, db, m, NULL);
+        int ok = s == G16_OK && g16_g1_jac_eq(&want, &got);
+        CHECK(ok, "H-query MSM after the rows H step (h on the device only) differs at 2^%u: %s",
+              log_n, s ? g16_last_error() : "wrong sum");
+        fails += !ok;
+        g16_cuda_bases_free(db);
+        make_scalars(z, n, 1);
+        CHECK(g16_cuda_scalars_upload(ctx, z, n) == G16_OK, "scalars upload: %s", g16_last_error());
+        const int g2 = log_n <= 9;
+        if (g2) make_g2_bases(b2, len);
+        for (int use_dens = 0; use_dens < 2; use_dens++) {
+            size_t nb = use_dens ? make_density(dens, len) : len;
+            for (size_t i = 0, k = 0; i < len; i++)
+                if (!use_dens || ((dens[i / 64] >> (i % 64)) & 1)) {
+                    if (g2) s2[k] = b2[i];
+                    sub[k++] = bases[i];
+                }
+            const uint64_t *dp = use_dens ? dens : NULL;
+            CHECK(g16_msm_g1(&want, sub, nb, z + off, len, dp) == G16_OK, "cpu msm");
+            CHECK(g16_cuda_bases_upload(ctx, &db, G16_G1, sub, nb) == G16_OK, "upload");
+            memset(&got, 0xA5, sizeof got);
+            s = g16_cuda_msm_g1_resident(ctx, &got, db, off, len, dp, NULL);
+            ok = s == G16_OK && g16_g1_jac_eq(&want, &got);
+            CHECK(ok, "resident G1 MSM 2^%u (density %d) differs", log_n, use_dens);
+            fails += !ok;
+            CHECK(g16_cuda_msm_g1_resident(ctx, &got, db, n - 2, 3, NULL, NULL) == G16_ERR_ARG,
+                  "resident MSM past the held scalars accepted");
+            g16_cuda_bases_free(db);
+            if (!g2) continue;
+            g16_g2_jac w2, o2;
+            CHECK(g16_msm_g2(&w2, s2, nb, z + off, len, dp) == G16_OK, "cpu msm g2");
+            CHECK(g16_cuda_bases_upload(ctx, &db, G16_G2, s2, nb) == G16_OK, "upload g2");
+            memset(&o2, 0xA5, sizeof o2);
+            s = g16_cuda_msm_g2_resident(ctx, &o2, db, off, len, dp, NULL);
+            ok = s == G16_OK && g16_g2_jac_eq(&w2, &o2);
+            CHECK(ok, "resident G2 MSM 2^%u (density %d) differs", log_n, use_dens);
+            fails += !ok;
+            g16_cuda_bases_free(db);
+        }
+        printf("h step rows + resident msm 2^%u: %s\n", log_n, fails ? "FAIL" : "ok");
+        fflush(stdout);
+        free(abc), free(hw), free(hg), free(z), free(r3), free(bases), free(sub), free(b2), free(s2), free(dens);
+    }
+}
+
 static void test_errors(g16_cuda_ctx *ctx)
 {
     g16_fr x[4];
@@ -728,6 +810,7 @@ int main(int argc, char **argv)
     test_msm_g1_fold(ctx, quick ? 4096 : (size_t)1 << 18);
     test_msm_g2(ctx, quick ? 1000 : 65536);
     test_h_msm(ctx);
+    test_rows_resident(ctx);
     g16_cuda_ctx_destroy(ctx);
     return g16_test_finish("g16_gpu_diff");
 }
