@@ -25,6 +25,9 @@
 #        G2INL_BIN=dir  also the binaries of a build with another -DG16_CUDA_G2_INLINE level (0 or
 #                     2; the default is 1): their quick differential test and G2 MSM timings
 #                     (rows msm_g2i), for an A/B
+#        PROVE_AB="ENV;ENV..."  also one prove_start at 2^AB_LOG (default 26) with the default
+#                     settings and one per ENV (e.g. "G16_CUDA_MSM_CMIN=19 G16_CUDA_MSM_CMAX=19"),
+#                     printed as AB rows with each stage's seconds, for an A/B in the proof
 #        OVERLAP_AB=1  also run the differential test and a 2^26 prove_start with
 #                     G16_CUDA_OVERLAP=0 (H-step uploads not overlapped), for an A/B against the default
 # Exit status: 0 when the build and the differential test passed.
@@ -106,6 +109,20 @@ if [ -n "${OVERLAP_AB:-}" ]; then
     echo "OVERLAP diff_rc=$ov_rc $j" >>"$out/prove.txt"
 fi
 
+if [ -n "${PROVE_AB:-}" ]; then
+    say "prove_start A/B at 2^${AB_LOG:-26}: default; ${PROVE_AB}"
+    IFS=';' read -ra abs <<<"$PROVE_AB"
+    for e in "" "${abs[@]}"; do
+        j=$(env $e timeout 300 "$bin/g16" bench prove --log-n "${AB_LOG:-26}" --backend cuda --reps 2 \
+            --timing-key --json 2>>"$out/prove.log")
+        f=$(printf '%s' "$j" | python3 -c 'import json, sys
+j = json.load(sys.stdin)
+print(" ".join("%s=%.4f" % (k, j[k]) for k in
+      ("prove_start", "h_ntt", "msm_h", "msm_l", "msm_a", "msm_b1", "msm_b2")))' 2>/dev/null || printf '%s' "$j")
+        echo "AB [${e:-default}] $f" >>"$out/prove.txt"
+    done
+fi
+
 if [ -n "${AFFINE_AB:-}" ]; then
     say "batch-affine G1 accumulation: differential test and G1 MSM timings"
     variant_diff "batch-affine" diff-affine.log env G16_CUDA_MSM_AFFINE=1 "$bin/g16_gpu_diff" &&
@@ -174,6 +191,6 @@ awk -v vn="$v_ntt" -v v1="$v_g1" -v v2="$v_g2" '
     printf "%-8s %5d %11.2f %11.2f %11s %9s %6s\n", w, lg, k, t, floor, peer, v
 }' "$out/bench.log"
 echo
-grep -E "^(IDENTICAL|PROVE|OVERLAP|FOLD_H)" "$out/prove.txt"
+grep -E "^(IDENTICAL|PROVE|OVERLAP|FOLD_H|AB)" "$out/prove.txt"
 [ -n "$pipeline" ] && cat "$out/pipeline.txt"
 [ $diff_rc -eq 0 ] && [ $prove_rc -eq 0 ]
