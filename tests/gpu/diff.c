@@ -660,6 +660,19 @@ static void test_h_msm(g16_cuda_ctx *ctx)
     }
 }
 
+/* One resident-scalar MSM of test_rows_resident against the CPU (leaves db uploaded). */
+#define RESIDENT_CASE(JAC, CPU_MSM, CUDA_MSM, GROUP, EQ, PTS, NAME)                               \
+    do {                                                                                         \
+        JAC w_, o_;                                                                              \
+        CHECK(CPU_MSM(&w_, PTS, nb, z + off, len, dp) == G16_OK, "cpu msm " NAME);                \
+        CHECK(g16_cuda_bases_upload(ctx, &db, GROUP, PTS, nb) == G16_OK, "upload " NAME);         \
+        memset(&o_, 0xA5, sizeof o_);                                                            \
+        s = CUDA_MSM(ctx, &o_, db, off, len, dp, NULL);                                          \
+        ok = s == G16_OK && EQ(&w_, &o_);                                                        \
+        CHECK(ok, "resident " NAME " MSM 2^%u (density %d) differs", log_n, use_dens);           \
+        fails += !ok;                                                                            \
+    } while (0)
+
 /* The paths prove_start takes: the H step over the first `rows` entries (the rest
  * of the domain zero), its result also kept on the device only (h NULL) for the
  * H-query MSM; MSMs over resident scalars at an offset, with and without a density
@@ -715,25 +728,12 @@ static void test_rows_resident(g16_cuda_ctx *ctx)
                     sub[k++] = bases[i];
                 }
             const uint64_t *dp = use_dens ? dens : NULL;
-            CHECK(g16_msm_g1(&want, sub, nb, z + off, len, dp) == G16_OK, "cpu msm");
-            CHECK(g16_cuda_bases_upload(ctx, &db, G16_G1, sub, nb) == G16_OK, "upload");
-            memset(&got, 0xA5, sizeof got);
-            s = g16_cuda_msm_g1_resident(ctx, &got, db, off, len, dp, NULL);
-            ok = s == G16_OK && g16_g1_jac_eq(&want, &got);
-            CHECK(ok, "resident G1 MSM 2^%u (density %d) differs", log_n, use_dens);
-            fails += !ok;
+            RESIDENT_CASE(g16_g1_jac, g16_msm_g1, g16_cuda_msm_g1_resident, G16_G1, g16_g1_jac_eq, sub, "G1");
             CHECK(g16_cuda_msm_g1_resident(ctx, &got, db, n - 2, 3, NULL, NULL) == G16_ERR_ARG,
                   "resident MSM past the held scalars accepted");
             g16_cuda_bases_free(db);
             if (!g2) continue;
-            g16_g2_jac w2, o2;
-            CHECK(g16_msm_g2(&w2, s2, nb, z + off, len, dp) == G16_OK, "cpu msm g2");
-            CHECK(g16_cuda_bases_upload(ctx, &db, G16_G2, s2, nb) == G16_OK, "upload g2");
-            memset(&o2, 0xA5, sizeof o2);
-            s = g16_cuda_msm_g2_resident(ctx, &o2, db, off, len, dp, NULL);
-            ok = s == G16_OK && g16_g2_jac_eq(&w2, &o2);
-            CHECK(ok, "resident G2 MSM 2^%u (density %d) differs", log_n, use_dens);
-            fails += !ok;
+            RESIDENT_CASE(g16_g2_jac, g16_msm_g2, g16_cuda_msm_g2_resident, G16_G2, g16_g2_jac_eq, s2, "G2");
             g16_cuda_bases_free(db);
         }
         printf("h step rows + resident msm 2^%u: %s\n", log_n, fails ? "FAIL" : "ok");

@@ -210,6 +210,26 @@ struct g16_mont {
         }
         ADDC(od[N - 1], 0u);
     }
+    // A reduction step's odd products q·m[j] (j odd) into od (words 1..N); with PEND
+    // the pending word is first added to ev[0] and its carry enters this chain at
+    // word 1 (the square's reduction, which has no product chain to carry it).
+    template <bool PEND>
+    G16_HD static void redc_odd(uint32_t *ev, uint32_t *od, uint32_t q, uint32_t pend)
+    {
+        CF_DECL
+        if constexpr (PEND) {
+            ADD_CC(ev[0], pend);
+            MADCLO_CC(od[0], P::mod(1), q);
+        } else {
+            MADLO_CC(od[0], P::mod(1), q);
+        }
+        MADCHI_CC(od[1], P::mod(1), q);
+#pragma unroll
+        for (int j = 3; j < N; j += 2) {
+            MADCLO_CC(od[j - 1], P::mod(j), q);
+            MADCHI_CC(od[j], P::mod(j), q);
+        }
+    }
     // One reduction step's division by 2^32 (ev[0] is 0 by then): od moves to the
     // even slots, ev[1] becomes the pending word of position 0, ev[2..] the odd slots.
     G16_HD static void redc_shift(uint32_t *ev, uint32_t *od, uint32_t &pend)
@@ -269,13 +289,7 @@ struct g16_mont {
             ADDC(od[N - 1], 0u);
             const uint32_t q = ev[0] * P::N0;
             redc_even(ev, od, q);
-            MADLO_CC(od[0], P::mod(1), q);
-            MADCHI_CC(od[1], P::mod(1), q);
-#pragma unroll
-            for (int j = 3; j < N; j += 2) {
-                MADCLO_CC(od[j - 1], P::mod(j), q);
-                MADCHI_CC(od[j], P::mod(j), q);
-            }
+            redc_odd<false>(ev, od, q, 0);
             redc_shift(ev, od, pend);
         }
         const uint32_t top = redc_fold(ev, od, pend);
@@ -342,15 +356,7 @@ struct g16_mont {
 #pragma unroll
         for (int i = 0; i < N; i++) {
             const uint32_t q = (e[0] + pend) * P::N0;
-            // the pending word's carry enters the odd chain at word 1
-            ADD_CC(e[0], pend);
-            MADCLO_CC(o[0], P::mod(1), q);
-            MADCHI_CC(o[1], P::mod(1), q);
-#pragma unroll
-            for (int j = 3; j < N; j += 2) {
-                MADCLO_CC(o[j - 1], P::mod(j), q);
-                MADCHI_CC(o[j], P::mod(j), q);
-            }
+            redc_odd<true>(e, o, q, pend);
             redc_even(e, o, q);
             redc_shift(e, o, pend);
         }
