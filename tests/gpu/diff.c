@@ -13,7 +13,7 @@
  * density bitmaps, forced windows and the 0/1 split on and off.  Every device
  * buffer is poisoned (0xA5) before each operation and every host output is
  * poisoned before the call.  Exit code 0 only when every check passed; each
- * failure prints what differed.
+ * failure prints what differed.  The MSM sets live in diff_msm.c (diff.h).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +21,7 @@
 #include <time.h>
 
 #include "backend/cuda_ops.h"
+#include "diff.h"
 
 int g16_cuda_probe(int *count, char *names, size_t cap); /* cuda/probe.cu */
 #include "check.h"
@@ -33,19 +34,19 @@ int g16_cuda_probe(int *count, char *names, size_t cap); /* cuda/probe.cu */
 #include "ntt/ntt.h"
 #endif
 
-static g16_rng rng;
+g16_rng diff_rng;
 
-static void rand_fr(g16_fr *r)
+void diff_rand_fr(g16_fr *r)
 {
     uint64_t l[4];
-    for (int i = 0; i < 4; i++) l[i] = g16_rng_u64(&rng);
+    for (int i = 0; i < 4; i++) l[i] = g16_rng_u64(&diff_rng);
     l[3] &= 0x3fffffffffffffffULL;
     g16_fr_from_canonical(r, l);
 }
 static void rand_fp(g16_fp *r)
 {
     uint64_t l[6];
-    for (int i = 0; i < 6; i++) l[i] = g16_rng_u64(&rng);
+    for (int i = 0; i < 6; i++) l[i] = g16_rng_u64(&diff_rng);
     l[5] &= 0x0fffffffffffffffULL;
     g16_fp_from_canonical(r, l);
 }
@@ -133,7 +134,7 @@ static void check_reference(void)
         size_t n = (size_t)1 << log_n;
         g16_fr x[32], y[32], w = root_of_unity(log_n), g;
         g16_fr_from_u64(&g, 7);
-        for (size_t i = 0; i < n; i++) rand_fr(&x[i]), y[i] = x[i];
+        for (size_t i = 0; i < n; i++) diff_rand_fr(&x[i]), y[i] = x[i];
         ref_ntt(y, log_n, 0, 1);
         for (size_t i = 0; i < n; i++) {
             g16_fr pt, acc, p, t;
@@ -155,7 +156,7 @@ static void check_reference(void)
     }
 }
 
-static size_t first_diff(const g16_fr *a, const g16_fr *b, size_t n)
+size_t diff_first_diff(const g16_fr *a, const g16_fr *b, size_t n)
 {
     for (size_t i = 0; i < n; i++)
         if (memcmp(&a[i], &b[i], sizeof *a)) return i;
@@ -178,7 +179,7 @@ static void test_field(g16_cuda_ctx *ctx)
             char *pa = (char *)a + i * sz, *pb = (char *)b + i * sz;
             if (op == 0) {
                 g16_fr x, y, z;
-                rand_fr(&x), rand_fr(&y);
+                diff_rand_fr(&x), diff_rand_fr(&y);
                 if (i < 9) { /* 0, 1, r-1 against each other */
                     g16_fr e[3];
                     g16_fr_set_zero(&e[0]), g16_fr_set_one(&e[1]), g16_fr_neg(&e[2], &e[1]);
@@ -238,7 +239,7 @@ static void test_ntt(g16_cuda_ctx *ctx, unsigned max_log)
         for (int mode = 0; mode < 16; mode++) {
             int inverse = mode & 1, coset = (mode >> 1) & 1, ib = (mode >> 2) & 1, ob = (mode >> 3) & 1;
             if (log_n > 16 && (ib || ob) && mode != 4 && mode != 9) continue; /* keep big sizes short */
-            for (size_t i = 0; i < n; i++) rand_fr(&x[i]);
+            for (size_t i = 0; i < n; i++) diff_rand_fr(&x[i]);
             memcpy(want, x, n * sizeof *x);
             ref_ntt(want, log_n, inverse, coset);
             if (ob) permute(want, log_n);
@@ -251,7 +252,7 @@ static void test_ntt(g16_cuda_ctx *ctx, unsigned max_log)
                 else if (inverse) g16_ntt_inverse_nn(dom, got);
                 else if (coset) g16_ntt_coset_forward_nn(dom, got);
                 else g16_ntt_forward_nn(dom, got);
-                size_t dc = first_diff(got, want, n);
+                size_t dc = diff_first_diff(got, want, n);
                 CHECK(dc == n, "CPU ntt 2^%u inverse=%d coset=%d differs from the reference at %zu",
                       log_n, inverse, coset, dc);
             }
@@ -261,7 +262,7 @@ static void test_ntt(g16_cuda_ctx *ctx, unsigned max_log)
             if (ib) permute(got, log_n);
             g16_status s = g16_cuda_ntt(ctx, got, log_n, inverse, coset, ib, ob);
             CHECK(s == G16_OK, "ntt 2^%u: %s", log_n, g16_last_error());
-            size_t d = first_diff(got, want, n);
+            size_t d = diff_first_diff(got, want, n);
             CHECK(d == n, "ntt 2^%u inverse=%d coset=%d in_bitrev=%d out_bitrev=%d differs at %zu",
                   log_n, inverse, coset, ib, ob, d);
             fails += d != n;
@@ -278,7 +279,7 @@ static void test_ntt(g16_cuda_ctx *ctx, unsigned max_log)
             a = malloc(n * sizeof *a), b = malloc(n * sizeof *a), c = malloc(n * sizeof *a);
         }
         if (a && b && c) {
-            for (size_t i = 0; i < n; i++) rand_fr(&a[i]), rand_fr(&b[i]), rand_fr(&c[i]);
+            for (size_t i = 0; i < n; i++) diff_rand_fr(&a[i]), diff_rand_fr(&b[i]), diff_rand_fr(&c[i]);
             g16_fr *ra = want, *rb = x, *rc = malloc(n * sizeof *a);
             if (rc) {
                 memcpy(ra, a, n * sizeof *a), memcpy(rb, b, n * sizeof *a), memcpy(rc, c, n * sizeof *a);
@@ -305,7 +306,7 @@ static void test_ntt(g16_cuda_ctx *ctx, unsigned max_log)
                     memset(got, 0xA5, n * sizeof *got);
                     g16_status s = g16_cuda_h_step(ctx, got, a, b, c, log_n, br);
                     CHECK(s == G16_OK, "h step 2^%u: %s", log_n, g16_last_error());
-                    size_t d = first_diff(got, ra, n);
+                    size_t d = diff_first_diff(got, ra, n);
                     CHECK(d == n, "h step 2^%u (bitrev_in %d) differs at %zu", log_n, br, d);
                     fails += d != n;
                 }
@@ -314,7 +315,7 @@ static void test_ntt(g16_cuda_ctx *ctx, unsigned max_log)
                     const g16_domain *dom;
                     CHECK(g16_domain_get(&dom, (int)log_n) == G16_OK, "domain");
                     CHECK(g16_ntt_h_step(dom, a, b, c, 1) == G16_OK, "cpu h step");
-                    size_t d = first_diff(a, ra, n);
+                    size_t d = diff_first_diff(a, ra, n);
                     CHECK(d == n, "CPU h step 2^%u differs from the reference at %zu", log_n, d);
                 }
 #endif
@@ -331,280 +332,6 @@ static void test_ntt(g16_cuda_ctx *ctx, unsigned max_log)
     }
 }
 
-/* Bases P_i = P0 + i·Q (cheap distinct subgroup points); a few replaced by
- * infinity, by a copy of another base, or by the negation of another base. */
-static void make_g1_bases(g16_g1_affine *out, size_t n)
-{
-    g16_g1_jac gen, p, q, *tmp = malloc(n * sizeof *tmp);
-    uint64_t k1[4], k2[4];
-    for (int i = 0; i < 4; i++) k1[i] = g16_rng_u64(&rng), k2[i] = g16_rng_u64(&rng);
-    g16_g1_jac_generator(&gen);
-    g16_g1_mul(&p, &gen, k1);
-    g16_g1_mul(&q, &gen, k2);
-    g16_g1_affine qa;
-    g16_g1_jac_to_affine(&qa, &q);
-    for (size_t i = 0; i < n; i++) {
-        tmp[i] = p;
-        g16_g1_jac_add_affine(&p, &p, &qa);
-    }
-    g16_g1_jac_batch_to_affine(out, tmp, n);
-    free(tmp);
-    for (size_t i = 0; n > 8 && i < n / 64 + 2; i++) {
-        size_t a = g16_rng_u64(&rng) % n, b = g16_rng_u64(&rng) % n;
-        switch (i % 3) {
-        case 0: g16_g1_affine_set_infinity(&out[a]); break;
-        case 1: out[a] = out[b]; break;
-        default: g16_g1_affine_neg(&out[a], &out[b]); break;
-        }
-    }
-}
-
-static void make_g2_bases(g16_g2_affine *out, size_t n)
-{
-    g16_g2_jac gen, p, q, *tmp = malloc(n * sizeof *tmp);
-    uint64_t k1[4], k2[4];
-    for (int i = 0; i < 4; i++) k1[i] = g16_rng_u64(&rng), k2[i] = g16_rng_u64(&rng);
-    g16_g2_jac_generator(&gen);
-    g16_g2_mul(&p, &gen, k1);
-    g16_g2_mul(&q, &gen, k2);
-    g16_g2_affine qa;
-    g16_g2_jac_to_affine(&qa, &q);
-    for (size_t i = 0; i < n; i++) {
-        tmp[i] = p;
-        g16_g2_jac_add_affine(&p, &p, &qa);
-    }
-    g16_g2_jac_batch_to_affine(out, tmp, n);
-    free(tmp);
-    for (size_t i = 0; n > 8 && i < n / 64 + 2; i++) {
-        size_t a = g16_rng_u64(&rng) % n, b = g16_rng_u64(&rng) % n;
-        switch (i % 3) {
-        case 0: g16_g2_affine_set_infinity(&out[a]); break;
-        case 1: out[a] = out[b]; break;
-        default: g16_g2_affine_neg(&out[a], &out[b]); break;
-        }
-    }
-}
-
-/* dist 0: uniform; 1: Groth16-like (mostly 0 and 1, some small, some r-1);
- * 2: all equal to one random value (one bucket per window); 3: only 0 and 1. */
-static void make_scalars(g16_fr *s, size_t n, int dist)
-{
-    g16_fr same;
-    rand_fr(&same);
-    for (size_t i = 0; i < n; i++) {
-        uint64_t r = g16_rng_u64(&rng) % 16;
-        if (dist == 2) s[i] = same;
-        else if (dist == 3) { /* only 0s and 1s: nothing left for the buckets */
-            if (r & 1) g16_fr_set_one(&s[i]);
-            else g16_fr_set_zero(&s[i]);
-        }
-        else if (dist == 0 && r) rand_fr(&s[i]);
-        else if (r < 6) g16_fr_set_zero(&s[i]);
-        else if (r < 11) g16_fr_set_one(&s[i]);
-        else if (r < 13) g16_fr_from_u64(&s[i], g16_rng_u64(&rng) % 1000);
-        else if (r == 13) {
-            g16_fr one;
-            g16_fr_set_one(&one);
-            g16_fr_neg(&s[i], &one); /* r - 1 */
-        } else rand_fr(&s[i]);
-    }
-}
-
-static size_t make_density(uint64_t *d, size_t n)
-{
-    size_t set = 0;
-    for (size_t w = 0; w < (n + 63) / 64; w++) d[w] = g16_rng_u64(&rng) & g16_rng_u64(&rng);
-    for (size_t i = 0; i < n; i++) set += (d[i / 64] >> (i % 64)) & 1;
-    return set;
-}
-
-/* One size's G1 MSM inputs: bases, scalars, and a density bitmap with the bases it
- * selects (sub). */
-typedef struct g1_inputs {
-    size_t n;
-    g16_g1_affine *bases, *sub;
-    g16_fr *sc;
-    uint64_t *dens;
-} g1_inputs;
-
-static int g1_inputs_make(g1_inputs *in, size_t n)
-{
-    in->n = n;
-    in->bases = malloc(n * sizeof *in->bases), in->sub = malloc(n * sizeof *in->sub);
-    in->sc = malloc(n * sizeof *in->sc);
-    in->dens = malloc(((n + 63) / 64) * 8);
-    if (!in->bases || !in->sc || !in->dens || !in->sub) {
-        CHECK(0, "out of memory");
-        return 0;
-    }
-    make_g1_bases(in->bases, n);
-    return 1;
-}
-
-static void g1_inputs_free(g1_inputs *in)
-{
-    free(in->bases), free(in->sub), free(in->sc), free(in->dens);
-}
-
-/* Fresh scalars of distribution dist; with use_dens a fresh bitmap.  Returns the
- * bases that go with them (all, or the bitmap's selection) and their count. */
-static const g16_g1_affine *g1_inputs_draw(g1_inputs *in, int dist, int use_dens, size_t *nb)
-{
-    make_scalars(in->sc, in->n, dist);
-    *nb = in->n;
-    if (!use_dens) return in->bases;
-    *nb = make_density(in->dens, in->n);
-    for (size_t i = 0, k = 0; i < in->n; i++)
-        if ((in->dens[i / 64] >> (i % 64)) & 1) in->sub[k++] = in->bases[i];
-    return in->sub;
-}
-
-static void test_msm_g1(g16_cuda_ctx *ctx, size_t max_n)
-{
-    static const size_t sizes[] = {1, 2, 3, 7, 64, 100, 1000, 4096, 65536, 1u << 18, 1u << 20};
-    for (size_t si = 0; si < sizeof sizes / sizeof *sizes && sizes[si] <= max_n; si++) {
-        size_t n = sizes[si];
-        g1_inputs in;
-        if (!g1_inputs_make(&in, n)) return;
-        const g16_fr *sc = in.sc;
-        const uint64_t *dens = in.dens;
-        int fails = 0;
-        for (int v = 0; v < 7; v++) {
-            if (n > 65536 && (v == 4 || v == 5)) continue;
-            int dist = v == 1 || v == 3 ? 1 : v == 5 ? 2 : v == 6 ? 3 : 0;
-            int use_dens = v == 3;
-            g16_cuda_msm_opts o = {0, 0, 0};
-            g16_msm_opts co = {0};
-            if (v == 2) o.window = 5, o.no_split = 1;
-            if (v == 4) o.window = 2;
-            /* v 1 and 3: about four chunks of scalars (the density's in 64-bit words) */
-            if (v == 1 || v == 3) o.max_pairs = 4 * n;
-            size_t nb;
-            const g16_g1_affine *bp = g1_inputs_draw(&in, dist, use_dens, &nb);
-            g16_g1_jac want, got;
-            g16_status s = g16_msm_g1_ex(&want, bp, nb, sc, n, use_dens ? dens : NULL, &co);
-            CHECK(s == G16_OK, "cpu msm: %s", g16_last_error());
-            g16_cuda_bases *db = NULL;
-            s = g16_cuda_bases_upload(ctx, &db, G16_G1, bp, nb);
-            CHECK(s == G16_OK, "upload: %s", g16_last_error());
-            memset(&got, 0xA5, sizeof got);
-            s = g16_cuda_msm_g1(ctx, &got, db, sc, n, use_dens ? dens : NULL, &o);
-            CHECK(s == G16_OK, "cuda msm g1: %s", g16_last_error());
-            g16_cuda_bases_free(db);
-            int ok = s == G16_OK && g16_g1_jac_eq(&want, &got);
-            CHECK(ok, "G1 MSM n=%zu variant %d (dist %d, density %d, window %u, split %d, max pairs %zu) differs",
-                  n, v, dist, use_dens, o.window, !o.no_split, o.max_pairs);
-            fails += !ok;
-        }
-        printf("msm g1 n=%zu: %s\n", n, fails ? "FAIL" : "ok");
-        fflush(stdout);
-        g1_inputs_free(&in);
-    }
-}
-
-/* Folded bases (g16_cuda_bases_fold): every window's digits in one bucket set over
- * the shifted copies; uniform, Groth16-like (with a density bitmap), all-equal and
- * unsplit scalars, a prefix view of the folded handle, several windows; and the
- * argument errors. */
-static void test_msm_g1_fold(g16_cuda_ctx *ctx, size_t max_n)
-{
-    static const size_t sizes[] = {1, 7, 1000, 4096, 65536, 1u << 18};
-    static const unsigned windows[] = {0, 8, 13};
-    for (size_t si = 0; si < sizeof sizes / sizeof *sizes && sizes[si] <= max_n; si++) {
-        size_t n = sizes[si];
-        g1_inputs in;
-        int fails = 0;
-        if (!g1_inputs_make(&in, n)) return;
-        for (int v = 0; v < 5; v++) {
-            int dist = v == 1 || v == 3 ? 1 : v == 2 ? 2 : 0, use_dens = v == 3;
-            unsigned c = windows[v % 3];
-            size_t m = v == 4 ? (n + 1) / 2 : n; /* v 4: a prefix view */
-            g16_cuda_msm_opts o = {0, v == 1, v == 3 ? 4 * n : 0}; /* v 3: in chunks */
-            size_t nb;
-            const g16_g1_affine *bp = g1_inputs_draw(&in, dist, use_dens, &nb);
-            g16_g1_jac want, got;
-            g16_msm_opts co = {0};
-            g16_status s = g16_msm_g1_ex(&want, bp, v == 4 ? m : nb, in.sc, m, use_dens ? in.dens : NULL, &co);
-            CHECK(s == G16_OK, "cpu msm: %s", g16_last_error());
-            g16_cuda_bases *db = NULL, *fb = NULL, *view = NULL;
-            s = g16_cuda_bases_upload(ctx, &db, G16_G1, bp, nb);
-            if (!s) s = g16_cuda_bases_fold(ctx, &fb, db, c);
-            if (!s && v == 4) s = g16_cuda_bases_prefix(&view, fb, m);
-            CHECK(s == G16_OK, "upload/fold: %s", g16_last_error());
-            memset(&got, 0xA5, sizeof got);
-            if (!s) s = g16_cuda_msm_g1(ctx, &got, view ? view : fb, in.sc, m, use_dens ? in.dens : NULL, &o);
-            CHECK(s == G16_OK, "cuda msm g1 (folded): %s", g16_last_error());
-            int ok = s == G16_OK && g16_g1_jac_eq(&want, &got);
-            CHECK(ok, "folded G1 MSM n=%zu variant %d (window %u, dist %d, density %d) differs", m, v,
-                  c ? c : G16_CUDA_FOLD_C, dist, use_dens);
-            fails += !ok;
-            if (v == 0 && fb) { /* errors: another window, folding twice */
-                g16_cuda_msm_opts ow = {9, 0, 0};
-                g16_cuda_bases *ff = NULL;
-                CHECK(g16_cuda_msm_g1(ctx, &got, fb, in.sc, n, NULL, &ow) == G16_ERR_ARG, "window 9 on folded bases");
-                CHECK(g16_cuda_bases_fold(ctx, &ff, fb, 0) == G16_ERR_ARG && !ff, "folded twice");
-            }
-            g16_cuda_bases_free(view), g16_cuda_bases_free(fb), g16_cuda_bases_free(db);
-        }
-        printf("msm g1 folded n=%zu: %s\n", n, fails ? "FAIL" : "ok");
-        fflush(stdout);
-        g1_inputs_free(&in);
-    }
-    g16_g2_affine g2[2];
-    make_g2_bases(g2, 2);
-    g16_cuda_bases *d2 = NULL, *f2 = NULL;
-    CHECK(g16_cuda_bases_upload(ctx, &d2, G16_G2, g2, 2) == G16_OK, "g2 upload");
-    CHECK(g16_cuda_bases_fold(ctx, &f2, d2, 0) == G16_ERR_ARG && !f2, "G2 bases folded");
-    g16_cuda_bases_free(d2);
-}
-
-static void test_msm_g2(g16_cuda_ctx *ctx, size_t max_n)
-{
-    static const size_t sizes[] = {1, 2, 5, 100, 1000, 4096, 65536};
-    for (size_t si = 0; si < sizeof sizes / sizeof *sizes && sizes[si] <= max_n; si++) {
-        size_t n = sizes[si];
-        g16_g2_affine *bases = malloc(n * sizeof *bases), *sub = malloc(n * sizeof *sub);
-        g16_fr *sc = malloc(n * sizeof *sc);
-        uint64_t *dens = malloc(((n + 63) / 64) * 8);
-        if (!bases || !sc || !dens || !sub) {
-            CHECK(0, "out of memory");
-            return;
-        }
-        make_g2_bases(bases, n);
-        int fails = 0;
-        for (int v = 0; v < 4; v++) {
-            int dist = v == 1 || v == 3 ? 1 : 0, use_dens = v == 3;
-            g16_cuda_msm_opts o = {0, 0, 0};
-            if (v == 2) o.window = 6, o.no_split = 1;
-            if (v == 3) o.max_pairs = 4 * n; /* in chunks */
-            make_scalars(sc, n, dist);
-            size_t nb = n;
-            const g16_g2_affine *bp = bases;
-            if (use_dens) {
-                nb = make_density(dens, n);
-                for (size_t i = 0, k = 0; i < n; i++)
-                    if ((dens[i / 64] >> (i % 64)) & 1) sub[k++] = bases[i];
-                bp = sub;
-            }
-            g16_g2_jac want, got;
-            g16_status s = g16_msm_g2(&want, bp, nb, sc, n, use_dens ? dens : NULL);
-            CHECK(s == G16_OK, "cpu msm: %s", g16_last_error());
-            g16_cuda_bases *db = NULL;
-            s = g16_cuda_bases_upload(ctx, &db, G16_G2, bp, nb);
-            CHECK(s == G16_OK, "upload: %s", g16_last_error());
-            memset(&got, 0xA5, sizeof got);
-            s = g16_cuda_msm_g2(ctx, &got, db, sc, n, use_dens ? dens : NULL, &o);
-            CHECK(s == G16_OK, "cuda msm g2: %s", g16_last_error());
-            g16_cuda_bases_free(db);
-            int ok = s == G16_OK && g16_g2_jac_eq(&want, &got);
-            CHECK(ok, "G2 MSM n=%zu variant %d (dist %d, density %d) differs", n, v, dist, use_dens);
-            fails += !ok;
-        }
-        printf("msm g2 n=%zu: %s\n", n, fails ? "FAIL" : "ok");
-        fflush(stdout);
-        free(bases), free(sub), free(sc), free(dens);
-    }
-}
 
 /* The direct-copy path for page-locked buffers gives the same bytes. */
 static void test_pinned(g16_cuda_ctx *ctx)
@@ -615,132 +342,17 @@ static void test_pinned(g16_cuda_ctx *ctx)
     CHECK(g16_cuda_host_alloc((void **)&x, n * sizeof *x) == G16_OK, "host_alloc: %s",
           g16_last_error());
     if (!x || !want) return;
-    for (size_t i = 0; i < n; i++) rand_fr(&x[i]);
+    for (size_t i = 0; i < n; i++) diff_rand_fr(&x[i]);
     memcpy(want, x, n * sizeof *x);
     ref_ntt(want, log_n, 0, 1);
     CHECK(g16_cuda_ntt(ctx, x, log_n, 0, 1, 0, 0) == G16_OK, "pinned ntt: %s", g16_last_error());
-    size_t d = first_diff(x, want, n);
+    size_t d = diff_first_diff(x, want, n);
     CHECK(d == n, "pinned coset NTT differs at %zu", d);
     printf("pinned buffers: %s\n", d == n ? "ok" : "FAIL");
     g16_cuda_host_free(x);
     free(want);
 }
 
-/* H step then the H-query MSM straight from the device copy of h. */
-static void test_h_msm(g16_cuda_ctx *ctx)
-{
-    for (unsigned log_n = 1; log_n <= 16; log_n += 5) {
-        size_t n = (size_t)1 << log_n;
-        g16_fr *a = malloc(3 * n * sizeof *a), *h = malloc(n * sizeof *h);
-        g16_g1_affine *bases = malloc(n * sizeof *bases);
-        if (!a || !h || !bases) {
-            CHECK(0, "out of memory");
-            return;
-        }
-        for (size_t i = 0; i < 3 * n; i++) rand_fr(&a[i]);
-        make_g1_bases(bases, n);
-        CHECK(g16_cuda_h_step(ctx, h, a, a + n, a + 2 * n, log_n, 0) == G16_OK, "h step: %s",
-              g16_last_error());
-        size_t m = n - 1; /* bellperson's H query */
-        g16_g1_jac want, got;
-        CHECK(g16_msm_g1(&want, bases, m, h, m, NULL) == G16_OK, "cpu msm");
-        g16_cuda_bases *db = NULL;
-        CHECK(g16_cuda_bases_upload(ctx, &db, G16_G1, bases, m) == G16_OK, "upload");
-        memset(&got, 0xA5, sizeof got);
-        g16_status s = g16_cuda_msm_g1_h(ctx, &got, db, m, NULL);
-        CHECK(s == G16_OK, "msm_g1_h: %s", g16_last_error());
-        int ok = s == G16_OK && g16_g1_jac_eq(&want, &got);
-        CHECK(ok, "H-query MSM from the device h differs at 2^%u", log_n);
-        CHECK(g16_cuda_ntt(ctx, h, log_n, 0, 0, 0, 0) == G16_OK, "ntt");
-        CHECK(g16_cuda_msm_g1_h(ctx, &got, db, m, NULL) == G16_ERR_ARG,
-              "msm_g1_h accepted a discarded H step result");
-        g16_cuda_bases_free(db);
-        printf("h step + H msm 2^%u: %s\n", log_n, ok ? "ok" : "FAIL");
-        free(a), free(h), free(bases);
-    }
-}
-
-/* One resident-scalar MSM of test_rows_resident against the CPU (leaves db uploaded). */
-#define RESIDENT_CASE(JAC, CPU_MSM, CUDA_MSM, GROUP, EQ, PTS, NAME)                               \
-    do {                                                                                         \
-        JAC w_, o_;                                                                              \
-        CHECK(CPU_MSM(&w_, PTS, nb, z + off, len, dp) == G16_OK, "cpu msm " NAME);                \
-        CHECK(g16_cuda_bases_upload(ctx, &db, GROUP, PTS, nb) == G16_OK, "upload " NAME);         \
-        memset(&o_, 0xA5, sizeof o_);                                                            \
-        s = CUDA_MSM(ctx, &o_, db, off, len, dp, NULL);                                          \
-        ok = s == G16_OK && EQ(&w_, &o_);                                                        \
-        CHECK(ok, "resident " NAME " MSM 2^%u (density %d) differs", log_n, use_dens);           \
-        fails += !ok;                                                                            \
-    } while (0)
-
-/* The paths prove_start takes: the H step over the first `rows` entries (the rest
- * of the domain zero), its result also kept on the device only (h NULL) for the
- * H-query MSM; MSMs over resident scalars at an offset, with and without a density
- * bitmap, G1 and G2.  The reference H step is the full-size one over zero-padded
- * vectors, which test_ntt checks against ref_ntt. */
-static void test_rows_resident(g16_cuda_ctx *ctx)
-{
-    for (unsigned log_n = 3; log_n <= 15; log_n += 6) {
-        const size_t n = (size_t)1 << log_n, rows = n - n / 4 + 1, m = n - 1;
-        const size_t off = n / 8, len = n - off - 3;
-        g16_fr *abc = calloc(3 * n, sizeof *abc), *hw = malloc(n * sizeof *hw);
-        g16_fr *hg = malloc(n * sizeof *hg), *z = malloc(n * sizeof *z), *r3 = malloc(3 * rows * sizeof *z);
-        g16_g1_affine *bases = malloc(n * sizeof *bases), *sub = malloc(n * sizeof *sub);
-        g16_g2_affine *b2 = malloc(n * sizeof *b2), *s2 = malloc(n * sizeof *s2);
-        uint64_t *dens = malloc(((n + 63) / 64) * 8);
-        int fails = 0;
-        if (!abc || !hw || !hg || !z || !r3 || !bases || !sub || !b2 || !s2 || !dens) {
-            CHECK(0, "out of memory");
-            return;
-        }
-        for (size_t k = 0; k < 3; k++)
-            for (size_t i = 0; i < rows; i++) rand_fr(&abc[k * n + i]), r3[k * rows + i] = abc[k * n + i];
-        CHECK(g16_cuda_h_step(ctx, hw, abc, abc + n, abc + 2 * n, log_n, 0) == G16_OK, "h step: %s",
-              g16_last_error());
-        memset(hg, 0xA5, n * sizeof *hg);
-        g16_status s = g16_cuda_h_step_rows(ctx, hg, r3, r3 + rows, r3 + 2 * rows, rows, log_n, 0);
-        CHECK(s == G16_OK, "h step rows: %s", g16_last_error());
-        size_t d = first_diff(hg, hw, n);
-        CHECK(d == n, "h step over %zu of 2^%u rows differs at %zu", rows, log_n, d);
-        fails += d != n;
-        make_g1_bases(bases, n);
-        g16_g1_jac want, got;
-        g16_cuda_bases *db = NULL;
-        CHECK(g16_msm_g1(&want, bases, m, hw, m, NULL) == G16_OK, "cpu msm");
-        CHECK(g16_cuda_bases_upload(ctx, &db, G16_G1, bases, m) == G16_OK, "upload");
-        s = g16_cuda_h_step_rows(ctx, NULL, r3, r3 + rows, r3 + 2 * rows, rows, log_n, 0);
-        memset(&got, 0xA5, sizeof got);
-        if (s == G16_OK) s = g16_cuda_msm_g1_h(ctx, &got, db, m, NULL);
-        int ok = s == G16_OK && g16_g1_jac_eq(&want, &got);
-        CHECK(ok, "H-query MSM after the rows H step (h on the device only) differs at 2^%u: %s",
-              log_n, s ? g16_last_error() : "wrong sum");
-        fails += !ok;
-        g16_cuda_bases_free(db);
-        make_scalars(z, n, 1);
-        CHECK(g16_cuda_scalars_upload(ctx, z, n) == G16_OK, "scalars upload: %s", g16_last_error());
-        const int g2 = log_n <= 9;
-        if (g2) make_g2_bases(b2, len);
-        for (int use_dens = 0; use_dens < 2; use_dens++) {
-            size_t nb = use_dens ? make_density(dens, len) : len;
-            for (size_t i = 0, k = 0; i < len; i++)
-                if (!use_dens || ((dens[i / 64] >> (i % 64)) & 1)) {
-                    if (g2) s2[k] = b2[i];
-                    sub[k++] = bases[i];
-                }
-            const uint64_t *dp = use_dens ? dens : NULL;
-            RESIDENT_CASE(g16_g1_jac, g16_msm_g1, g16_cuda_msm_g1_resident, G16_G1, g16_g1_jac_eq, sub, "G1");
-            CHECK(g16_cuda_msm_g1_resident(ctx, &got, db, n - 2, 3, NULL, NULL) == G16_ERR_ARG,
-                  "resident MSM past the held scalars accepted");
-            g16_cuda_bases_free(db);
-            if (!g2) continue;
-            RESIDENT_CASE(g16_g2_jac, g16_msm_g2, g16_cuda_msm_g2_resident, G16_G2, g16_g2_jac_eq, s2, "G2");
-            g16_cuda_bases_free(db);
-        }
-        printf("h step rows + resident msm 2^%u: %s\n", log_n, fails ? "FAIL" : "ok");
-        fflush(stdout);
-        free(abc), free(hw), free(hg), free(z), free(r3), free(bases), free(sub), free(b2), free(s2), free(dens);
-    }
-}
 
 static void test_errors(g16_cuda_ctx *ctx)
 {
@@ -764,7 +376,7 @@ int main(int argc, char **argv)
 {
     int quick = argc > 1 && !strcmp(argv[1], "--quick");
     int cpu_only = argc > 1 && !strcmp(argv[1], "--cpu-only");
-    g16_rng_seed(&rng, g16_test_seed((uint64_t)time(NULL)));
+    g16_rng_seed(&diff_rng, g16_test_seed((uint64_t)time(NULL)));
     char desc[512];
     int ndev = 0;
     g16_cuda_probe(&ndev, desc, sizeof desc);
@@ -789,7 +401,7 @@ int main(int argc, char **argv)
         return g16_test_finish("g16_gpu_diff --ntt-only");
     }
     if (argc > 2 && !strcmp(argv[1], "--fold-only")) {
-        test_msm_g1_fold(ctx, (size_t)atoll(argv[2]));
+        diff_test_msm_g1_fold(ctx, (size_t)atoll(argv[2]));
         g16_cuda_ctx_destroy(ctx);
         return g16_test_finish("g16_gpu_diff --fold-only");
     }
@@ -806,11 +418,11 @@ int main(int argc, char **argv)
     test_ntt(ctx, quick ? 12 : 20);
     CHECK(g16_cuda_set_ntt_radix(ctx, 8) == G16_OK, "radix 8");
     CHECK(g16_cuda_set_ntt_radix(ctx, 3) == G16_ERR_ARG, "radix 3 accepted");
-    test_msm_g1(ctx, quick ? 4096 : (size_t)1 << 20);
-    test_msm_g1_fold(ctx, quick ? 4096 : (size_t)1 << 18);
-    test_msm_g2(ctx, quick ? 1000 : 65536);
-    test_h_msm(ctx);
-    test_rows_resident(ctx);
+    diff_test_msm_g1(ctx, quick ? 4096 : (size_t)1 << 20);
+    diff_test_msm_g1_fold(ctx, quick ? 4096 : (size_t)1 << 18);
+    diff_test_msm_g2(ctx, quick ? 1000 : 65536);
+    diff_test_h_msm(ctx);
+    diff_test_rows_resident(ctx);
     g16_cuda_ctx_destroy(ctx);
     return g16_test_finish("g16_gpu_diff");
 }
