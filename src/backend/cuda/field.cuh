@@ -108,6 +108,9 @@ struct g16_fr_params {
 template <class P>
 struct g16_mont {
     static constexpr int N = P::N;
+    // Products are always inlined (as g16_dfp2_t<INL>::inl says for Fp2; msm_impl's
+    // bucket loops inline their point additions where it is true).
+    static constexpr bool inl = true;
     uint32_t l[N];
 
     G16_HD static g16_mont zero()

@@ -38,10 +38,10 @@ extern "C" {
 #define MSM_SEG_LEN 32u
 
 // The additions of the bucket-accumulation kernels (bucket_accumulate, run_pieces,
-// bucket_sum_parts: the only users of madd/padd) are inlined for G1 and for G2's
-// g16_dfp2_hot, which those kernels run on (hot_field below; field.cuh says why the
-// other G2 kernels keep real calls: as calls, the point routines pass 192- or
-// 384-byte points through local memory).
+// bucket_sum_parts: the only users of madd/padd) are inlined where the field type's
+// products are (F::inl): G1, and G2's g16_dfp2_hot, which those kernels run on
+// (hot_field).  field.cuh says why the other G2 kernels keep real calls; as calls,
+// the point routines pass 192- or 384-byte points through local memory.
 template <class F>
 struct hot_field {
     typedef F type;
@@ -51,23 +51,15 @@ struct hot_field<g16_dfp2> {
     typedef g16_dfp2_hot type;
 };
 template <class F>
-struct inline_adds {  // G1: always
-    static constexpr bool value = true;
-};
-template <bool I>
-struct inline_adds<g16_dfp2_t<I>> {
-    static constexpr bool value = g16_dfp2_t<I>::inl;
-};
-template <class F>
 __device__ __forceinline__ g16_dxyzz<F> madd(const g16_dxyzz<F> &a, const g16_daff<F> &q, bool neg)
 {
-    if constexpr (inline_adds<F>::value) return a.add_affine_inl(q, neg);
+    if constexpr (F::inl) return a.add_affine_inl(q, neg);
     else return a.add_affine(q, neg);
 }
 template <class F>
 __device__ __forceinline__ g16_dxyzz<F> padd(const g16_dxyzz<F> &a, const g16_dxyzz<F> &b)
 {
-    if constexpr (inline_adds<F>::value) return a.add_inl(b);
+    if constexpr (F::inl) return a.add_inl(b);
     else return a.add(b);
 }
 
