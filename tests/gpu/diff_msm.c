@@ -12,58 +12,41 @@
 #include "msm/msm.h"
 
 /* Bases P_i = P0 + i·Q (cheap distinct subgroup points); a few replaced by
- * infinity, by a copy of another base, or by the negation of another base. */
-static void make_g1_bases(g16_g1_affine *out, size_t n)
-{
-    g16_g1_jac gen, p, q, *tmp = malloc(n * sizeof *tmp);
-    uint64_t k1[4], k2[4];
-    for (int i = 0; i < 4; i++) k1[i] = g16_rng_u64(&diff_rng), k2[i] = g16_rng_u64(&diff_rng);
-    g16_g1_jac_generator(&gen);
-    g16_g1_mul(&p, &gen, k1);
-    g16_g1_mul(&q, &gen, k2);
-    g16_g1_affine qa;
-    g16_g1_jac_to_affine(&qa, &q);
-    for (size_t i = 0; i < n; i++) {
-        tmp[i] = p;
-        g16_g1_jac_add_affine(&p, &p, &qa);
+ * infinity, by a copy of another base, or by the negation of another base.
+ * One definition per group (G = g1, g2). */
+#define MAKE_BASES(G)                                                                         \
+    static void make_##G##_bases(g16_##G##_affine *out, size_t n)                             \
+    {                                                                                         \
+        g16_##G##_jac gen, p, q, *tmp = malloc((n ? n : 1) * sizeof *tmp);                   \
+        if (!tmp) {                                                                           \
+            CHECK(0, "out of memory");                                                        \
+            for (size_t i = 0; i < n; i++) g16_##G##_affine_set_infinity(&out[i]);            \
+            return;                                                                           \
+        }                                                                                     \
+        uint64_t k1[4], k2[4];                                                                \
+        for (int i = 0; i < 4; i++) k1[i] = g16_rng_u64(&diff_rng), k2[i] = g16_rng_u64(&diff_rng); \
+        g16_##G##_jac_generator(&gen);                                                        \
+        g16_##G##_mul(&p, &gen, k1);                                                          \
+        g16_##G##_mul(&q, &gen, k2);                                                          \
+        g16_##G##_affine qa;                                                                  \
+        g16_##G##_jac_to_affine(&qa, &q);                                                     \
+        for (size_t i = 0; i < n; i++) {                                                      \
+            tmp[i] = p;                                                                       \
+            g16_##G##_jac_add_affine(&p, &p, &qa);                                            \
+        }                                                                                     \
+        g16_##G##_jac_batch_to_affine(out, tmp, n);                                           \
+        free(tmp);                                                                            \
+        for (size_t i = 0; n > 8 && i < n / 64 + 2; i++) {                                    \
+            size_t a = g16_rng_u64(&diff_rng) % n, b = g16_rng_u64(&diff_rng) % n;            \
+            switch (i % 3) {                                                                  \
+            case 0: g16_##G##_affine_set_infinity(&out[a]); break;                            \
+            case 1: out[a] = out[b]; break;                                                   \
+            default: g16_##G##_affine_neg(&out[a], &out[b]); break;                           \
+            }                                                                                 \
+        }                                                                                     \
     }
-    g16_g1_jac_batch_to_affine(out, tmp, n);
-    free(tmp);
-    for (size_t i = 0; n > 8 && i < n / 64 + 2; i++) {
-        size_t a = g16_rng_u64(&diff_rng) % n, b = g16_rng_u64(&diff_rng) % n;
-        switch (i % 3) {
-        case 0: g16_g1_affine_set_infinity(&out[a]); break;
-        case 1: out[a] = out[b]; break;
-        default: g16_g1_affine_neg(&out[a], &out[b]); break;
-        }
-    }
-}
-
-static void make_g2_bases(g16_g2_affine *out, size_t n)
-{
-    g16_g2_jac gen, p, q, *tmp = malloc(n * sizeof *tmp);
-    uint64_t k1[4], k2[4];
-    for (int i = 0; i < 4; i++) k1[i] = g16_rng_u64(&diff_rng), k2[i] = g16_rng_u64(&diff_rng);
-    g16_g2_jac_generator(&gen);
-    g16_g2_mul(&p, &gen, k1);
-    g16_g2_mul(&q, &gen, k2);
-    g16_g2_affine qa;
-    g16_g2_jac_to_affine(&qa, &q);
-    for (size_t i = 0; i < n; i++) {
-        tmp[i] = p;
-        g16_g2_jac_add_affine(&p, &p, &qa);
-    }
-    g16_g2_jac_batch_to_affine(out, tmp, n);
-    free(tmp);
-    for (size_t i = 0; n > 8 && i < n / 64 + 2; i++) {
-        size_t a = g16_rng_u64(&diff_rng) % n, b = g16_rng_u64(&diff_rng) % n;
-        switch (i % 3) {
-        case 0: g16_g2_affine_set_infinity(&out[a]); break;
-        case 1: out[a] = out[b]; break;
-        default: g16_g2_affine_neg(&out[a], &out[b]); break;
-        }
-    }
-}
+MAKE_BASES(g1)
+MAKE_BASES(g2)
 
 /* dist 0: uniform; 1: Groth16-like (mostly 0 and 1, some small, some r-1);
  * 2: all equal to one random value (one bucket per window); 3: only 0 and 1. */
