@@ -28,6 +28,8 @@
 #        PROVE_AB="ENV;ENV..."  also one prove_start at 2^AB_LOG (default 26) with the default
 #                     settings and one per ENV (e.g. "G16_CUDA_MSM_CMIN=19 G16_CUDA_MSM_CMAX=19"),
 #                     printed as AB rows with each stage's seconds, for an A/B in the proof
+#        NTT_ENV="ENV ..."  also the NTT differential set (to 2^20) and the NTT timings under
+#                     these environment settings (e.g. G16_CUDA_NTT_T128=1), rows ntt*e_*
 #        OVERLAP_AB=1  also run the differential test and a 2^26 prove_start with
 #                     G16_CUDA_OVERLAP=0 (H-step uploads not overlapped), for an A/B against the default
 # Exit status: 0 when the build and the differential test passed.
@@ -141,6 +143,13 @@ if [ -n "${NTT_AB:-}" ]; then
     say "NTT: differential set to 2^20 (default radix 8) and timings of radix 2, 4, 8"
     variant_diff "NTT" diff-ntt8.log "$bin/g16_gpu_diff" --ntt-only 20 &&
         timeout "${BENCH_TIMEOUT:-1500}" "$bin/g16_gpu_bench" --only ntt >>"$out/bench.log" 2>&1
+fi
+
+if [ -n "${NTT_ENV:-}" ]; then
+    say "NTT under ${NTT_ENV}: differential set to 2^20 and timings (rows ntt*e_*)"
+    variant_diff "NTT ($NTT_ENV)" diff-ntt-env.log env $NTT_ENV "$bin/g16_gpu_diff" --ntt-only 20 &&
+        env $NTT_ENV timeout "${BENCH_TIMEOUT:-1500}" "$bin/g16_gpu_bench" --only ntt 2>&1 |
+        sed -E 's/^RESULT (ntt[48]?)_/RESULT \1e_/' >>"$out/bench.log"
 fi
 
 if [ -n "${FOLD_AB:-}" ]; then

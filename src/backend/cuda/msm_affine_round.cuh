@@ -14,7 +14,7 @@
 
 // Element e of this round's input: a sorted value (round 0: base index | sign) or a
 // point of the previous round.  16-byte loads on the device (the structs are only
-// 4-byte aligned, see ld_vec in msm_impl.cuh).
+// 4-byte aligned, see ld_vec in msm_reduce.cuh).
 template <class F, bool FIRST>
 G16_HD g16_daff<F> aff_load(const g16_daff<F> *in, const g16_daff<F> *bases, const uint32_t *vals,
                             uint32_t e)

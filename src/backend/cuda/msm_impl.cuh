@@ -13,9 +13,9 @@
 //   sort:       CUB radix sort of the W·n pairs on the key bits.
 //   bounds:     start/end of each bucket's run in the sorted array.
 //   accumulate: one thread per bucket adds (or subtracts) its affine bases.
-//   reduce:     Σ_b b·S_b per window, split into segments of L buckets:
-//               Σ_{segment} = A + (v0 - 1)·R with running sums A, R.
-//   combine:    one block per window sums its segments; the host (CPU curve
+//   reduce:     Σ_b b·S_b per window: running sums over segments of L buckets,
+//               then over chunks of segments (msm_reduce.cuh);
+//   combine:    one block per window sums its chunks; the host (CPU curve
 //               code) combines the windows (Horner, c doublings each) and adds
 //               the 1-scalar sum.
 #ifndef G16_BACKEND_CUDA_MSM_IMPL_CUH
@@ -28,6 +28,7 @@
 #include <type_traits>
 
 #include "curve.cuh"
+#include "msm_reduce.cuh"
 #include "internal.cuh"
 #include "msm_digits.cuh"
 
@@ -36,12 +37,13 @@ extern "C" {
 }
 
 #define MSM_SEG_LEN 32u
+// Segments a thread of the reduction's second step combines (msm_reduce.cuh).
+#define MSM_SEG_CHUNK 16u
 
-// The additions of the bucket-accumulation kernels (bucket_accumulate, run_pieces,
-// bucket_sum_parts: the only users of madd/padd) are inlined where the field type's
-// products are (F::inl): G1, and G2's g16_dfp2_hot, which those kernels run on
-// (hot_field).  field.cuh says why the other G2 kernels keep real calls; as calls,
-// the point routines pass 192- or 384-byte points through local memory.
+// The bucket-accumulation kernels (bucket_accumulate, run_pieces, bucket_sum_parts)
+// run G2 on g16_dfp2_hot, whose products are inlined, so their madd/padd
+// (msm_reduce.cuh) inline too; field.cuh says why the other G2 kernels keep real
+// calls (the reduction among them: G2's padd there is a call, G1's is inlined).
 template <class F>
 struct hot_field {
     typedef F type;
@@ -50,49 +52,6 @@ template <>
 struct hot_field<g16_dfp2> {
     typedef g16_dfp2_hot type;
 };
-template <class F>
-__device__ __forceinline__ g16_dxyzz<F> madd(const g16_dxyzz<F> &a, const g16_daff<F> &q, bool neg)
-{
-    if constexpr (F::inl) return a.add_affine_inl(q, neg);
-    else return a.add_affine(q, neg);
-}
-template <class F>
-__device__ __forceinline__ g16_dxyzz<F> padd(const g16_dxyzz<F> &a, const g16_dxyzz<F> &b)
-{
-    if constexpr (F::inl) return a.add_inl(b);
-    else return a.add(b);
-}
-
-// Points move between registers and device memory in 16-byte pieces: their sizes
-// are multiples of 16 (G1 affine 96, XYZZ 192 bytes) and every device array of
-// points starts 16-byte aligned (cudaMalloc), but the structs' alignment is only
-// 4, so plain copies compiled to one 4-byte load per word (24 per G1 base).
-template <class T>
-__device__ __forceinline__ T ld_vec(const T *p)
-{
-    static_assert(sizeof(T) % 16 == 0, "points are whole 16-byte pieces");
-    union {
-        T t;
-        uint4 v[sizeof(T) / 16];
-    } u;
-    const uint4 *s = reinterpret_cast<const uint4 *>(p);
-#pragma unroll
-    for (int i = 0; i < (int)(sizeof(T) / 16); i++) u.v[i] = __ldg(s + i);
-    return u.t;
-}
-template <class T>
-__device__ __forceinline__ void st_vec(T *p, const T &x)
-{
-    union {
-        T t;
-        uint4 v[sizeof(T) / 16];
-    } u;
-    u.t = x;
-    uint4 *d = reinterpret_cast<uint4 *>(p);
-#pragma unroll
-    for (int i = 0; i < (int)(sizeof(T) / 16); i++) d[i] = u.v[i];
-}
-
 template <class F>
 struct msm_traits;
 template <>
@@ -160,6 +119,22 @@ static __global__ void msm_live(uint32_t *live, const g16_dfr *scal, size_t n, c
     uint32_t bi;
     bool one;
     live[i] = i < n && msm_scalar(&s, &bi, &one, scal, i, dens, rank, split);
+}
+
+// *cnt += the scalars of scal[0..n) that are neither 0 nor (with split) 1, read in
+// Montgomery form (0 is 0, 1 is R mod r), so no product: a bound on the live count
+// that msm_run sizes the window by.
+static __global__ void msm_count_nontrivial(uint32_t *cnt, const g16_dfr *scal, size_t n, int split)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    bool t = false;
+    if (i < n) {
+        g16_dfr v;
+        v = scal[i];
+        t = !v.is_zero() && !(split && v.is_one());
+    }
+    int k = __syncthreads_count(t);
+    if (threadIdx.x == 0 && k) atomicAdd(cnt, (uint32_t)k);
 }
 
 // The pairs of live scalar i at pos[i] of each window's run of stride entries
@@ -287,28 +262,30 @@ __global__ void bucket_sum_parts(g16_dxyzz<F> *buckets, const g16_dxyzz<F> *in,
     st_vec(&buckets[k], acc);
 }
 
-// seg[w·S + j] = Σ_{b in segment j of window w} b·S_b (bucket value b = index + 1).
+// Step 1 of the reduction (msm_reduce.cuh) for segment j of window w, t = w·S + j:
+// sacc[t] = Σ (i + 1)·S_{jL+i}, srun[t] = Σ S_{jL+i}.
 template <class F>
-__global__ void bucket_reduce(g16_dxyzz<F> *seg, const g16_dxyzz<F> *buckets, uint32_t B,
-                              uint32_t L, uint32_t S, uint32_t W)
+__global__ void bucket_reduce(g16_dxyzz<F> *sacc, g16_dxyzz<F> *srun, const g16_dxyzz<F> *buckets,
+                              uint32_t B, uint32_t L, uint32_t S, uint32_t W)
 {
     uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
     if (t >= W * S) return;
     uint32_t w = t / S, j = t % S;
-    const g16_dxyzz<F> *b = buckets + (size_t)w * B + (size_t)j * L;
-    g16_dxyzz<F> run = g16_dxyzz<F>::inf(), acc = g16_dxyzz<F>::inf();
-    for (uint32_t i = L; i-- > 0;) {
-        run = run.add(ld_vec(&b[i]));
-        acc = acc.add(run);
-    }
-    // acc = Σ (b - v0 + 1)·S_b; add (v0 - 1)·run with v0 - 1 = j·L (double-and-add).
-    uint32_t m = j * L;
-    g16_dxyzz<F> mul = g16_dxyzz<F>::inf();
-    for (int bit = 31 - __clz(m | 1); bit >= 0; bit--) {
-        mul = mul.dbl();
-        if ((m >> bit) & 1) mul = mul.add(run);
-    }
-    seg[t] = acc.add(mul);
+    g16_dxyzz<F> a, r;
+    msm_seg_sums<F>(&a, &r, buckets + (size_t)w * B + (size_t)j * L, L);
+    st_vec(&sacc[t], a);
+    st_vec(&srun[t], r);
+}
+
+// Step 2: y[w·nt + u] = the chunk [u·q, u·q + q) of window w's S segments.
+template <class F>
+__global__ void seg_combine(g16_dxyzz<F> *y, const g16_dxyzz<F> *sacc, const g16_dxyzz<F> *srun,
+                            uint32_t S, unsigned lg_l, uint32_t q, uint32_t nt, uint32_t W)
+{
+    uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= W * nt) return;
+    uint32_t w = t / nt, j0 = (t % nt) * q, j1 = j0 + q < S ? j0 + q : S;
+    st_vec(&y[t], msm_seg_combine<F>(sacc + (size_t)w * S, srun + (size_t)w * S, j0, j1, lg_l));
 }
 
 // out[g] = Σ_{i < m} in[g·m + i]; one block per group.
@@ -412,13 +389,15 @@ static inline size_t popcount_bits(const uint64_t *bits, size_t n)
 //                        the same, every MSM runs at c, e.g. to time a proof's H MSM
 //                        at 19: docs/cuda.md, Left)
 //   G16_CUDA_MSM_AFFINE=1  G1 buckets by batch-affine rounds (msm_affine.cuh)
+//   G16_CUDA_MSM_LIVEWIN=0 window sized by the bases only, not by the device scalars
+//                        that are not 0 or 1 (msm_run)
 struct msm_tuning {
     uint32_t run_len, seg_len, c_max, c_min;
-    int occupancy, affine;
+    int occupancy, affine, live_window;
 };
 static msm_tuning msm_tuning_get()
 {
-    msm_tuning t = {MSM_RUN_LEN, MSM_SEG_LEN, 22, 2, 0, 0};
+    msm_tuning t = {MSM_RUN_LEN, MSM_SEG_LEN, 22, 2, 0, 0, 1};
     const char *v;
     if ((v = getenv("G16_CUDA_MSM_RUN")) && atoi(v) >= 2 && atoi(v) <= 4096) t.run_len = (uint32_t)atoi(v);
     if ((v = getenv("G16_CUDA_MSM_SEG")) && atoi(v) >= 1 && atoi(v) <= 4096) t.seg_len = (uint32_t)atoi(v);
@@ -426,6 +405,7 @@ static msm_tuning msm_tuning_get()
     if ((v = getenv("G16_CUDA_MSM_CMIN")) && atoi(v) >= 2 && atoi(v) <= 22) t.c_min = (uint32_t)atoi(v);
     if ((v = getenv("G16_CUDA_MSM_OCC"))) t.occupancy = atoi(v) != 0;
     if ((v = getenv("G16_CUDA_MSM_AFFINE"))) t.affine = atoi(v) != 0;
+    if ((v = getenv("G16_CUDA_MSM_LIVEWIN"))) t.live_window = atoi(v) != 0;
     return t;
 }
 
@@ -526,7 +506,8 @@ static g16_status msm_chunk(g16_cuda_ctx *ctx, g16_dxyzz<F> *hw, const g16_daff<
     const size_t words = (n + 63) / 64;
     size_t total = (size_t)W * n;  // the bound; W · (live scalars) once they are counted
     const uint32_t seg_len = 1u << (31 - __builtin_clz(tu.seg_len));  // a power of two
-    const uint32_t S = B > seg_len ? B / seg_len : 1, L = B / S;
+    const uint32_t S = B > seg_len ? B / seg_len : 1, L = B / S, nt = (S + MSM_SEG_CHUNK - 1) / MSM_SEG_CHUNK;
+    const unsigned lg_l = 31 - __builtin_clz(L);
     unsigned ones_thr = msm_traits<F>::ones_threads;
     while (ones_thr > 64 && ones_thr / 8 >= n) ones_thr /= 2;
 
@@ -541,7 +522,7 @@ static g16_status msm_chunk(g16_cuda_ctx *ctx, g16_dxyzz<F> *hw, const g16_daff<
     G16_TRY(g16_cuda_scratch(ctx, &bstart, SLOT_MSM_BSTART, (size_t)nb * 4));
     G16_TRY(g16_cuda_scratch(ctx, &bend, SLOT_MSM_BEND, (size_t)nb * 4));
     G16_TRY(g16_cuda_scratch(ctx, &bk, SLOT_MSM_BUCKETS, (size_t)nb * sizeof(X)));
-    G16_TRY(g16_cuda_scratch(ctx, &seg, SLOT_MSM_SEG, (size_t)Wr * S * sizeof(X)));
+    G16_TRY(g16_cuda_scratch(ctx, &seg, SLOT_MSM_SEG, ((size_t)2 * S + nt) * Wr * sizeof(X)));
     G16_TRY(g16_cuda_scratch(ctx, &win, SLOT_MSM_WIN, (Wr + 2) * sizeof(X)));
     G16_TRY(g16_cuda_scratch(ctx, &ones, SLOT_MSM_ONES, n * 4));
     G16_TRY(g16_cuda_scratch(ctx, &onesp, SLOT_MSM_ONESP, ones_thr * sizeof(X)));
@@ -624,11 +605,15 @@ static g16_status msm_chunk(g16_cuda_ctx *ctx, g16_dxyzz<F> *hw, const g16_daff<
     if (!accumulated)
         G16_TRY(accumulate_buckets<F>(ctx, (X *)bk, bs, dv.Current(), (const uint32_t *)bstart,
                                       (const uint32_t *)bend, nb, total, tmp, tmp_bytes));
-    bucket_reduce<F><<<grid_for((size_t)Wr * S, 64), 64, 0, ctx->stream>>>((X *)seg, (const X *)bk,
+    X *sacc = (X *)seg, *srun = sacc + (size_t)Wr * S, *segy = srun + (size_t)Wr * S;
+    bucket_reduce<F><<<grid_for((size_t)Wr * S, 64), 64, 0, ctx->stream>>>(sacc, srun, (const X *)bk,
                                                                            B, L, S, Wr);
     CK_LAUNCH("bucket_reduce");
+    seg_combine<F><<<grid_for((size_t)Wr * nt, 64), 64, 0, ctx->stream>>>(segy, sacc, srun, S, lg_l,
+                                                                          MSM_SEG_CHUNK, nt, Wr);
+    CK_LAUNCH("seg_combine");
     const int bt = msm_traits<F>::block_sum_threads;
-    block_sum<F><<<Wr, bt, bt * sizeof(X), ctx->stream>>>((X *)win, (const X *)seg, S);
+    block_sum<F><<<Wr, bt, bt * sizeof(X), ctx->stream>>>((X *)win, segy, nt);
     CK_LAUNCH("block_sum");
     X *ones_total = (X *)win + Wr;
     ones_partial<F><<<ones_thr / 64, 64, 0, ctx->stream>>>((X *)onesp, bs, (const uint32_t *)ones,
@@ -650,6 +635,23 @@ static g16_status msm_chunk(g16_cuda_ctx *ctx, g16_dxyzz<F> *hw, const g16_daff<
 
 // dev_scalars: when not NULL, the n scalars are already on the device there
 // (scalars is then ignored and nothing is copied in).
+// *k = the device scalars of x[0..n) that are not 0 (nor 1 with split).
+static g16_status count_nontrivial(g16_cuda_ctx *ctx, size_t *k, const g16_dfr *x, size_t n,
+                                   int split)
+{
+    void *cnt;
+    uint32_t *h = NULL;
+    G16_TRY(g16_cuda_scratch(ctx, &cnt, SLOT_MSM_COUNT, 64));
+    G16_TRY(g16_cuda_pinned(ctx, (void **)&h, sizeof *h));
+    CK(cudaMemsetAsync(cnt, 0, 4, ctx->stream));
+    msm_count_nontrivial<<<grid_for(n, 256), 256, 0, ctx->stream>>>((uint32_t *)cnt, x, n, split);
+    CK_LAUNCH("msm_count_nontrivial");
+    CK(cudaMemcpyAsync(h, cnt, sizeof *h, cudaMemcpyDeviceToHost, ctx->stream));
+    G16_TRY(g16_cuda_sync(ctx));
+    *k = *h;
+    return G16_OK;
+}
+
 template <class F>
 static g16_status msm_run(g16_cuda_ctx *ctx, g16_djac<F> *out, const g16_cuda_bases *bases,
                           const g16_fr *scalars, size_t n, const uint64_t *density,
@@ -670,7 +672,20 @@ static g16_status msm_run(g16_cuda_ctx *ctx, g16_djac<F> *out, const g16_cuda_ba
     // density bitmap (a proof's A, B1, B2 queries) they are its set bits.  At 2^26
     // rows that picks c = 16 for A (59 M points) and B (17 M) where the scalar count
     // picked 19: prove_start 1.152 -> 1.098 s on the H200 (session 5; B MSMs -30%).
-    unsigned c = opts && opts->window ? opts->window : msm_auto_window(want, tu.c_max);
+    // Device scalars (a proof's): by the scalars that can get pairs (at most the bases),
+    // rounded up from 2/3 of a power of two, when that can change the window. An H
+    // query's 2^26 - 1 scalars then count as 2^26 (c = 19: its MSM 0.496 -> 0.471 s),
+    // and the L query's 2^26 - 3, half of them 0 or 1, stay at c = 16 (session 6).
+    // The count is a pass over the scalars (≈ 1.4 ms at 2^26), so only where it matters.
+    size_t size_c = want;
+    if (tu.live_window && dev_scalars && !(opts && opts->window) && !bases->fold_c &&
+        msm_auto_window(want + want / 2, tu.c_max) != msm_auto_window(want, tu.c_max)) {
+        size_t k = 0;
+        G16_TRY(count_nontrivial(ctx, &k, dev_scalars, n, !(opts && opts->no_split)));
+        size_c = k < want ? k : want;
+        size_c += size_c / 2;
+    }
+    unsigned c = opts && opts->window ? opts->window : msm_auto_window(size_c, tu.c_max);
     if (!(opts && opts->window) && c < tu.c_min) c = tu.c_min;
     // Folded bases fix the window, and all windows share one bucket set (Wr = 1
     // set to reduce; the host's Horner combination then has nothing to do).

@@ -1,0 +1,115 @@
+// Bucket reduction of the device MSM: a window's B buckets S_0..S_{B-1} (bucket
+// index b holds the points of digit b + 1) become Σ (b + 1)·S_b.  Host and device
+// code (tests/gpu/host_msm_reduce.cu runs it on the host against the CPU curve).
+//
+// Two steps, both additions only, so every thread of both is busy and no thread
+// multiplies by a long scalar:
+//   1. segments of L buckets (L a power of two), one thread each:
+//        run_j = Σ_{i<L} S_{jL+i},   acc_j = Σ_{i<L} (i + 1)·S_{jL+i}
+//      (running sums, 2L additions);
+//   2. chunks of q consecutive segments [j0, j1), one thread each:
+//        Σ_j acc_j + L·Σ_j j·run_j
+//      since bucket jL + i has weight (i + 1) + jL.  Σ_j j·run_j is again running
+//      sums, Σ (j - j0)·run_j, plus j0·Σ run_j by double-and-add (j0 < S: a short
+//      scalar, once per chunk of q segments), and L· is log2 L doublings.
+//   The chunks' results are then summed (block_sum in msm_impl.cuh).
+// Until session 6 each segment added (jL)·run_j by double-and-add itself: about
+// c - 1 doublings per L buckets (+40% on the reduction at L = 32), and at c = 16
+// only W·B/32 = 16 K threads ran, too few to fill the card.
+#ifndef G16_BACKEND_CUDA_MSM_REDUCE_CUH
+#define G16_BACKEND_CUDA_MSM_REDUCE_CUH
+
+#include "curve.cuh"
+
+// Points move between registers and device memory in 16-byte pieces: their sizes
+// are multiples of 16 (G1 affine 96, XYZZ 192 bytes) and every device array of
+// points starts 16-byte aligned (cudaMalloc), but the structs' alignment is only
+// 4, so plain copies compiled to one 4-byte load per word (24 per G1 base).
+template <class T>
+G16_HD T ld_vec(const T *p)
+{
+#ifdef __CUDA_ARCH__
+    static_assert(sizeof(T) % 16 == 0, "points are whole 16-byte pieces");
+    union {
+        T t;
+        uint4 v[sizeof(T) / 16];
+    } u;
+    const uint4 *s = reinterpret_cast<const uint4 *>(p);
+#pragma unroll
+    for (int i = 0; i < (int)(sizeof(T) / 16); i++) u.v[i] = __ldg(s + i);
+    return u.t;
+#else
+    return *p;
+#endif
+}
+template <class T>
+G16_HD void st_vec(T *p, const T &x)
+{
+#ifdef __CUDA_ARCH__
+    union {
+        T t;
+        uint4 v[sizeof(T) / 16];
+    } u;
+    u.t = x;
+    uint4 *d = reinterpret_cast<uint4 *>(p);
+#pragma unroll
+    for (int i = 0; i < (int)(sizeof(T) / 16); i++) d[i] = u.v[i];
+#else
+    *p = x;
+#endif
+}
+
+// Point additions inlined where the field type's products are (F::inl): G1, and
+// G2's g16_dfp2_hot (msm_impl.cuh, hot_field); as calls, the point routines pass
+// 192- or 384-byte points through local memory.
+template <class F>
+G16_HD g16_dxyzz<F> madd(const g16_dxyzz<F> &a, const g16_daff<F> &q, bool neg)
+{
+    if constexpr (F::inl) return a.add_affine_inl(q, neg);
+    else return a.add_affine(q, neg);
+}
+template <class F>
+G16_HD g16_dxyzz<F> padd(const g16_dxyzz<F> &a, const g16_dxyzz<F> &b)
+{
+    if constexpr (F::inl) return a.add_inl(b);
+    else return a.add(b);
+}
+
+// Step 1 for the segment b[0..L): *run = Σ b_i, *acc = Σ (i + 1)·b_i.
+template <class F>
+G16_HD void msm_seg_sums(g16_dxyzz<F> *acc, g16_dxyzz<F> *run, const g16_dxyzz<F> *b, uint32_t L)
+{
+    g16_dxyzz<F> r = g16_dxyzz<F>::inf(), a = g16_dxyzz<F>::inf();
+    for (uint32_t i = L; i-- > 0;) {
+        r = padd<F>(r, ld_vec(&b[i]));
+        a = padd<F>(a, r);
+    }
+    *acc = a, *run = r;
+}
+
+// Step 2 for the segments [j0, j1) of one window (acc, run: its step-1 sums):
+// Σ_j acc_j + 2^lg_l · Σ_j j·run_j.
+template <class F>
+G16_HD g16_dxyzz<F> msm_seg_combine(const g16_dxyzz<F> *acc, const g16_dxyzz<F> *run, uint32_t j0,
+                                    uint32_t j1, unsigned lg_l)
+{
+    typedef g16_dxyzz<F> X;
+    X p = X::inf(), a = X::inf(), r = X::inf();
+    for (uint32_t j = j1; j-- > j0;) {
+        a = padd<F>(a, r);  // a gains the runs above j once more: Σ (j' - j0)·run_j'
+        r = padd<F>(r, ld_vec(&run[j]));
+        p = padd<F>(p, ld_vec(&acc[j]));
+    }
+    X m = X::inf();  // j0·r
+    int top = -1;
+    while (top < 31 && (j0 >> (top + 1))) top++;
+    for (int bit = top; bit >= 0; bit--) {
+        m = m.dbl();
+        if ((j0 >> bit) & 1) m = padd<F>(m, r);
+    }
+    a = padd<F>(a, m);
+    for (unsigned k = 0; k < lg_l; k++) a = a.dbl();
+    return padd<F>(p, a);
+}
+
+#endif
