@@ -162,10 +162,12 @@ int main(void)
         CHECK(pairs_ok(rm1, c, W, (size_t)1 << 26, 5) || W * ((size_t)1 << 26) > 0x7fffffffu,
               "c=%u: pairs of r-1", c);
     }
-    // The window choice: 4..16 by size, 19 from 2^26, capped by c_max.
-    CHECK(msm_auto_window(1, 22) == 4 && msm_auto_window(1u << 10, 22) == 6, "small windows");
-    CHECK(msm_auto_window(1u << 20, 22) == 16 && msm_auto_window(1u << 24, 22) == 16, "c = 16 cap");
-    CHECK(msm_auto_window((size_t)1 << 26, 22) == 19, "2^26: c = 19");
-    CHECK(msm_auto_window((size_t)1 << 26, 18) == 18, "c_max caps");
+    // The window choice: 4..16 by size, 20 from 2^lg_big (G1 24, G2 26), capped by c_max.
+    CHECK(msm_auto_window(1, 22, 24) == 4 && msm_auto_window(1u << 10, 22, 24) == 6, "small windows");
+    CHECK(msm_auto_window(1u << 20, 22, 24) == 16 && msm_auto_window((1u << 24) - 1, 22, 24) == 16,
+          "c = 16 cap");
+    CHECK(msm_auto_window(1u << 24, 22, 24) == 20 && msm_auto_window(1u << 24, 22, 26) == 16, "2^24");
+    CHECK(msm_auto_window((size_t)1 << 26, 22, 26) == 20, "2^26: c = 20");
+    CHECK(msm_auto_window((size_t)1 << 26, 18, 24) == 18, "c_max caps");
     return g16_test_finish("test_cuda_host_msm");
 }

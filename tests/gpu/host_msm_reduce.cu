@@ -4,10 +4,15 @@
 // code, for buckets S_b = k_b·G.  Segment and chunk counts that do not divide
 // evenly, one segment, empty buckets and equal neighbours (doublings in the
 // running sums) are among the cases.
+// Also level 0 of the accumulation in flat chunks (msm_flat.cuh): every thread's
+// chunk, then each bucket's partial sums, against the CPU's Σ ±k·G of the bucket's
+// entries — runs of 0, 1, K − 1, K, K + 1 and many K entries at every offset from a
+// chunk boundary, negative digits, a point and its negation (the sum O), and a
+// sentinel tail.
 #include <stdio.h>
 #include <string.h>
 
-#include "backend/cuda/msm_reduce.cuh"
+#include "backend/cuda/msm_flat.cuh"
 
 extern "C" {
 #include "curve/curve.h"
@@ -66,6 +71,65 @@ static void check_window(g16_rng *rng, uint32_t B, uint32_t L, uint32_t q, int p
     delete[] srun;
 }
 
+// One sorted pair array: buckets with the given run lengths, entry i of the array
+// pointing at base (i * 7) % nbase (bases k·G for k = 1..nbase), every third entry
+// negative; then `tail` sentinel entries.  Each bucket's partials must add up.
+static void check_flat(const uint32_t *len, uint32_t nb, uint32_t K, uint32_t tail,
+                       const uint32_t *first_vals = NULL, uint32_t n_first = 0)
+{
+    const uint32_t nbase = 50;
+    g16_g1_jac g;
+    g16_g1_jac_generator(&g);
+    g16_daff<g16_dfp> bases[nbase];
+    for (uint32_t i = 0; i < nbase; i++) {
+        uint64_t k[4] = {i + 1, 0, 0, 0};
+        g16_g1_jac p;
+        g16_g1_affine a;
+        g16_g1_mul(&p, &g, k);
+        g16_g1_jac_to_affine(&a, &p);
+        memcpy(&bases[i], &a, sizeof a);
+    }
+    size_t total = tail;
+    for (uint32_t b = 0; b < nb; b++) total += len[b];
+    uint32_t *keys = new uint32_t[total], *vals = new uint32_t[total];
+    uint32_t *bs = new uint32_t[nb], *be = new uint32_t[nb], *off = new uint32_t[nb + 1];
+    int64_t *want = new int64_t[nb];
+    size_t p = 0;
+    for (uint32_t b = 0; b < nb; b++) {
+        bs[b] = be[b] = 0;  // as the device's memset leaves an empty bucket
+        want[b] = 0;
+        if (len[b]) bs[b] = (uint32_t)p;
+        for (uint32_t i = 0; i < len[b]; i++, p++) {
+            uint32_t base = (uint32_t)((p * 7) % nbase), neg = p % 3 == 0;
+            if (p < n_first) base = first_vals[p] & 0x7fffffffu, neg = first_vals[p] >> 31;
+            keys[p] = b;
+            vals[p] = base | (neg << 31);
+            want[b] += neg ? -(int64_t)(base + 1) : (int64_t)(base + 1);
+        }
+        if (len[b]) be[b] = (uint32_t)p;
+    }
+    for (; p < total; p++) keys[p] = nb, vals[p] = 0;
+    off[0] = 0;
+    for (uint32_t b = 0; b < nb; b++) off[b + 1] = off[b] + msm_flat_items(bs[b], be[b], K);
+    X *part = new X[off[nb] + 1];
+    for (uint32_t i = 0; i <= off[nb]; i++) part[i] = X::inf();
+    for (uint32_t t = 0; (size_t)t * K < total; t++)
+        msm_flat_chunk<g16_dfp>(part, off, bs, keys, vals, bases, total, nb, K, t);
+    for (uint32_t b = 0; b < nb; b++) {
+        X sum = X::inf();
+        for (uint32_t i = off[b]; i < off[b + 1]; i++) sum = padd<g16_dfp>(sum, part[i]);
+        uint64_t k[4] = {(uint64_t)(want[b] < 0 ? -want[b] : want[b]), 0, 0, 0};
+        g16_g1_jac w, got;
+        g16_g1_mul(&w, &g, k);
+        if (want[b] < 0) g16_g1_jac_neg(&w, &w);
+        g16_djac<g16_dfp> sj = sum.to_jac();
+        memcpy(&got, &sj, sizeof got);
+        CHECK(g16_g1_jac_eq(&w, &got), "flat chunks of %u: bucket %u (run %u at %u) != %lld G", K, b, len[b],
+              bs[b], (long long)want[b]);
+    }
+    delete[] keys, delete[] vals, delete[] bs, delete[] be, delete[] off, delete[] want, delete[] part;
+}
+
 int main(void)
 {
     g16_rng rng;
@@ -77,5 +141,23 @@ int main(void)
     for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++)
         for (int pattern = 0; pattern < 4; pattern++)
             check_window(&rng, cases[i][0], cases[i][1], cases[i][2], pattern);
+    // Flat chunks: run lengths around K at shifting offsets, long runs, empty buckets.
+    for (uint32_t K = 1; K <= 16; K *= 4) {
+        uint32_t len[40];
+        for (uint32_t b = 0; b < 40; b++) {
+            static const uint32_t pat[] = {0, 1, 2, 3, 0, 5, 8, 9, 17, 40, 1, 0, 33, 4, 16, 15};
+            len[b] = pat[(b * 5 + K) % 16] % (3 * K + 2) + (b == 7 ? 5 * K : 0);
+        }
+        check_flat(len, 40, K, 0);
+        check_flat(len, 40, K, 2 * K + 3);
+    }
+    {  // a point and its negation (bucket 0: O; bucket 2 passes through O), a doubling
+        uint32_t len[3] = {2, 0, 7};
+        const uint32_t v[9] = {4, 4u | 1u << 31, 9, 9u | 1u << 31, 9, 9, 3, 3u | 1u << 31, 1};
+        check_flat(len, 3, 4, 1, v, 9);
+        check_flat(len, 3, 2, 0, v, 9);
+        uint32_t one[1] = {200};  // one bucket over many chunks
+        check_flat(one, 1, 16, 5);
+    }
     return g16_test_finish("test_cuda_host_msm_reduce");
 }

@@ -63,18 +63,21 @@ static inline unsigned msm_windows(unsigned c)
     return W;
 }
 
-// The window from n, measured on the H200 (G1, pieces of 16; docs/cuda.md):
-// c = log2 n − 4 up to 16, 19 from 2^26.  Larger windows cost more in the bucket
-// reduction (W·2^(c−1) buckets) than they save in additions: at 2^24, c = 16/17/
-// 18/19/20 took 158/162/166/172/181 ms; at 2^26, c = 16/17/18/19 took
-// 606/597/591/578 ms.  c_max (tuning) caps the result.
-static inline unsigned msm_auto_window(size_t n, unsigned c_max)
+// The window from n, measured on the H200 (docs/cuda.md): c = log2 n − 4 up to 16,
+// and 20 from 2^lg_big (G1: 2^24, G2: 2^26).  Larger windows cost more in the bucket
+// reduction (W·2^(c−1) buckets) than they save in additions until the reduction
+// and level 0 of the accumulation are cheap per bucket.  Session 6 (reduction of
+// msm_reduce.cuh, flat level 0 in chunks of 32): G1 2^24 c = 16/20 126.9/118.5 ms,
+// 2^26 c = 20/21/22 426/458/455 (sessions 2–5 chose 16 and 19 with a reduction 4×
+// slower per bucket).  G2 2^24: c = 16/19 448/445, so G2 keeps 16 there.  c_max
+// (tuning) caps the result.
+static inline unsigned msm_auto_window(size_t n, unsigned c_max, unsigned lg_big)
 {
     unsigned lg = 0;
     while (((size_t)2 << lg) <= n) lg++;
     int c = (int)lg - 4;
     c = c < 4 ? 4 : c > 16 ? 16 : c;
-    if (lg >= 26) c = 19;
+    if (lg >= lg_big) c = 20;
     return (unsigned)c > c_max ? c_max : (unsigned)c;
 }
 

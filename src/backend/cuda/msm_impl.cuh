@@ -28,6 +28,7 @@
 #include <type_traits>
 
 #include "curve.cuh"
+#include "msm_flat.cuh"
 #include "msm_reduce.cuh"
 #include "internal.cuh"
 #include "msm_digits.cuh"
@@ -37,6 +38,8 @@ extern "C" {
 }
 
 #define MSM_SEG_LEN 32u
+// G1's piece length of the bucket levels (see run_pieces for the measurements).
+#define MSM_RUN_LEN 32u
 // Segments a thread of the reduction's second step combines (msm_reduce.cuh).
 #define MSM_SEG_CHUNK 16u
 
@@ -58,12 +61,17 @@ template <>
 struct msm_traits<g16_dfp> {
     static constexpr int block_sum_threads = 128;
     static constexpr unsigned ones_threads = 16384;
+    static constexpr unsigned lg_big_window = 24;  // c = 20 from 2^24 points (msm_auto_window)
+    static constexpr uint32_t run_len = MSM_RUN_LEN;
     static constexpr g16_group group = G16_G1;
 };
 template <>
 struct msm_traits<g16_dfp2> {
     static constexpr int block_sum_threads = 64;
     static constexpr unsigned ones_threads = 8192;
+    static constexpr unsigned lg_big_window = 26;
+    // G2 2^24 (H200, session 6): 441 ms with 16, 462 with 32
+    static constexpr uint32_t run_len = 16;
     static constexpr g16_group group = G16_G2;
 };
 
@@ -204,10 +212,12 @@ __global__ void bucket_accumulate(g16_dxyzz<F> *buckets, const g16_daff<F> *base
 // partial array), until every run fits one thread.  Each level divides the
 // longest run by MSM_RUN_LEN.
 // Default piece length (G16_CUDA_MSM_RUN overrides), measured on the H200 at 2^24:
-// with c = 20 pieces of 16/32/64 entries took 181/194/201 ms, with c = 18 pieces of
-// 8/16 took 171/166 ms (shorter pieces: more threads in flight, fewer idle lanes
-// at the ragged end of a bucket's run; too short: more partial sums to add).
-#define MSM_RUN_LEN 16u
+// with pieces cut from each bucket's run (sessions 2–5), c = 20 took 181/194/201 ms
+// with pieces of 16/32/64 and c = 18 171/166 ms with 8/16 (short pieces: fewer idle
+// lanes at the ragged end of a run).  Level 0 in flat chunks (session 6) has no
+// ragged ends: 32 beat 16 at c = 16 and 20 (126.9/118.5 against 129.6/120.9 ms), at
+// 2^26 (426 against 431) and in a 2^26 proof (1.020 against 1.027 s).  MSM_RUN_LEN (top
+// of the file) is G1's; G2 keeps 16 (msm_traits).
 
 // items[b] = pieces of bucket b's run [start[b], end[b]); items[nb] = 0 so that
 // the exclusive scan's last entry is the total.
@@ -250,7 +260,28 @@ __global__ void __launch_bounds__(128, MINB)
     st_vec(&part[i], acc);
 }
 
-// The last level: one thread per bucket adds its (at most MSM_RUN_LEN) partials.
+// items[b] = the flat chunks of K entries bucket b's run meets (msm_flat.cuh).
+static __global__ void flat_items(uint32_t *items, const uint32_t *start, const uint32_t *end,
+                                  uint32_t nb, uint32_t K)
+{
+    uint32_t b = blockIdx.x * blockDim.x + threadIdx.x;
+    if (b > nb) return;
+    items[b] = b < nb ? msm_flat_items(start[b], end[b], K) : 0;
+}
+
+// Level 0 in flat chunks of K sorted entries, one thread each (msm_flat.cuh).
+template <class F>
+__global__ void __launch_bounds__(128, 1)
+    flat_pieces(g16_dxyzz<F> *part, const uint32_t *off, const uint32_t *bstart, const uint32_t *keys,
+                const uint32_t *vals, const g16_daff<F> *bases, size_t total, uint32_t nb, uint32_t K,
+                uint32_t threads)
+{
+    uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= threads) return;
+    msm_flat_chunk<F>(part, off, bstart, keys, vals, bases, total, nb, K, t);
+}
+
+// The last level: one thread per bucket adds its (at most K) partials.
 template <class F>
 __global__ void bucket_sum_parts(g16_dxyzz<F> *buckets, const g16_dxyzz<F> *in,
                                  const uint32_t *off, uint32_t nb)
@@ -381,7 +412,7 @@ static inline size_t popcount_bits(const uint64_t *bits, size_t n)
 #define MSM_MAX_PAIRS ((size_t)1 << 30)
 
 // Tuning knobs for benchmarks on the GPU machine (environment, read per call):
-//   G16_CUDA_MSM_RUN=K   piece length of the bucket levels (default 16)
+//   G16_CUDA_MSM_RUN=K   piece length of the bucket levels (default G1 32, G2 16)
 //   G16_CUDA_MSM_OCC=1   G1 level-0 pieces with 4 blocks/SM (128 registers)
 //   G16_CUDA_MSM_SEG=L   buckets per thread of the bucket reduction (default 32)
 //   G16_CUDA_MSM_CMAX=c  cap on the automatic window (default 22: no cap)
@@ -389,15 +420,19 @@ static inline size_t popcount_bits(const uint64_t *bits, size_t n)
 //                        the same, every MSM runs at c, e.g. to time a proof's H MSM
 //                        at 19: docs/cuda.md, Left)
 //   G16_CUDA_MSM_AFFINE=1  G1 buckets by batch-affine rounds (msm_affine.cuh)
+//   G16_CUDA_MSM_BIG=lg    c = 20 from 2^lg points (default G1 24, G2 26; msm_auto_window)
+//   G16_CUDA_MSM_FLAT=0    level 0 of the accumulation in pieces of each bucket's run
+//                        (run_pieces) instead of flat chunks (msm_flat.cuh)
 //   G16_CUDA_MSM_LIVEWIN=0 window sized by the bases only, not by the device scalars
 //                        that are not 0 or 1 (msm_run)
 struct msm_tuning {
-    uint32_t run_len, seg_len, c_max, c_min;
-    int occupancy, affine, live_window;
+    uint32_t run_len, seg_len, c_max, c_min;  // run_len 0: the group's (msm_traits)
+    int occupancy, affine, live_window, flat;
+    unsigned lg_big;
 };
 static msm_tuning msm_tuning_get()
 {
-    msm_tuning t = {MSM_RUN_LEN, MSM_SEG_LEN, 22, 2, 0, 0, 1};
+    msm_tuning t = {0, MSM_SEG_LEN, 22, 2, 0, 0, 1, 1, 0};
     const char *v;
     if ((v = getenv("G16_CUDA_MSM_RUN")) && atoi(v) >= 2 && atoi(v) <= 4096) t.run_len = (uint32_t)atoi(v);
     if ((v = getenv("G16_CUDA_MSM_SEG")) && atoi(v) >= 1 && atoi(v) <= 4096) t.seg_len = (uint32_t)atoi(v);
@@ -406,6 +441,8 @@ static msm_tuning msm_tuning_get()
     if ((v = getenv("G16_CUDA_MSM_OCC"))) t.occupancy = atoi(v) != 0;
     if ((v = getenv("G16_CUDA_MSM_AFFINE"))) t.affine = atoi(v) != 0;
     if ((v = getenv("G16_CUDA_MSM_LIVEWIN"))) t.live_window = atoi(v) != 0;
+    if ((v = getenv("G16_CUDA_MSM_FLAT"))) t.flat = atoi(v) != 0;
+    if ((v = getenv("G16_CUDA_MSM_BIG")) && atoi(v) >= 4 && atoi(v) <= 32) t.lg_big = (unsigned)atoi(v);
     return t;
 }
 
@@ -414,9 +451,10 @@ static msm_tuning msm_tuning_get()
 // scratch of tmp_bytes (enough for a scan and a max over nb + 1 entries).
 template <class F>
 static g16_status accumulate_buckets(g16_cuda_ctx *ctx, g16_dxyzz<F> *buckets,
-                                     const g16_daff<F> *bases, const uint32_t *vals,
-                                     const uint32_t *bstart, const uint32_t *bend, uint32_t nb,
-                                     size_t total, void *tmp, size_t tmp_bytes)
+                                     const g16_daff<F> *bases, const uint32_t *keys,
+                                     const uint32_t *vals, const uint32_t *bstart,
+                                     const uint32_t *bend, uint32_t nb, size_t total, void *tmp,
+                                     size_t tmp_bytes)
 {
     typedef g16_dxyzz<F> X;
     // The accumulation kernels run on the field type with inlined products (the
@@ -427,12 +465,14 @@ static g16_status accumulate_buckets(g16_cuda_ctx *ctx, g16_dxyzz<F> *buckets,
     static_assert(sizeof(XH) == sizeof(X) && sizeof(AH) == sizeof(g16_daff<F>), "one layout");
     void *items, *off[2], *part[2];
     const msm_tuning tu = msm_tuning_get();
-    const uint32_t K = tu.run_len;
+    const uint32_t K = tu.run_len ? tu.run_len : msm_traits<F>::run_len;
     // Pieces of level 0 <= entries / K + one per bucket (its last piece); of level
     // l + 1 <= pieces of level l / K + nb + 1.  Levels alternate between two
     // buffers, so the odd levels' buffer needs only the level-1 bound (at 2^27 rows
     // that is ~2 GB where the level-0 bound is ~22 GB).
-    const size_t max_pieces0 = total / K + nb + 1, max_pieces1 = max_pieces0 / K + nb + 1;
+    // Flat chunks (msm_flat.cuh): a run of m entries meets at most ⌈m / K⌉ + 1 chunks.
+    const size_t max_pieces0 = total / K + (tu.flat ? 2 * (size_t)nb : nb) + 1,
+                 max_pieces1 = max_pieces0 / K + nb + 1;
     G16_TRY(g16_cuda_scratch(ctx, &items, SLOT_MSM_ITEMS, ((size_t)nb + 1) * 4));
     G16_TRY(g16_cuda_scratch(ctx, &off[0], SLOT_MSM_OFF0, ((size_t)nb + 1) * 4));
     G16_TRY(g16_cuda_scratch(ctx, &off[1], SLOT_MSM_OFF1, ((size_t)nb + 1) * 4));
@@ -461,6 +501,14 @@ static g16_status accumulate_buckets(g16_cuda_ctx *ctx, g16_dxyzz<F> *buckets,
             }
             return G16_OK;
         }
+        const bool flat = !in && tu.flat;
+        if (flat) {  // the pieces are the flat chunks' partial sums instead
+            flat_items<<<grid_for((size_t)nb + 1, 256), 256, 0, ctx->stream>>>(it, cs, ce, nb, K);
+            CK_LAUNCH("flat_items");
+            CK(cub::DeviceScan::ExclusiveSum(tmp, tmp_bytes, it, of, (int)nb + 1, ctx->stream));
+            CK(cudaMemcpyAsync(&hv[1], of + nb, 4, cudaMemcpyDeviceToHost, ctx->stream));
+            G16_TRY(g16_cuda_sync(ctx));
+        }
         uint32_t T = hv[1];
         const size_t max_pieces = lvl & 1 ? max_pieces1 : max_pieces0;
         if (lvl > 40 || T > max_pieces)  // cannot happen: each level divides the longest run
@@ -470,7 +518,12 @@ static g16_status accumulate_buckets(g16_cuda_ctx *ctx, g16_dxyzz<F> *buckets,
         X *pt = (X *)part[lvl & 1];
         // G1 may trade registers for occupancy (4 blocks of 128 per SM: 128 registers,
         // some spilled) when tuning asks; G2 keeps the compiler's choice.
-        if (!in && tu.occupancy && std::is_same<F, g16_dfp>::value) {
+        if (flat) {
+            const size_t chunks = (total + K - 1) / K;
+            if (chunks > 0xffffffffu) return g16_fail(G16_ERR_BACKEND, "msm: %zu flat chunks", chunks);
+            flat_pieces<H><<<grid_for(chunks, 128), 128, 0, ctx->stream>>>(
+                (XH *)pt, of, cs, keys, vals, (const AH *)bases, total, nb, K, (uint32_t)chunks);
+        } else if (!in && tu.occupancy && std::is_same<F, g16_dfp>::value) {
             if constexpr (std::is_same<F, g16_dfp>::value)  // no G2 instance to compile
                 run_pieces<F, true, 4><<<grid_for(T, 128), 128, 0, ctx->stream>>>(
                     pt, of, nb, T, cs, ce, bases, vals, NULL, K);
@@ -481,7 +534,7 @@ static g16_status accumulate_buckets(g16_cuda_ctx *ctx, g16_dxyzz<F> *buckets,
             run_pieces<H, false, 1><<<grid_for(T, 128), 128, 0, ctx->stream>>>(
                 (XH *)pt, of, nb, T, cs, ce, NULL, NULL, (const XH *)in, K);
         }
-        CK_LAUNCH("run_pieces");
+        CK_LAUNCH(flat ? "flat_pieces" : "run_pieces");
         cs = of;
         ce = of + 1;
         in = pt;
@@ -603,8 +656,9 @@ static g16_status msm_chunk(g16_cuda_ctx *ctx, g16_dxyzz<F> *hw, const g16_daff<
         }
     }
     if (!accumulated)
-        G16_TRY(accumulate_buckets<F>(ctx, (X *)bk, bs, dv.Current(), (const uint32_t *)bstart,
-                                      (const uint32_t *)bend, nb, total, tmp, tmp_bytes));
+        G16_TRY(accumulate_buckets<F>(ctx, (X *)bk, bs, dk.Current(), dv.Current(),
+                                      (const uint32_t *)bstart, (const uint32_t *)bend, nb, total,
+                                      tmp, tmp_bytes));
     X *sacc = (X *)seg, *srun = sacc + (size_t)Wr * S, *segy = srun + (size_t)Wr * S;
     bucket_reduce<F><<<grid_for((size_t)Wr * S, 64), 64, 0, ctx->stream>>>(sacc, srun, (const X *)bk,
                                                                            B, L, S, Wr);
@@ -674,18 +728,21 @@ static g16_status msm_run(g16_cuda_ctx *ctx, g16_djac<F> *out, const g16_cuda_ba
     // picked 19: prove_start 1.152 -> 1.098 s on the H200 (session 5; B MSMs -30%).
     // Device scalars (a proof's): by the scalars that can get pairs (at most the bases),
     // rounded up from 2/3 of a power of two, when that can change the window. An H
-    // query's 2^26 - 1 scalars then count as 2^26 (c = 19: its MSM 0.496 -> 0.471 s),
-    // and the L query's 2^26 - 3, half of them 0 or 1, stay at c = 16 (session 6).
+    // query's 2^26 - 1 scalars then count as 2^26 (session 6: c = 19, its MSM 0.496 ->
+    // 0.471 s; c = 20 now), and a B1 query of 17 M bases, most scalars 0 or 1, gets
+    // 16, not the 20 of 2^24 dense points (its MSM took 0.043 s at 20, 0.029 at 16).
     // The count is a pass over the scalars (≈ 1.4 ms at 2^26), so only where it matters.
+    const unsigned big = tu.lg_big ? tu.lg_big : msm_traits<F>::lg_big_window;
     size_t size_c = want;
+    const size_t floor_c = want < ((size_t)1 << 20) ? want : (size_t)1 << 20;
     if (tu.live_window && dev_scalars && !(opts && opts->window) && !bases->fold_c &&
-        msm_auto_window(want + want / 2, tu.c_max) != msm_auto_window(want, tu.c_max)) {
+        msm_auto_window(want + want / 2, tu.c_max, big) != msm_auto_window(floor_c, tu.c_max, big)) {
         size_t k = 0;
         G16_TRY(count_nontrivial(ctx, &k, dev_scalars, n, !(opts && opts->no_split)));
         size_c = k < want ? k : want;
         size_c += size_c / 2;
     }
-    unsigned c = opts && opts->window ? opts->window : msm_auto_window(size_c, tu.c_max);
+    unsigned c = opts && opts->window ? opts->window : msm_auto_window(size_c, tu.c_max, big);
     if (!(opts && opts->window) && c < tu.c_min) c = tu.c_min;
     // Folded bases fix the window, and all windows share one bucket set (Wr = 1
     // set to reduce; the host's Horner combination then has nothing to do).
