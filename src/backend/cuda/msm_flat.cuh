@@ -49,4 +49,25 @@ G16_HD void msm_flat_chunk(g16_dxyzz<F> *part, const uint32_t *off, const uint32
     }
 }
 
+// items[b] = the flat chunks of K entries bucket b's run meets.
+static __global__ void flat_items(uint32_t *items, const uint32_t *start, const uint32_t *end,
+                                  uint32_t nb, uint32_t K)
+{
+    uint32_t b = blockIdx.x * blockDim.x + threadIdx.x;
+    if (b > nb) return;
+    items[b] = b < nb ? msm_flat_items(start[b], end[b], K) : 0;
+}
+
+// Level 0 in flat chunks of K sorted entries, one thread each.
+template <class F>
+__global__ void __launch_bounds__(128, 1)
+    flat_pieces(g16_dxyzz<F> *part, const uint32_t *off, const uint32_t *bstart, const uint32_t *keys,
+                const uint32_t *vals, const g16_daff<F> *bases, size_t total, uint32_t nb, uint32_t K,
+                uint32_t threads)
+{
+    uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= threads) return;
+    msm_flat_chunk<F>(part, off, bstart, keys, vals, bases, total, nb, K, t);
+}
+
 #endif

@@ -260,27 +260,6 @@ __global__ void __launch_bounds__(128, MINB)
     st_vec(&part[i], acc);
 }
 
-// items[b] = the flat chunks of K entries bucket b's run meets (msm_flat.cuh).
-static __global__ void flat_items(uint32_t *items, const uint32_t *start, const uint32_t *end,
-                                  uint32_t nb, uint32_t K)
-{
-    uint32_t b = blockIdx.x * blockDim.x + threadIdx.x;
-    if (b > nb) return;
-    items[b] = b < nb ? msm_flat_items(start[b], end[b], K) : 0;
-}
-
-// Level 0 in flat chunks of K sorted entries, one thread each (msm_flat.cuh).
-template <class F>
-__global__ void __launch_bounds__(128, 1)
-    flat_pieces(g16_dxyzz<F> *part, const uint32_t *off, const uint32_t *bstart, const uint32_t *keys,
-                const uint32_t *vals, const g16_daff<F> *bases, size_t total, uint32_t nb, uint32_t K,
-                uint32_t threads)
-{
-    uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
-    if (t >= threads) return;
-    msm_flat_chunk<F>(part, off, bstart, keys, vals, bases, total, nb, K, t);
-}
-
 // The last level: one thread per bucket adds its (at most K) partials.
 template <class F>
 __global__ void bucket_sum_parts(g16_dxyzz<F> *buckets, const g16_dxyzz<F> *in,
@@ -291,32 +270,6 @@ __global__ void bucket_sum_parts(g16_dxyzz<F> *buckets, const g16_dxyzz<F> *in,
     g16_dxyzz<F> acc = g16_dxyzz<F>::inf();
     for (uint32_t p = off[k], e = off[k + 1]; p < e; p++) acc = padd<F>(acc, ld_vec(&in[p]));
     st_vec(&buckets[k], acc);
-}
-
-// Step 1 of the reduction (msm_reduce.cuh) for segment j of window w, t = w·S + j:
-// sacc[t] = Σ (i + 1)·S_{jL+i}, srun[t] = Σ S_{jL+i}.
-template <class F>
-__global__ void bucket_reduce(g16_dxyzz<F> *sacc, g16_dxyzz<F> *srun, const g16_dxyzz<F> *buckets,
-                              uint32_t B, uint32_t L, uint32_t S, uint32_t W)
-{
-    uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
-    if (t >= W * S) return;
-    uint32_t w = t / S, j = t % S;
-    g16_dxyzz<F> a, r;
-    msm_seg_sums<F>(&a, &r, buckets + (size_t)w * B + (size_t)j * L, L);
-    st_vec(&sacc[t], a);
-    st_vec(&srun[t], r);
-}
-
-// Step 2: y[w·nt + u] = the chunk [u·q, u·q + q) of window w's S segments.
-template <class F>
-__global__ void seg_combine(g16_dxyzz<F> *y, const g16_dxyzz<F> *sacc, const g16_dxyzz<F> *srun,
-                            uint32_t S, unsigned lg_l, uint32_t q, uint32_t nt, uint32_t W)
-{
-    uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
-    if (t >= W * nt) return;
-    uint32_t w = t / nt, j0 = (t % nt) * q, j1 = j0 + q < S ? j0 + q : S;
-    st_vec(&y[t], msm_seg_combine<F>(sacc + (size_t)w * S, srun + (size_t)w * S, j0, j1, lg_l));
 }
 
 // out[g] = Σ_{i < m} in[g·m + i]; one block per group.

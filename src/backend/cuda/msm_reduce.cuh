@@ -112,4 +112,30 @@ G16_HD g16_dxyzz<F> msm_seg_combine(const g16_dxyzz<F> *acc, const g16_dxyzz<F> 
     return padd<F>(p, a);
 }
 
+// Step 1 for segment j of window w, t = w·S + j:
+// sacc[t] = Σ (i + 1)·S_{jL+i}, srun[t] = Σ S_{jL+i}.
+template <class F>
+__global__ void bucket_reduce(g16_dxyzz<F> *sacc, g16_dxyzz<F> *srun, const g16_dxyzz<F> *buckets,
+                              uint32_t B, uint32_t L, uint32_t S, uint32_t W)
+{
+    uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= W * S) return;
+    uint32_t w = t / S, j = t % S;
+    g16_dxyzz<F> a, r;
+    msm_seg_sums<F>(&a, &r, buckets + (size_t)w * B + (size_t)j * L, L);
+    st_vec(&sacc[t], a);
+    st_vec(&srun[t], r);
+}
+
+// Step 2: y[w·nt + u] = the chunk [u·q, u·q + q) of window w's S segments.
+template <class F>
+__global__ void seg_combine(g16_dxyzz<F> *y, const g16_dxyzz<F> *sacc, const g16_dxyzz<F> *srun,
+                            uint32_t S, unsigned lg_l, uint32_t q, uint32_t nt, uint32_t W)
+{
+    uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= W * nt) return;
+    uint32_t w = t / nt, j0 = (t % nt) * q, j1 = j0 + q < S ? j0 + q : S;
+    st_vec(&y[t], msm_seg_combine<F>(sacc + (size_t)w * S, srun + (size_t)w * S, j0, j1, lg_l));
+}
+
 #endif
