@@ -162,6 +162,18 @@ int main(void)
         CHECK(pairs_ok(rm1, c, W, (size_t)1 << 26, 5) || W * ((size_t)1 << 26) > 0x7fffffffu,
               "c=%u: pairs of r-1", c);
     }
+    // What counts towards the window: a base (density bit) and not 0, nor 1 when split.
+    {
+        const uint64_t one[4] = {1, 0, 0, 0}, two[4] = {2, 0, 0, 0}, zero[4] = {0, 0, 0, 0};
+        g16_dfr m1 = g16_dfr::one(), m2 = from_u64(two), z = from_u64(zero), raw1 = from_u64(one);
+        const uint64_t dens[2] = {0x5ull, 1ull << 63};  // bits 0, 2 and 127
+        CHECK(!msm_counts(z, NULL, 0, 1) && !msm_counts(z, NULL, 0, 0), "0 counts");
+        CHECK(!msm_counts(m1, NULL, 3, 1) && msm_counts(m1, NULL, 3, 0), "1 with / without split");
+        CHECK(msm_counts(m2, NULL, 7, 1) && msm_counts(raw1, NULL, 7, 1), "other values count");
+        CHECK(msm_counts(m2, dens, 0, 1) && !msm_counts(m2, dens, 1, 1) && msm_counts(m2, dens, 2, 1),
+              "density bits of word 0");
+        CHECK(!msm_counts(m2, dens, 126, 1) && msm_counts(m2, dens, 127, 1), "density bits of word 1");
+    }
     // The window choice: 4..16 by size, 20 from 2^lg_big (G1 24, G2 26), capped by c_max.
     CHECK(msm_auto_window(1, 22, 24) == 4 && msm_auto_window(1u << 10, 22, 24) == 6, "small windows");
     CHECK(msm_auto_window(1u << 20, 22, 24) == 16 && msm_auto_window((1u << 24) - 1, 22, 24) == 16,

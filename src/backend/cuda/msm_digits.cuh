@@ -63,6 +63,15 @@ static inline unsigned msm_windows(unsigned c)
     return W;
 }
 
+// Whether scalar i (Montgomery form, as stored: 0 is 0, 1 is R mod r) counts towards
+// the window size: it has a base (its bit in a density bitmap, when there is one)
+// and is neither 0 nor, with split, 1.  No product needed.
+G16_HD bool msm_counts(const g16_dfr &v, const uint64_t *dens, size_t i, int split)
+{
+    if (dens && !((dens[i >> 6] >> (i & 63)) & 1)) return false;
+    return !v.is_zero() && !(split && v.is_one());
+}
+
 // The window from n, measured on the H200 (docs/cuda.md): c = log2 n − 4 up to 16,
 // and 20 from 2^lg_big (G1: 2^24, G2: 2^26).  Larger windows cost more in the bucket
 // reduction (W·2^(c−1) buckets) than they save in additions until the reduction

@@ -129,17 +129,16 @@ static __global__ void msm_live(uint32_t *live, const g16_dfr *scal, size_t n, c
     live[i] = i < n && msm_scalar(&s, &bi, &one, scal, i, dens, rank, split);
 }
 
-// *cnt += the scalars of scal[0..n) that are neither 0 nor (with split) 1, read in
-// Montgomery form (0 is 0, 1 is R mod r), so no product: a bound on the live count
-// that msm_run sizes the window by.
-static __global__ void msm_count_nontrivial(uint32_t *cnt, const g16_dfr *scal, size_t n, int split)
+// *cnt += the scalars of scal[0..n) that count towards the window (msm_counts): a
+// bound on the live count that msm_run sizes the window by.
+static __global__ void msm_count_nontrivial(uint32_t *cnt, const g16_dfr *scal, size_t n,
+                                            const uint64_t *dens, int split)
 {
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     bool t = false;
     if (i < n) {
-        g16_dfr v;
-        v = scal[i];
-        t = !v.is_zero() && !(split && v.is_one());
+        g16_dfr v = scal[i];
+        t = msm_counts(v, dens, i, split);
     }
     int k = __syncthreads_count(t);
     if (threadIdx.x == 0 && k) atomicAdd(cnt, (uint32_t)k);
@@ -640,18 +639,23 @@ static g16_status msm_chunk(g16_cuda_ctx *ctx, g16_dxyzz<F> *hw, const g16_daff<
     return g16_cuda_times_finish(ctx);
 }
 
-// dev_scalars: when not NULL, the n scalars are already on the device there
-// (scalars is then ignored and nothing is copied in).
-// *k = the device scalars of x[0..n) that are not 0 (nor 1 with split).
+// *k = the device scalars of x[0..n) that count towards the window (msm_counts; the
+// host's density bitmap, when given, is uploaded for it: n/8 bytes).
 static g16_status count_nontrivial(g16_cuda_ctx *ctx, size_t *k, const g16_dfr *x, size_t n,
-                                   int split)
+                                   const uint64_t *density, int split)
 {
-    void *cnt;
+    void *cnt, *dens = NULL;
     uint32_t *h = NULL;
     G16_TRY(g16_cuda_scratch(ctx, &cnt, SLOT_MSM_COUNT, 64));
     G16_TRY(g16_cuda_pinned(ctx, (void **)&h, sizeof *h));
+    if (density) {
+        const size_t words = (n + 63) / 64;
+        G16_TRY(g16_cuda_scratch(ctx, &dens, SLOT_MSM_DENS, words * 8));
+        G16_TRY(g16_cuda_upload(ctx, dens, density, words * 8));
+    }
     CK(cudaMemsetAsync(cnt, 0, 4, ctx->stream));
-    msm_count_nontrivial<<<grid_for(n, 256), 256, 0, ctx->stream>>>((uint32_t *)cnt, x, n, split);
+    msm_count_nontrivial<<<grid_for(n, 256), 256, 0, ctx->stream>>>((uint32_t *)cnt, x, n,
+                                                                    (const uint64_t *)dens, split);
     CK_LAUNCH("msm_count_nontrivial");
     CK(cudaMemcpyAsync(h, cnt, sizeof *h, cudaMemcpyDeviceToHost, ctx->stream));
     G16_TRY(g16_cuda_sync(ctx));
@@ -659,6 +663,8 @@ static g16_status count_nontrivial(g16_cuda_ctx *ctx, size_t *k, const g16_dfr *
     return G16_OK;
 }
 
+// dev_scalars: when not NULL, the n scalars are already on the device there
+// (scalars is then ignored and nothing is copied in).
 template <class F>
 static g16_status msm_run(g16_cuda_ctx *ctx, g16_djac<F> *out, const g16_cuda_bases *bases,
                           const g16_fr *scalars, size_t n, const uint64_t *density,
@@ -682,8 +688,10 @@ static g16_status msm_run(g16_cuda_ctx *ctx, g16_djac<F> *out, const g16_cuda_ba
     // Device scalars (a proof's): by the scalars that can get pairs (at most the bases),
     // rounded up from 2/3 of a power of two, when that can change the window. An H
     // query's 2^26 - 1 scalars then count as 2^26 (session 6: c = 19, its MSM 0.496 ->
-    // 0.471 s; c = 20 now), and a B1 query of 17 M bases, most scalars 0 or 1, gets
-    // 16, not the 20 of 2^24 dense points (its MSM took 0.043 s at 20, 0.029 at 16).
+    // 0.471 s; c = 20 now), and a B1 query of 17 M bases, most scalars 0 or 1, should
+    // get 16, not the 20 of 2^24 dense points (its MSM took 0.043 s at 20, 0.029 at 16;
+    // session 6's last call found it still at 20: the count ignored the bitmap, so it
+    // was capped by the bases; it reads the bitmap since, not yet run on a GPU).
     // The count is a pass over the scalars (≈ 1.4 ms at 2^26), so only where it matters.
     const unsigned big = tu.lg_big ? tu.lg_big : msm_traits<F>::lg_big_window;
     size_t size_c = want;
@@ -691,7 +699,7 @@ static g16_status msm_run(g16_cuda_ctx *ctx, g16_djac<F> *out, const g16_cuda_ba
     if (tu.live_window && dev_scalars && !(opts && opts->window) && !bases->fold_c &&
         msm_auto_window(want + want / 2, tu.c_max, big) != msm_auto_window(floor_c, tu.c_max, big)) {
         size_t k = 0;
-        G16_TRY(count_nontrivial(ctx, &k, dev_scalars, n, !(opts && opts->no_split)));
+        G16_TRY(count_nontrivial(ctx, &k, dev_scalars, n, density, !(opts && opts->no_split)));
         size_c = k < want ? k : want;
         size_c += size_c / 2;
     }
