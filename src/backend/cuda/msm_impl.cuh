@@ -646,6 +646,7 @@ static g16_status count_nontrivial(g16_cuda_ctx *ctx, size_t *k, const g16_dfr *
 {
     void *cnt, *dens = NULL;
     uint32_t *h = NULL;
+    G16_TRY(g16_cuda_enter(ctx));  // msm_run calls this before its own enter
     G16_TRY(g16_cuda_scratch(ctx, &cnt, SLOT_MSM_COUNT, 64));
     G16_TRY(g16_cuda_pinned(ctx, (void **)&h, sizeof *h));
     if (density) {
