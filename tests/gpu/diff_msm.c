@@ -132,16 +132,21 @@ void diff_test_msm_g1(g16_cuda_ctx *ctx, size_t max_n)
         const g16_fr *sc = in.sc;
         const uint64_t *dens = in.dens;
         int fails = 0;
-        for (int v = 0; v < 7; v++) {
+        for (int v = 0; v < 9; v++) {
             if (n > 65536 && (v == 4 || v == 5)) continue;
-            int dist = v == 1 || v == 3 ? 1 : v == 5 ? 2 : v == 6 ? 3 : 0;
-            int use_dens = v == 3;
+            if (n < 1000 && v >= 7) continue;
+            int dist = v == 1 || v == 3 || v == 8 ? 1 : v == 5 ? 2 : v == 6 ? 3 : 0;
+            int use_dens = v == 3 || v == 8;
             g16_cuda_msm_opts o = {0, 0, 0};
             g16_msm_opts co = {0};
             if (v == 2) o.window = 5, o.no_split = 1;
             if (v == 4) o.window = 2;
-            /* v 1 and 3: about four chunks of scalars (the density's in 64-bit words) */
-            if (v == 1 || v == 3) o.max_pairs = 4 * n;
+            /* v 7 and 8: the windows of large MSMs (G1 from 2^24 points: 20, 13 windows)
+             * at test sizes, uniform and Groth16-like in chunks */
+            if (v == 7) o.window = 20;
+            if (v == 8) o.window = 18;
+            /* v 1, 3 and 8: about four chunks of scalars (the density's in 64-bit words) */
+            if (v == 1 || v == 3 || v == 8) o.max_pairs = 4 * n;
             size_t nb;
             const g16_g1_affine *bp = g1_inputs_draw(&in, dist, use_dens, &nb);
             g16_g1_jac want, got;
