@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "backend/cuda/msm_digits.cuh"
 #include "backend/cuda/msm_flat.cuh"
 
 extern "C" {
@@ -130,6 +131,34 @@ static void check_flat(const uint32_t *len, uint32_t nb, uint32_t K, uint32_t ta
     delete[] keys, delete[] vals, delete[] bs, delete[] be, delete[] off, delete[] want, delete[] part;
 }
 
+// The layout msm_chunk computes (msm_shape_of) for every window, bucket-set count and
+// segment length: segments tile a set, chunks cover the segments, keys and the
+// sentinel fit the sort's bits.  For small windows the reduction then runs with
+// exactly those S, L and chunk counts (check_window).
+static void check_shapes(g16_rng *rng)
+{
+    static const uint32_t segs[] = {1, 2, 8, 31, 32, 33, 4096};
+    for (unsigned c = 2; c <= 22; c++) {
+        const unsigned W = msm_windows(c);
+        for (unsigned wr = 0; wr < 2; wr++) {
+            const unsigned Wr = wr ? W : 1;
+            for (unsigned si = 0; si < sizeof segs / sizeof *segs; si++) {
+                msm_shape h = msm_shape_of(c, Wr, segs[si]);
+                uint32_t pow2 = 1;
+                while (pow2 * 2 <= segs[si]) pow2 *= 2;
+                int ok = h.B == 1u << (c - 1) && h.nb == Wr * h.B && (uint64_t)h.S * h.L == h.B &&
+                         h.L == (h.B < pow2 ? h.B : pow2) && (1u << h.lg_l) == h.L &&
+                         h.nt * MSM_SEG_CHUNK >= h.S && (h.nt - 1) * MSM_SEG_CHUNK < h.S &&
+                         ((uint64_t)1 << h.end_bit) > h.nb && ((uint64_t)1 << (h.end_bit - 1)) <= h.nb;
+                CHECK(ok, "shape c = %u, %u sets, segments of %u: B %u nb %u S %u L %u nt %u bits %u", c, Wr,
+                      segs[si], h.B, h.nb, h.S, h.L, h.nt, h.end_bit);
+                if (c <= 9 && wr == 0 && (segs[si] == 2 || segs[si] == 32))
+                    check_window(rng, h.B, h.L, MSM_SEG_CHUNK, 0);
+            }
+        }
+    }
+}
+
 int main(void)
 {
     g16_rng rng;
@@ -141,6 +170,7 @@ int main(void)
     for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++)
         for (int pattern = 0; pattern < 4; pattern++)
             check_window(&rng, cases[i][0], cases[i][1], cases[i][2], pattern);
+    check_shapes(&rng);
     // Flat chunks: run lengths around K at shifting offsets, long runs, empty buckets.
     for (uint32_t K = 1; K <= 16; K *= 4) {
         uint32_t len[40];

@@ -40,8 +40,6 @@ extern "C" {
 #define MSM_SEG_LEN 32u
 // G1's piece length of the bucket levels (see run_pieces for the measurements).
 #define MSM_RUN_LEN 32u
-// Segments a thread of the reduction's second step combines (msm_reduce.cuh).
-#define MSM_SEG_CHUNK 16u
 
 // The bucket-accumulation kernels (bucket_accumulate, run_pieces, bucket_sum_parts)
 // run G2 on g16_dfp2_hot, whose products are inlined, so their madd/padd
@@ -505,14 +503,11 @@ static g16_status msm_chunk(g16_cuda_ctx *ctx, g16_dxyzz<F> *hw, const g16_daff<
 {
     typedef g16_dxyzz<F> X;
     const msm_tuning tu = msm_tuning_get();
-    const uint32_t B = 1u << (c - 1), nb = Wr * B;
-    unsigned end_bit = 1;
-    while (((uint64_t)1 << end_bit) <= nb) end_bit++;  // the sentinel nb must fit too
+    const msm_shape sh = msm_shape_of(c, Wr, tu.seg_len);
+    const uint32_t B = sh.B, nb = sh.nb, S = sh.S, L = sh.L, nt = sh.nt;
+    const unsigned end_bit = sh.end_bit, lg_l = sh.lg_l;
     const size_t words = (n + 63) / 64;
     size_t total = (size_t)W * n;  // the bound; W · (live scalars) once they are counted
-    const uint32_t seg_len = 1u << (31 - __builtin_clz(tu.seg_len));  // a power of two
-    const uint32_t S = B > seg_len ? B / seg_len : 1, L = B / S, nt = (S + MSM_SEG_CHUNK - 1) / MSM_SEG_CHUNK;
-    const unsigned lg_l = 31 - __builtin_clz(L);
     unsigned ones_thr = msm_traits<F>::ones_threads;
     while (ones_thr > 64 && ones_thr / 8 >= n) ones_thr /= 2;
 

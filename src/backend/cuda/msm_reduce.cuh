@@ -75,6 +75,34 @@ G16_HD g16_dxyzz<F> padd(const g16_dxyzz<F> &a, const g16_dxyzz<F> &b)
     else return a.add(b);
 }
 
+// Segments a thread of step 2 combines.
+#define MSM_SEG_CHUNK 16u
+
+// The bucket layout of one MSM chunk at window c with Wr bucket sets: B buckets a set,
+// nb in all (keys 0..nb−1, nb the zero digits' sentinel, so a sort on end_bit bits);
+// segments of L buckets (the power of two at most seg_len, at most B), S a set, and nt
+// chunks of MSM_SEG_CHUNK segments a set; L = 2^lg_l.
+struct msm_shape {
+    uint32_t B, nb, S, L, nt;
+    unsigned end_bit, lg_l;
+};
+G16_HD msm_shape msm_shape_of(unsigned c, unsigned Wr, uint32_t seg_len)
+{
+    msm_shape h;
+    h.B = 1u << (c - 1);
+    h.nb = Wr * h.B;
+    h.end_bit = 1;
+    while (((uint64_t)1 << h.end_bit) <= h.nb) h.end_bit++;  // the sentinel nb must fit too
+    uint32_t seg = 1;
+    while (seg * 2 <= seg_len && seg < (1u << 30)) seg *= 2;  // a power of two
+    h.S = h.B > seg ? h.B / seg : 1;
+    h.L = h.B / h.S;
+    h.nt = (h.S + MSM_SEG_CHUNK - 1) / MSM_SEG_CHUNK;
+    h.lg_l = 0;
+    while ((1u << h.lg_l) < h.L) h.lg_l++;
+    return h;
+}
+
 // Step 1 for the segment b[0..L): *run = Σ b_i, *acc = Σ (i + 1)·b_i.
 template <class F>
 G16_HD void msm_seg_sums(g16_dxyzz<F> *acc, g16_dxyzz<F> *run, const g16_dxyzz<F> *b, uint32_t L)
