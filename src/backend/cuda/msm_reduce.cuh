@@ -2,7 +2,7 @@
 // index b holds the points of digit b + 1) become Σ (b + 1)·S_b.  Host and device
 // code (tests/gpu/host_msm_reduce.cu runs it on the host against the CPU curve).
 //
-// Two steps, both additions only, so every thread of both is busy and no thread
+// Two steps of running sums, so every thread of both is busy and no thread
 // multiplies by a long scalar:
 //   1. segments of L buckets (L a power of two), one thread each:
 //        run_j = Σ_{i<L} S_{jL+i},   acc_j = Σ_{i<L} (i + 1)·S_{jL+i}
