@@ -48,6 +48,26 @@
 MAKE_BASES(g1)
 MAKE_BASES(g2)
 
+/* cuda_msm_eq_G: the CUDA MSM of group G over the nb bases bp (uploaded here, freed
+ * after) equals want; its output is poisoned first and a failing call is a CHECK. */
+#define CUDA_MSM_EQ(G, GROUP)                                                                  \
+    static int cuda_msm_eq_##G(g16_cuda_ctx *ctx, const g16_##G##_jac *want,                    \
+                               const g16_##G##_affine *bp, size_t nb, const g16_fr *sc,         \
+                               size_t n, const uint64_t *dens, const g16_cuda_msm_opts *o)      \
+    {                                                                                          \
+        g16_##G##_jac got;                                                                     \
+        g16_cuda_bases *db = NULL;                                                             \
+        g16_status s = g16_cuda_bases_upload(ctx, &db, GROUP, bp, nb);                         \
+        CHECK(s == G16_OK, "upload: %s", g16_last_error());                                    \
+        memset(&got, 0xA5, sizeof got);                                                        \
+        s = g16_cuda_msm_##G(ctx, &got, db, sc, n, dens, o);                                   \
+        CHECK(s == G16_OK, "cuda msm " #G ": %s", g16_last_error());                           \
+        g16_cuda_bases_free(db);                                                               \
+        return s == G16_OK && g16_##G##_jac_eq(want, &got);                                    \
+    }
+CUDA_MSM_EQ(g1, G16_G1)
+CUDA_MSM_EQ(g2, G16_G2)
+
 /* dist 0: uniform; 1: Groth16-like (mostly 0 and 1, some small, some r-1);
  * 2: all equal to one random value (one bucket per window); 3: only 0 and 1. */
 static void make_scalars(g16_fr *s, size_t n, int dist)
@@ -149,17 +169,10 @@ void diff_test_msm_g1(g16_cuda_ctx *ctx, size_t max_n)
             if (v == 1 || v == 3 || v == 8) o.max_pairs = 4 * n;
             size_t nb;
             const g16_g1_affine *bp = g1_inputs_draw(&in, dist, use_dens, &nb);
-            g16_g1_jac want, got;
+            g16_g1_jac want;
             g16_status s = g16_msm_g1_ex(&want, bp, nb, sc, n, use_dens ? dens : NULL, &co);
             CHECK(s == G16_OK, "cpu msm: %s", g16_last_error());
-            g16_cuda_bases *db = NULL;
-            s = g16_cuda_bases_upload(ctx, &db, G16_G1, bp, nb);
-            CHECK(s == G16_OK, "upload: %s", g16_last_error());
-            memset(&got, 0xA5, sizeof got);
-            s = g16_cuda_msm_g1(ctx, &got, db, sc, n, use_dens ? dens : NULL, &o);
-            CHECK(s == G16_OK, "cuda msm g1: %s", g16_last_error());
-            g16_cuda_bases_free(db);
-            int ok = s == G16_OK && g16_g1_jac_eq(&want, &got);
+            int ok = cuda_msm_eq_g1(ctx, &want, bp, nb, sc, n, use_dens ? dens : NULL, &o);
             CHECK(ok, "G1 MSM n=%zu variant %d (dist %d, density %d, window %u, split %d, max pairs %zu) differs",
                   n, v, dist, use_dens, o.window, !o.no_split, o.max_pairs);
             fails += !ok;
@@ -254,17 +267,10 @@ void diff_test_msm_g2(g16_cuda_ctx *ctx, size_t max_n)
                     if ((dens[i / 64] >> (i % 64)) & 1) sub[k++] = bases[i];
                 bp = sub;
             }
-            g16_g2_jac want, got;
+            g16_g2_jac want;
             g16_status s = g16_msm_g2(&want, bp, nb, sc, n, use_dens ? dens : NULL);
             CHECK(s == G16_OK, "cpu msm: %s", g16_last_error());
-            g16_cuda_bases *db = NULL;
-            s = g16_cuda_bases_upload(ctx, &db, G16_G2, bp, nb);
-            CHECK(s == G16_OK, "upload: %s", g16_last_error());
-            memset(&got, 0xA5, sizeof got);
-            s = g16_cuda_msm_g2(ctx, &got, db, sc, n, use_dens ? dens : NULL, &o);
-            CHECK(s == G16_OK, "cuda msm g2: %s", g16_last_error());
-            g16_cuda_bases_free(db);
-            int ok = s == G16_OK && g16_g2_jac_eq(&want, &got);
+            int ok = cuda_msm_eq_g2(ctx, &want, bp, nb, sc, n, use_dens ? dens : NULL, &o);
             CHECK(ok, "G2 MSM n=%zu variant %d (dist %d, density %d) differs", n, v, dist, use_dens);
             fails += !ok;
         }
