@@ -180,12 +180,11 @@ static g16_status cu_msm_g2(g16_backend *be, g16_g2_jac *out, const g16_g2_affin
     return cu_msm((cuda_backend *)be, out, G16_G2, bases, n_bases, s, n, density);
 }
 
-static g16_status cu_prove_h(g16_backend *be, g16_g1_jac *out, const g16_key *key,
-                             g16_prove_input *in, unsigned log_n, g16_prove_times *tm)
+/* The H step and the H MSM, under the lock; a, b, c are released on every path. */
+static g16_status h_locked(cuda_backend *cb, g16_g1_jac *out, const g16_key *key,
+                           g16_prove_input *in, unsigned log_n, g16_prove_times *tm)
 {
-    cuda_backend *cb = (cuda_backend *)be;
     g16_cuda_bases *hq = NULL;
-    pthread_mutex_lock(&cb->lock);
     double t = now();
     g16_status st = g16_cuda_h_step_rows(cb->ctx, NULL, in->a, in->b, in->c, in->n_rows, log_n, 0);
     /* a, b, c are on the device now (or the step failed): release them either way. */
@@ -197,24 +196,30 @@ static g16_status cu_prove_h(g16_backend *be, g16_g1_jac *out, const g16_key *ke
     if (!st) st = query(cb, &hq, key, Q_H);
     if (!st) st = g16_cuda_msm_g1_h(cb->ctx, out, hq, key->n_h, NULL);
     tm->msm_h = now() - t;
+    return st;
+}
+
+static g16_status cu_prove_h(g16_backend *be, g16_g1_jac *out, const g16_key *key,
+                             g16_prove_input *in, unsigned log_n, g16_prove_times *tm)
+{
+    cuda_backend *cb = (cuda_backend *)be;
+    pthread_mutex_lock(&cb->lock);
+    g16_status st = h_locked(cb, out, key, in, log_n, tm);
     pthread_mutex_unlock(&cb->lock);
     return st;
 }
 
-static g16_status cu_prove_msms_g1(g16_backend *be, g16_g1_jac *l, g16_g1_jac *a, g16_g1_jac *b1,
-                                   g16_g2_jac *b2, const g16_key *key, const g16_fr *z, size_t n_z,
-                                   const uint64_t *abits, const uint64_t *bbits,
-                                   g16_prove_times *tm)
+/* The L, A, B1 (and B2) MSMs over z, already uploaded, under the lock. */
+static g16_status msms_locked(cuda_backend *cb, g16_g1_jac *l, g16_g1_jac *a, g16_g1_jac *b1,
+                              g16_g2_jac *b2, const g16_key *key, size_t n_z,
+                              const uint64_t *abits, const uint64_t *bbits, double t,
+                              g16_prove_times *tm)
 {
-    cuda_backend *cb = (cuda_backend *)be;
-    g16_cuda_bases *ql = NULL, *qa = NULL, *qb = NULL;
+    g16_cuda_bases *ql = NULL, *qa = NULL, *qb = NULL, *q2 = NULL;
     size_t n_in = key->vk.n_ic;
-    pthread_mutex_lock(&cb->lock);
-    double t = now();
-    g16_status st = g16_cuda_scalars_upload(cb->ctx, z, n_z);
-    if (!st) st = query(cb, &ql, key, Q_L);
+    g16_status st = query(cb, &ql, key, Q_L);
     if (!st) st = g16_cuda_msm_g1_resident(cb->ctx, l, ql, n_in, n_z - n_in, NULL, NULL);
-    tm->msm_l = now() - t;
+    tm->msm_l = now() - t; /* from t: the upload of z counts here */
     t = now();
     if (!st) st = query(cb, &qa, key, Q_A);
     if (!st) st = g16_cuda_msm_g1_resident(cb->ctx, a, qa, 0, n_z, abits, NULL);
@@ -224,10 +229,63 @@ static g16_status cu_prove_msms_g1(g16_backend *be, g16_g1_jac *l, g16_g1_jac *a
     if (!st) st = g16_cuda_msm_g1_resident(cb->ctx, b1, qb, 0, n_z, bbits, NULL);
     tm->msm_b1 = now() - t;
     t = now();
-    g16_cuda_bases *q2 = NULL;
     if (!st && b2) st = query(cb, &q2, key, Q_B2);
     if (!st && b2) st = g16_cuda_msm_g2_resident(cb->ctx, b2, q2, 0, n_z, bbits, NULL);
     tm->msm_b2 = b2 ? now() - t : 0;
+    return st;
+}
+
+static g16_status cu_prove_msms_g1(g16_backend *be, g16_g1_jac *l, g16_g1_jac *a, g16_g1_jac *b1,
+                                   g16_g2_jac *b2, const g16_key *key, const g16_fr *z, size_t n_z,
+                                   const uint64_t *abits, const uint64_t *bbits,
+                                   g16_prove_times *tm)
+{
+    cuda_backend *cb = (cuda_backend *)be;
+    pthread_mutex_lock(&cb->lock);
+    double t = now();
+    g16_status st = g16_cuda_scalars_upload(cb->ctx, z, n_z);
+    if (!st) st = msms_locked(cb, l, a, b1, b2, key, n_z, abits, bbits, t, tm);
+    pthread_mutex_unlock(&cb->lock);
+    return st;
+}
+
+/* G16_CUDA_MSMS_FIRST=0: prove_start in the old order (H step first, a, b, c copied
+ * beside its transforms), for A/B runs. */
+static int msms_first(void)
+{
+    const char *v = getenv("G16_CUDA_MSMS_FIRST");
+    return !(v && atoi(v) == 0);
+}
+
+/* All of prove_start's device work in one hold of the lock: z goes up first, then
+ * a, b, c travel on the copy stream while the L, A, B1, B2 MSMs run, so the H step
+ * finds them on the device (at 2^26 about 40 ms of their 6.4 GB copy was not hidden
+ * behind a's transforms in the H-first order). */
+static g16_status cu_prove_all(g16_backend *be, g16_g1_jac *h, g16_g1_jac *l, g16_g1_jac *a,
+                               g16_g1_jac *b1, g16_g2_jac *b2, const g16_key *key,
+                               g16_prove_input *in, unsigned log_n, const uint64_t *abits,
+                               const uint64_t *bbits, g16_prove_times *tm)
+{
+    cuda_backend *cb = (cuda_backend *)be;
+    g16_status st;
+    if (!msms_first()) {
+        st = cu_prove_h(be, h, key, in, log_n, tm);
+        return st ? st
+                  : cu_prove_msms_g1(be, l, a, b1, b2, key, in->z, in->n_z, abits, bbits, tm);
+    }
+    pthread_mutex_lock(&cb->lock);
+    double t = now();
+    st = g16_cuda_scalars_upload(cb->ctx, in->z, in->n_z);
+    if (!st) st = g16_cuda_h_prefetch(cb->ctx, in->a, in->b, in->c, in->n_rows, log_n);
+    if (!st) st = msms_locked(cb, l, a, b1, b2, key, in->n_z, abits, bbits, t, tm);
+    if (!st) {
+        st = h_locked(cb, h, key, in, log_n, tm); /* releases a, b, c */
+    } else {
+        g16_cuda_h_prefetch_drop(cb->ctx); /* no copy may still read a, b, c */
+        g16_prove_release(in, &in->a);
+        g16_prove_release(in, &in->b);
+        g16_prove_release(in, &in->c);
+    }
     pthread_mutex_unlock(&cb->lock);
     return st;
 }
@@ -276,6 +334,7 @@ static const g16_backend_ops cuda_ops = {
     .batch_add_g1 = g16_batch_add_by_msm,
     .prove_h = cu_prove_h,
     .prove_msms_g1 = cu_prove_msms_g1,
+    .prove_all = cu_prove_all,
     .g2_in_start = 1,
     .prove_msm_g2 = cu_prove_msm_g2,
     .host_need = cu_host_need,

@@ -105,6 +105,22 @@ g16_status g16_cuda_h_step(g16_cuda_ctx *ctx, g16_fr *h, const g16_fr *a, const 
 g16_status g16_cuda_h_step_rows(g16_cuda_ctx *ctx, g16_fr *h, const g16_fr *a, const g16_fr *b,
                                 const g16_fr *c, size_t rows, unsigned log_n, int bitrev_in);
 
+/* Starts the copies of an H step's inputs (natural order, `rows` rows of a domain
+ * of 2^log_n) to the device on a second stream and returns at once, so that other
+ * work on ctx (the proof's MSMs) runs while they travel; the next
+ * g16_cuda_h_step_rows with exactly these arguments then only waits for them.
+ * Taken only for page-locked a, b, c (and not with G16_CUDA_OVERLAP=0); otherwise
+ * it does nothing and the h step copies as usual.  a, b, c must stay valid and
+ * unchanged until that h step returns or g16_cuda_h_prefetch_drop; an NTT call on
+ * ctx drops the prefetch first.  Returns G16_OK, G16_ERR_ARG (as h_step_rows),
+ * G16_ERR_BACKEND or G16_ERR_NOMEM (then nothing is left in flight). */
+g16_status g16_cuda_h_prefetch(g16_cuda_ctx *ctx, const g16_fr *a, const g16_fr *b,
+                               const g16_fr *c, size_t rows, unsigned log_n);
+/* Waits for a pending prefetch's copies and forgets it: call it before freeing the
+ * inputs of a prefetch whose h step will not run (an error in between). */
+g16_status g16_cuda_h_prefetch_drop(g16_cuda_ctx *ctx);
+/* 1 while a prefetch is pending (taken and not yet used or dropped): for tests. */
+int g16_cuda_h_prefetched(const g16_cuda_ctx *ctx);
 /* Device-resident bases (uploaded once, e.g. a proving key's query).  group is
  * G16_G1 (g16_g1_affine) or G16_G2 (g16_g2_affine); (0,0) = infinity allowed. */
 g16_status g16_cuda_bases_upload(g16_cuda_ctx *ctx, g16_cuda_bases **out, g16_group group,

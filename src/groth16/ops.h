@@ -56,6 +56,14 @@ typedef struct g16_backend_ops {
                                 g16_g2_jac *b2, const g16_key *key, const g16_fr *z, size_t n_z,
                                 const uint64_t *abits, const uint64_t *bbits,
                                 g16_prove_times *tm);
+    /* Optional (NULL: prove_h, then prove_msms_g1): both in one call, H last, for a
+     * backend that moves a, b, c to its device while the MSMs run.  Outputs as
+     * those two (h: the H MSM); a, b, c consumed as by prove_h; z is in->z (in->n_z
+     * entries). */
+    g16_status (*prove_all)(g16_backend *be, g16_g1_jac *h, g16_g1_jac *l, g16_g1_jac *a,
+                            g16_g1_jac *b1, g16_g2_jac *b2, const g16_key *key,
+                            g16_prove_input *in, unsigned log_n, const uint64_t *abits,
+                            const uint64_t *bbits, g16_prove_times *tm);
     /* Set by backends that run B2 inside prove_msms_g1 (a device holding z: no
      * compacted host copy of z, which at 2^26 rows took half a second of
      * prove_start).  Otherwise the pending proof runs prove_msm_g2 in the

@@ -196,14 +196,6 @@ g16_status g16_prove_start(g16_pending **out, g16_key *key, const g16_prove_inpu
 
     g16_backend *be = in.backend ? in.backend : g16_cpu_backend();
     p->be = be;
-    /* H: the backend consumes a, b, c (released as soon as it is done with them). */
-    unsigned log_n = g16_domain_log(N);
-    in.a = a, in.b = b, in.c = c;
-    a = b = c = NULL;
-    st = be->ops->prove_h(be, &p->h, key, &in, log_n, &tm);
-    a = in.a, b = in.b, c = in.c; /* NULL unless the backend failed before taking them */
-    if (st) goto done;
-
     abits = merge_bits(n_in, NULL, n_aux, d->aux_in_a);
     bbits = merge_bits(n_in, d->inputs_in_b, n_aux, d->aux_in_b);
     if (!abits || !bbits) {
@@ -212,9 +204,24 @@ g16_status g16_prove_start(g16_pending **out, g16_key *key, const g16_prove_inpu
     }
     p->have_b2 = be->ops->g2_in_start;
     tm.b2_in_start = p->have_b2;
-    if ((st = be->ops->prove_msms_g1(be, &p->l, &p->a_msm, &p->b1_msm, p->have_b2 ? &p->b2 : NULL,
-                                     key, in.z, in.n_z, abits, bbits, &tm)))
-        goto done;
+    /* H: the backend consumes a, b, c (released as soon as it is done with them). */
+    unsigned log_n = g16_domain_log(N);
+    in.a = a, in.b = b, in.c = c;
+    a = b = c = NULL;
+    if (be->ops->prove_all) {
+        st = be->ops->prove_all(be, &p->h, &p->l, &p->a_msm, &p->b1_msm,
+                                p->have_b2 ? &p->b2 : NULL, key, &in, log_n, abits, bbits, &tm);
+        a = in.a, b = in.b, c = in.c; /* NULL unless the backend failed before taking them */
+        if (st) goto done;
+    } else {
+        st = be->ops->prove_h(be, &p->h, key, &in, log_n, &tm);
+        a = in.a, b = in.b, c = in.c;
+        if (st) goto done;
+        if ((st = be->ops->prove_msms_g1(be, &p->l, &p->a_msm, &p->b1_msm,
+                                         p->have_b2 ? &p->b2 : NULL, key, in.z, in.n_z, abits,
+                                         bbits, &tm)))
+            goto done;
+    }
 
     if (!p->have_b2 && !(p->zb = malloc((key->n_b_g2 ? key->n_b_g2 : 1) * sizeof *p->zb))) {
         st = g16_fail(G16_ERR_NOMEM, "prove: out of memory");

@@ -1,6 +1,6 @@
 /* The differential test's parts (g16_gpu_diff): diff.c has the driver, the field,
  * NTT and H-step sets and their CPU references; diff_msm.c the MSM sets (G1, folded
- * G1, G2, the H-query MSM, the rows < n H step and resident scalars). */
+ * G1, G2, the H-query MSM, the rows < n H step and resident scalars, the H step's prefetched inputs). */
 #ifndef G16_TESTS_GPU_DIFF_H
 #define G16_TESTS_GPU_DIFF_H
 
@@ -20,5 +20,6 @@ void diff_test_msm_g1_fold(g16_cuda_ctx *ctx, size_t max_n);
 void diff_test_msm_g2(g16_cuda_ctx *ctx, size_t max_n);
 void diff_test_h_msm(g16_cuda_ctx *ctx);
 void diff_test_rows_resident(g16_cuda_ctx *ctx);
+void diff_test_h_prefetch(g16_cuda_ctx *ctx);
 
 #endif

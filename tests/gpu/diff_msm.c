@@ -395,3 +395,78 @@ void diff_test_rows_resident(g16_cuda_ctx *ctx)
         free(abc), free(hw), free(hg), free(z), free(r3), free(bases), free(sub), free(b2), free(s2), free(dens);
     }
 }
+
+/* prove_start's order on the CUDA backend: a, b, c prefetched to the device
+ * (g16_cuda_h_prefetch, page-locked inputs) while MSMs over resident scalars run,
+ * then the H step with the same arguments.  Also the fallbacks that must stay
+ * right: an H step with other buffers, an NTT in between, an explicit drop,
+ * pageable inputs (no prefetch at all).  Reference: the full-size H step over
+ * zero-padded vectors, as in test_rows_resident. */
+void diff_test_h_prefetch(g16_cuda_ctx *ctx)
+{
+    for (unsigned log_n = 4; log_n <= 16; log_n += 6) {
+        const size_t n = (size_t)1 << log_n, rows = n - n / 4 + 1;
+        g16_fr *abc = calloc(3 * n, sizeof *abc), *hw = malloc(n * sizeof *hw);
+        g16_fr *hg = malloc(n * sizeof *hg), *z = malloc(n * sizeof *z), *pg = malloc(3 * rows * sizeof *pg);
+        g16_g1_affine *bases = malloc(n * sizeof *bases);
+        void *pin[2] = {NULL, NULL};
+        int fails = 0;
+        for (int i = 0; i < 2; i++)
+            CHECK(g16_cuda_host_alloc(&pin[i], 3 * rows * sizeof(g16_fr)) == G16_OK, "pinned: %s",
+                  g16_last_error());
+        if (!abc || !hw || !hg || !z || !pg || !bases || !pin[0] || !pin[1]) {
+            CHECK(0, "out of memory");
+            return;
+        }
+        g16_fr *r3 = pin[0], *r3b = pin[1];
+        for (size_t k = 0; k < 3; k++)
+            for (size_t i = 0; i < rows; i++) {
+                diff_rand_fr(&abc[k * n + i]);
+                r3[k * rows + i] = r3b[k * rows + i] = pg[k * rows + i] = abc[k * n + i];
+            }
+        CHECK(g16_cuda_h_step(ctx, hw, abc, abc + n, abc + 2 * n, log_n, 0) == G16_OK, "h step: %s",
+              g16_last_error());
+        make_g1_bases(bases, n);
+        make_scalars(z, n, 1);
+        g16_g1_jac want, got;
+        CHECK(g16_msm_g1(&want, bases, n, z, n, NULL) == G16_OK, "cpu msm");
+        g16_cuda_bases *db = NULL;
+        CHECK(g16_cuda_bases_upload(ctx, &db, G16_G1, bases, n) == G16_OK, "upload");
+        /* case 0: prefetch, MSM, h step (the path); 1: h step over other buffers;
+         * 2: an NTT in between; 3: dropped; 4: pageable inputs */
+        for (int cs = 0; cs < 5; cs++) {
+            const g16_fr *src = cs == 4 ? pg : r3;
+            g16_status s = g16_cuda_scalars_upload(ctx, z, n);
+            if (!s) s = g16_cuda_h_prefetch(ctx, src, src + rows, src + 2 * rows, rows, log_n);
+            CHECK(s == G16_OK, "prefetch case %d: %s", cs, g16_last_error());
+            CHECK(g16_cuda_h_prefetched(ctx) == (cs != 4), "prefetch case %d: pending %d", cs,
+                  g16_cuda_h_prefetched(ctx));
+            memset(&got, 0xA5, sizeof got);
+            if (!s) s = g16_cuda_msm_g1_resident(ctx, &got, db, 0, n, NULL, NULL);
+            int ok = s == G16_OK && g16_g1_jac_eq(&want, &got);
+            CHECK(ok, "MSM beside a prefetch (case %d, 2^%u) differs: %s", cs, log_n,
+                  s ? g16_last_error() : "wrong sum");
+            fails += !ok;
+            if (cs == 1) src = r3b;
+            if (cs == 2) {
+                memcpy(hg, hw, n * sizeof *hg);
+                CHECK(g16_cuda_ntt(ctx, hg, log_n, 0, 0, 0, 0) == G16_OK, "ntt: %s", g16_last_error());
+                CHECK(!g16_cuda_h_prefetched(ctx), "an NTT left the prefetch pending");
+            }
+            if (cs == 3) CHECK(g16_cuda_h_prefetch_drop(ctx) == G16_OK, "drop: %s", g16_last_error());
+            memset(hg, 0xA5, n * sizeof *hg);
+            s = g16_cuda_h_step_rows(ctx, hg, src, src + rows, src + 2 * rows, rows, log_n, 0);
+            size_t d = s ? 0 : diff_first_diff(hg, hw, n);
+            CHECK(s == G16_OK && d == n, "h step after prefetch case %d (2^%u) differs at %zu: %s",
+                  cs, log_n, d, s ? g16_last_error() : "wrong value");
+            CHECK(!g16_cuda_h_prefetched(ctx), "h step left a prefetch pending (case %d)", cs);
+            fails += s != G16_OK || d != n;
+        }
+        printf("h step prefetched beside an msm 2^%u: %s\n", log_n, fails ? "FAIL" : "ok");
+        fflush(stdout);
+        g16_cuda_bases_free(db);
+        g16_cuda_host_free(pin[0]), g16_cuda_host_free(pin[1]);
+        free(abc), free(hw), free(hg), free(z), free(pg), free(bases);
+    }
+}
+

@@ -67,6 +67,7 @@ extern "C" void g16_cuda_ctx_destroy(g16_cuda_ctx *c)
     if (!c) return;
     cudaSetDevice(c->device);
     if (c->stream) cudaStreamSynchronize(c->stream);
+    if (c->copy) cudaStreamSynchronize(c->copy);
     for (int i = 0; i < SLOT_COUNT; i++)
         if (c->slot[i]) cudaFree(c->slot[i]);
     for (int d = 0; d < 2; d++)
@@ -79,6 +80,7 @@ extern "C" void g16_cuda_ctx_destroy(g16_cuda_ctx *c)
     if (c->ev_end) cudaEventDestroy(c->ev_end);
     for (int i = 0; i < 3; i++)
         if (c->ev_in[i]) cudaEventDestroy(c->ev_in[i]);
+    if (c->ev_pf) cudaEventDestroy(c->ev_pf);
     if (c->copy) cudaStreamDestroy(c->copy);
     if (c->stream) cudaStreamDestroy(c->stream);
     free(c);
@@ -101,6 +103,7 @@ g16_status g16_cuda_copy_stream(g16_cuda_ctx *ctx)
     if (!ctx->copy) CK(cudaStreamCreateWithFlags(&ctx->copy, cudaStreamNonBlocking));
     for (int i = 0; i < 3; i++)
         if (!ctx->ev_in[i]) CK(cudaEventCreate(&ctx->ev_in[i]));  // timed: G16_CUDA_DEBUG
+    if (!ctx->ev_pf) CK(cudaEventCreateWithFlags(&ctx->ev_pf, cudaEventDisableTiming));
     return G16_OK;
 }
 

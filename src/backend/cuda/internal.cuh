@@ -56,6 +56,16 @@ struct g16_cuda_ctx {
     size_t slot_bytes[SLOT_COUNT];
     cudaStream_t copy;     // second stream for uploads overlapped with kernels (lazy)
     cudaEvent_t ev_in[3];  // one per overlapped upload (lazy)
+    cudaEvent_t ev_pf;     // the compute stream's point where a prefetch may start (lazy)
+    // The H step's inputs whose copies g16_cuda_h_prefetch started on the copy stream
+    // (into SLOT_NTT_A..C, ev_in[i] at each end): the next h step with exactly these
+    // arguments uses them; anything else first waits for the copies (h_prefetch_drop).
+    struct {
+        const void *src[3];
+        size_t rows;
+        unsigned log_n;
+        int on;
+    } pf;
     void *pinned;          // host staging buffer (page-locked)
     size_t pinned_bytes;
     g16_dfr *tw[2][G16_CUDA_TW_MAX];  // [inverse][log_n]: ω^m, m < n/2
@@ -84,7 +94,7 @@ g16_status g16_cuda_scratch(g16_cuda_ctx *ctx, void **p, int slot, size_t bytes)
 g16_status g16_cuda_pinned(g16_cuda_ctx *ctx, void **p, size_t bytes);
 // 1 when host lies in page-locked memory (cudaHostAlloc'd or registered).
 int g16_cuda_is_pinned(const void *host);
-// The copy stream and its three events, created on first use.
+// The copy stream and its events, created on first use.
 g16_status g16_cuda_copy_stream(g16_cuda_ctx *ctx);
 // Copies host -> device through the pinned buffer (chunked, so the host memcpy of
 // one chunk overlaps the DMA of the previous one).

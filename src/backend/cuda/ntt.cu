@@ -263,6 +263,7 @@ extern "C" g16_status g16_cuda_ntt(g16_cuda_ctx *ctx, g16_fr *data, unsigned log
     if (log_n > G16_CUDA_NTT_MAX_LOG)
         return g16_fail(G16_ERR_ARG, "g16_cuda_ntt: log_n %u above %u", log_n, G16_CUDA_NTT_MAX_LOG);
     G16_TRY(g16_cuda_enter(ctx));
+    G16_TRY(g16_cuda_h_prefetch_drop(ctx));  // SLOT_NTT_A is about to be reused
     ctx->last_h = NULL;  // the pool buffers are about to be reused
     size_t bytes = sizeof(g16_fr) << log_n;
     void *x, *t;
@@ -295,9 +296,8 @@ extern "C" g16_status g16_cuda_h_step(g16_cuda_ctx *ctx, g16_fr *h, const g16_fr
     return g16_cuda_h_step_rows(ctx, h, a, b, c, (size_t)1 << log_n, log_n, bitrev_in);
 }
 
-extern "C" g16_status g16_cuda_h_step_rows(g16_cuda_ctx *ctx, g16_fr *h, const g16_fr *a,
-                                           const g16_fr *b, const g16_fr *c, size_t rows,
-                                           unsigned log_n, int bitrev_in)
+static g16_status h_args_check(const g16_cuda_ctx *ctx, const g16_fr *a, const g16_fr *b,
+                               const g16_fr *c, size_t rows, unsigned log_n, int bitrev_in)
 {
     if (!ctx || !a || !b || !c) return g16_fail(G16_ERR_ARG, "g16_cuda_h_step: NULL argument");
     if (log_n > G16_CUDA_NTT_MAX_LOG)
@@ -306,13 +306,99 @@ extern "C" g16_status g16_cuda_h_step_rows(g16_cuda_ctx *ctx, g16_fr *h, const g
     if (rows > ((size_t)1 << log_n) || (bitrev_in && rows != ((size_t)1 << log_n)))
         return g16_fail(G16_ERR_ARG, "g16_cuda_h_step: %zu rows for a domain of 2^%u%s", rows,
                         log_n, bitrev_in ? " (bit-reversed input must be full)" : "");
+    return G16_OK;
+}
+
+// Whether uploads may run on the copy stream beside kernels: page-locked inputs, and
+// not switched off with G16_CUDA_OVERLAP=0 (for A/B runs).
+static bool overlap_ok(const g16_fr *a, const g16_fr *b, const g16_fr *c)
+{
+    const char *ov = getenv("G16_CUDA_OVERLAP");
+    return !(ov && atoi(ov) == 0) && g16_cuda_is_pinned(a) && g16_cuda_is_pinned(b) &&
+           g16_cuda_is_pinned(c);
+}
+
+// The input copies of an H step on the copy stream, after the compute stream's work
+// so far (the buffers may still be read by it); ev_in[i] marks the end of copy i.
+// Chunked so that the small uploads the compute stream makes meanwhile (scalars,
+// bitmaps) are not queued behind gigabytes.
+static g16_status h_copies(g16_cuda_ctx *ctx, void *const *d, const g16_fr *const *src,
+                           size_t rows, size_t bytes)
+{
+    const size_t rbytes = rows * sizeof(g16_fr), chunk = (size_t)128 << 20;
+    G16_TRY(g16_cuda_copy_stream(ctx));
+    CK(cudaEventRecord(ctx->ev_pf, ctx->stream));
+    CK(cudaStreamWaitEvent(ctx->copy, ctx->ev_pf, 0));
+    for (int i = 0; i < 3; i++) {
+        for (size_t o = 0; o < rbytes; o += chunk)
+            CK(cudaMemcpyAsync((char *)d[i] + o, (const char *)src[i] + o,
+                               rbytes - o < chunk ? rbytes - o : chunk, cudaMemcpyHostToDevice,
+                               ctx->copy));
+        if (rbytes < bytes) CK(cudaMemsetAsync((char *)d[i] + rbytes, 0, bytes - rbytes, ctx->copy));
+        CK(cudaEventRecord(ctx->ev_in[i], ctx->copy));
+    }
+    return G16_OK;
+}
+
+extern "C" g16_status g16_cuda_h_prefetch_drop(g16_cuda_ctx *ctx)
+{
+    ctx->pf.on = 0;
+    if (ctx->copy) CK(cudaStreamSynchronize(ctx->copy));
+    return G16_OK;
+}
+
+extern "C" int g16_cuda_h_prefetched(const g16_cuda_ctx *ctx)
+{
+    return ctx && ctx->pf.on;
+}
+
+static g16_status h_prefetch(g16_cuda_ctx *ctx, const g16_fr *a, const g16_fr *b,
+                             const g16_fr *c, size_t rows, unsigned log_n)
+{
+    G16_TRY(h_args_check(ctx, a, b, c, rows, log_n, 0));
+    G16_TRY(g16_cuda_enter(ctx));
+    G16_TRY(g16_cuda_h_prefetch_drop(ctx));
+    if (!overlap_ok(a, b, c)) return G16_OK;  // the h step copies them itself
+    ctx->last_h = NULL;  // its buffer is about to be overwritten
+    const size_t bytes = sizeof(g16_fr) << log_n;
+    void *d[3];
+    for (int i = 0; i < 3; i++) G16_TRY(g16_cuda_scratch(ctx, &d[i], SLOT_NTT_A + i, bytes));
+    const g16_fr *src[3] = {a, b, c};
+    G16_TRY(h_copies(ctx, d, src, rows, bytes));
+    for (int i = 0; i < 3; i++) ctx->pf.src[i] = src[i];
+    ctx->pf.rows = rows;
+    ctx->pf.log_n = log_n;
+    ctx->pf.on = 1;
+    return G16_OK;
+}
+
+extern "C" g16_status g16_cuda_h_prefetch(g16_cuda_ctx *ctx, const g16_fr *a, const g16_fr *b,
+                                          const g16_fr *c, size_t rows, unsigned log_n)
+{
+    g16_status st = h_prefetch(ctx, a, b, c, rows, log_n);
+    // A failure after some copies were queued: they must end before the caller may
+    // free a, b, c.
+    if (st && ctx) g16_cuda_h_prefetch_drop(ctx);
+    return st;
+}
+
+static g16_status h_step_rows(g16_cuda_ctx *ctx, g16_fr *h, const g16_fr *a, const g16_fr *b,
+                              const g16_fr *c, size_t rows, unsigned log_n, int bitrev_in)
+{
+    G16_TRY(h_args_check(ctx, a, b, c, rows, log_n, bitrev_in));
     G16_TRY(g16_cuda_enter(ctx));
     ctx->last_h = NULL;
+    // Inputs already on their way (g16_cuda_h_prefetch with these very arguments)?
+    const bool pre = ctx->pf.on && ctx->pf.src[0] == a && ctx->pf.src[1] == b &&
+                     ctx->pf.src[2] == c && ctx->pf.rows == rows && ctx->pf.log_n == log_n &&
+                     !bitrev_in;
+    if (!pre) G16_TRY(g16_cuda_h_prefetch_drop(ctx));
     size_t n = (size_t)1 << log_n, bytes = n * sizeof(g16_fr);
     void *d[4];
-    G16_TRY(g16_cuda_scratch(ctx, &d[0], SLOT_NTT_A, bytes));
-    G16_TRY(g16_cuda_scratch(ctx, &d[1], SLOT_NTT_B, bytes));
-    G16_TRY(g16_cuda_scratch(ctx, &d[2], SLOT_NTT_C, bytes));
+    for (int i = 0; i < 3; i++) {
+        if (pre) d[i] = ctx->slot[SLOT_NTT_A + i];  // sized (and poisoned) by the prefetch
+        else G16_TRY(g16_cuda_scratch(ctx, &d[i], SLOT_NTT_A + i, bytes));
+    }
     G16_TRY(g16_cuda_scratch(ctx, &d[3], SLOT_NTT_T, bytes));
     const g16_dfr *tw;
     if (log_n) {
@@ -344,17 +430,21 @@ extern "C" g16_status g16_cuda_h_step_rows(g16_cuda_ctx *ctx, g16_fr *h, const g
     // copy must stay on the compute stream: with all three on the copy stream the
     // compute stream did not start until that stream had drained (measured with
     // events; cause unknown) and nothing overlapped.  G16_CUDA_OVERLAP=0: off.
+    // With a prefetch the copies are already queued on the copy stream (all three:
+    // the compute stream has the MSMs' work to do meanwhile).
     const char *ov = getenv("G16_CUDA_OVERLAP");
-    const bool overlap = !(ov && atoi(ov) == 0) && g16_cuda_is_pinned(a) && g16_cuda_is_pinned(b) &&
-                         g16_cuda_is_pinned(c);
+    const bool overlap = !pre && overlap_ok(a, b, c);
     // G16_CUDA_DEBUG: whether the overlap is taken and where the copies end.
     const bool debug = getenv("G16_CUDA_DEBUG") != NULL;
     if (debug)
-        fprintf(stderr, "g16 cuda h_step 2^%u: overlap %d (G16_CUDA_OVERLAP=%s, pinned a %d b %d c %d)\n",
-                log_n, (int)overlap, ov ? ov : "unset", g16_cuda_is_pinned(a), g16_cuda_is_pinned(b),
+        fprintf(stderr, "g16 cuda h_step 2^%u: prefetched %d, overlap %d (G16_CUDA_OVERLAP=%s, "
+                "pinned a %d b %d c %d)\n", log_n, (int)pre, (int)overlap, ov ? ov : "unset",
+                g16_cuda_is_pinned(a), g16_cuda_is_pinned(b),
                 g16_cuda_is_pinned(c));
     const auto enq0 = std::chrono::steady_clock::now();
-    if (overlap) {
+    if (pre) {
+        ctx->pf.on = 0;  // consumed: the waits below order the transforms after the copies
+    } else if (overlap) {
         G16_TRY(g16_cuda_copy_stream(ctx));
         CK(cudaStreamWaitEvent(ctx->copy, ctx->ev_start, 0));  // buffers free of earlier work
         for (int i = 0; i < 3; i++) {
@@ -380,7 +470,7 @@ extern "C" g16_status g16_cuda_h_step_rows(g16_cuda_ctx *ctx, g16_fr *h, const g
     const bool dit_first = bitrev_in != 0;
     for (int i = 0; i < 3; i++) {
         g16_dfr *x = (g16_dfr *)d[i];
-        if (overlap) CK(cudaStreamWaitEvent(ctx->stream, ctx->ev_in[i], 0));
+        if (overlap || pre) CK(cudaStreamWaitEvent(ctx->stream, ctx->ev_in[i], 0));
         G16_TRY(run_passes(ctx, x, log_n, 1, dit_first));
         scale_kernel<<<gb, 256, 0, ctx->stream>>>(x, x, t_in, log_n, !dit_first, 0);
         CK_LAUNCH("scale_kernel");
@@ -402,7 +492,7 @@ extern "C" g16_status g16_cuda_h_step_rows(g16_cuda_ctx *ctx, g16_fr *h, const g
     G16_TRY(g16_cuda_sync(ctx));
     ctx->last_h = (const g16_dfr *)(dit_first ? d[0] : d[3]);
     ctx->last_h_n = n;
-    if (debug && overlap) {
+    if (debug && (overlap || pre)) {
         float t[4] = {0, 0, 0, 0};
         for (int i = 0; i < 3; i++) cudaEventElapsedTime(&t[i], ctx->ev_start, ctx->ev_in[i]);
         cudaEventElapsedTime(&t[3], ctx->ev_start, ctx->ev_kernels);
@@ -411,4 +501,15 @@ extern "C" g16_status g16_cuda_h_step_rows(g16_cuda_ctx *ctx, g16_fr *h, const g
                 log_n, enq_ms, t[0], t[1], t[2], t[3]);
     }
     return g16_cuda_times_finish(ctx);
+}
+
+extern "C" g16_status g16_cuda_h_step_rows(g16_cuda_ctx *ctx, g16_fr *h, const g16_fr *a,
+                                           const g16_fr *b, const g16_fr *c, size_t rows,
+                                           unsigned log_n, int bitrev_in)
+{
+    g16_status st = h_step_rows(ctx, h, a, b, c, rows, log_n, bitrev_in);
+    // On a failure, copies from a, b, c may still be queued (prefetched or overlapped):
+    // they end before the caller frees those buffers.
+    if (st && ctx) g16_cuda_h_prefetch_drop(ctx);
+    return st;
 }
