@@ -40,6 +40,8 @@ extern "C" {
 #define MSM_SEG_LEN 32u
 // G1's piece length of the bucket levels (see run_pieces for the measurements).
 #define MSM_RUN_LEN 32u
+// Threads a block of the 1-scalar sum (ones_partial).
+#define MSM_ONES_BLOCK 128u
 
 // The bucket-accumulation kernels (bucket_accumulate, run_pieces, bucket_sum_parts)
 // run G2 on g16_dfp2_hot, whose products are inlined, so their madd/padd
@@ -58,7 +60,7 @@ struct msm_traits;
 template <>
 struct msm_traits<g16_dfp> {
     static constexpr int block_sum_threads = 128;
-    static constexpr unsigned ones_threads = 16384;
+    static constexpr unsigned ones_threads = 32768;  // ones_partial: about one wave
     static constexpr unsigned lg_big_window = 24;  // c = 20 from 2^24 points (msm_auto_window)
     static constexpr uint32_t run_len = MSM_RUN_LEN;
     static constexpr g16_group group = G16_G1;
@@ -66,7 +68,7 @@ struct msm_traits<g16_dfp> {
 template <>
 struct msm_traits<g16_dfp2> {
     static constexpr int block_sum_threads = 64;
-    static constexpr unsigned ones_threads = 8192;
+    static constexpr unsigned ones_threads = 32768;
     static constexpr unsigned lg_big_window = 26;
     // G2 2^24 (H200, session 6): 441 ms with 16, 462 with 32
     static constexpr uint32_t run_len = 16;
@@ -287,15 +289,30 @@ __global__ void block_sum(g16_dxyzz<F> *out, const g16_dxyzz<F> *in, uint32_t m)
     if (threadIdx.x == 0) out[blockIdx.x] = sh[0];
 }
 
+// The 1-scalar sum: each thread adds a strided share of the bases whose scalar is 1,
+// then the block adds up its threads' sums: one partial per block.  Run on the
+// inlined field type (hot_field) and sized to fill the card: with calls and 16 K
+// (G1) / 8 K (G2) threads, i.e. 2–4 warps an SM, a 2^26 proof's 1-scalar sums took
+// 65 ms of kernels, and the single-block sum of their 16 K partials 1–3.5 ms an MSM
+// (ncu, session 7).
 template <class F>
-__global__ void ones_partial(g16_dxyzz<F> *part, const g16_daff<F> *bases, const uint32_t *ones,
-                             const uint32_t *ones_count)
+__global__ void __launch_bounds__(MSM_ONES_BLOCK, 1)
+    ones_partial(g16_dxyzz<F> *part, const g16_daff<F> *bases, const uint32_t *ones,
+                 const uint32_t *ones_count)
 {
+    extern __shared__ uint4 smem_raw[];
+    g16_dxyzz<F> *sh = (g16_dxyzz<F> *)smem_raw;
     uint32_t t = blockIdx.x * blockDim.x + threadIdx.x, stride = gridDim.x * blockDim.x;
     uint32_t cnt = *ones_count;
     g16_dxyzz<F> acc = g16_dxyzz<F>::inf();
-    for (uint32_t i = t; i < cnt; i += stride) acc = acc.add_affine(ld_vec(&bases[ones[i]]));
-    part[t] = acc;
+    for (uint32_t i = t; i < cnt; i += stride) acc = madd<F>(acc, ld_vec(&bases[ones[i]]), false);
+    sh[threadIdx.x] = acc;
+    __syncthreads();
+    for (unsigned half = blockDim.x / 2; half > 0; half /= 2) {
+        if (threadIdx.x < half) sh[threadIdx.x] = padd<F>(sh[threadIdx.x], sh[threadIdx.x + half]);
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) st_vec(&part[blockIdx.x], sh[0]);
 }
 
 // Window combination (Horner, c doublings per window) plus the 1-scalar sum, on
@@ -509,7 +526,8 @@ static g16_status msm_chunk(g16_cuda_ctx *ctx, g16_dxyzz<F> *hw, const g16_daff<
     const size_t words = (n + 63) / 64;
     size_t total = (size_t)W * n;  // the bound; W · (live scalars) once they are counted
     unsigned ones_thr = msm_traits<F>::ones_threads;
-    while (ones_thr > 64 && ones_thr / 8 >= n) ones_thr /= 2;
+    while (ones_thr > MSM_ONES_BLOCK && ones_thr / 8 >= n) ones_thr /= 2;
+    const unsigned ones_blocks = ones_thr / MSM_ONES_BLOCK;
 
     void *scal, *k0, *k1, *v0, *v1, *bstart, *bend, *bk, *seg, *win, *ones, *onesp, *dens = NULL,
          *rank = NULL, *cnt, *tmp, *live, *pos;
@@ -525,7 +543,7 @@ static g16_status msm_chunk(g16_cuda_ctx *ctx, g16_dxyzz<F> *hw, const g16_daff<
     G16_TRY(g16_cuda_scratch(ctx, &seg, SLOT_MSM_SEG, ((size_t)2 * S + nt) * Wr * sizeof(X)));
     G16_TRY(g16_cuda_scratch(ctx, &win, SLOT_MSM_WIN, (Wr + 2) * sizeof(X)));
     G16_TRY(g16_cuda_scratch(ctx, &ones, SLOT_MSM_ONES, n * 4));
-    G16_TRY(g16_cuda_scratch(ctx, &onesp, SLOT_MSM_ONESP, ones_thr * sizeof(X)));
+    G16_TRY(g16_cuda_scratch(ctx, &onesp, SLOT_MSM_ONESP, ones_blocks * sizeof(X)));
     G16_TRY(g16_cuda_scratch(ctx, &cnt, SLOT_MSM_COUNT, 64));
     G16_TRY(g16_cuda_scratch(ctx, &live, SLOT_MSM_LIVE, (n + 1) * 4));
     G16_TRY(g16_cuda_scratch(ctx, &pos, SLOT_MSM_POS, (n + 1) * 4));
@@ -617,10 +635,11 @@ static g16_status msm_chunk(g16_cuda_ctx *ctx, g16_dxyzz<F> *hw, const g16_daff<
     block_sum<F><<<Wr, bt, bt * sizeof(X), ctx->stream>>>((X *)win, segy, nt);
     CK_LAUNCH("block_sum");
     X *ones_total = (X *)win + Wr;
-    ones_partial<F><<<ones_thr / 64, 64, 0, ctx->stream>>>((X *)onesp, bs, (const uint32_t *)ones,
-                                                            (const uint32_t *)cnt);
+    typedef typename hot_field<F>::type H;
+    ones_partial<H><<<ones_blocks, MSM_ONES_BLOCK, MSM_ONES_BLOCK * sizeof(X), ctx->stream>>>(
+        (g16_dxyzz<H> *)onesp, (const g16_daff<H> *)bs, (const uint32_t *)ones, (const uint32_t *)cnt);
     CK_LAUNCH("ones_partial");
-    block_sum<F><<<1, bt, bt * sizeof(X), ctx->stream>>>(ones_total, (const X *)onesp, ones_thr);
+    block_sum<F><<<1, bt, bt * sizeof(X), ctx->stream>>>(ones_total, (const X *)onesp, ones_blocks);
     CK_LAUNCH("block_sum");
     uint32_t hflag[2];
     CK(cudaMemcpyAsync(hw, win, (Wr + 1) * sizeof(X), cudaMemcpyDeviceToHost, ctx->stream));
