@@ -3,7 +3,8 @@
  * on a GPU machine) against independent computations: the NTT kinds against a
  * quadratic DFT, the H step against the polynomial identity a·b − c = h·Z at a
  * random point, the MSMs and the 0/1 batch addition against sums of scalar
- * multiplications, and whole proofs against the CPU backend's bytes. */
+ * multiplications, and whole proofs against the CPU backend's bytes (also through the
+ * prover's prove_all branch, with a wrapped CPU table). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -207,6 +208,57 @@ static void check_prove(g16_backend *be)
     tg_free(&t);
 }
 
+/* prove.c's prove_all branch (the CUDA table's path) without a GPU: a backend whose
+ * table is the CPU's plus a prove_all that runs the MSMs first and the H step last,
+ * as the CUDA one does.  Mode 0 must give the CPU's proof bytes; modes 1 and 2 fail
+ * before and after the MSMs without releasing a, b, c, which prove_start must then
+ * release (ASan/LSan in the unit stage) and report with the backend's message. */
+typedef struct {
+    g16_backend base; /* first: the ops table sees a g16_backend */
+    int mode, calls;
+} wrap_backend;
+
+static g16_status wrap_prove_all(g16_backend *be, g16_g1_jac *h, g16_g1_jac *l, g16_g1_jac *a,
+                                 g16_g1_jac *b1, g16_g2_jac *b2, const g16_key *key,
+                                 g16_prove_input *in, unsigned log_n, const uint64_t *abits,
+                                 const uint64_t *bbits, g16_prove_times *tm)
+{
+    wrap_backend *w = (wrap_backend *)be;
+    g16_backend *cpu = g16_cpu_backend();
+    w->calls++;
+    if (w->mode == 1) return g16_fail(G16_ERR_BACKEND, "wrapped backend: failing before the MSMs");
+    g16_status st = cpu->ops->prove_msms_g1(cpu, l, a, b1, b2, key, in->z, in->n_z, abits, bbits, tm);
+    if (!st && w->mode == 2) st = g16_fail(G16_ERR_BACKEND, "wrapped backend: failing after the MSMs");
+    return st ? st : cpu->ops->prove_h(cpu, h, key, in, log_n, tm);
+}
+
+static void check_prove_all(void)
+{
+    static g16_backend_ops ops;
+    ops = *g16_cpu_backend()->ops;
+    ops.prove_all = wrap_prove_all;
+    wrap_backend w = {.base = {.ops = &ops, .name = "wrapped cpu"}};
+    tg_circ t;
+    tg_make(&t, &rng, 2, 200);
+    g16_key *key = NULL;
+    uint8_t seed[4] = {9, 8, 7, 6}, rs[64], p_cpu[G16_PROOF_BYTES], p_w[G16_PROOF_BYTES];
+    CHECK(g16_setup(&key, &t.c, seed, sizeof seed) == G16_OK, "setup: %s", g16_last_error());
+    g16_derive_rs(rs, seed, sizeof seed);
+    g16_witness wt = {.n = g16_circuit_vars(&t.c), .n_pub = 2, .z = t.z};
+    CHECK(g16_prove_on(p_cpu, key, &t.c, &wt, rs, NULL) == G16_OK, "prove cpu: %s", g16_last_error());
+    CHECK(g16_prove_on(p_w, key, &t.c, &wt, rs, &w.base) == G16_OK && w.calls == 1,
+          "prove through prove_all (%d calls): %s", w.calls, g16_last_error());
+    CHECK(!memcmp(p_cpu, p_w, sizeof p_cpu), "prove_all's proof bytes equal the CPU's");
+    for (int mode = 1; mode <= 2; mode++) {
+        w.mode = mode;
+        g16_status st = g16_prove_on(p_w, key, &t.c, &wt, rs, &w.base);
+        CHECK(st == G16_ERR_BACKEND && strstr(g16_last_error(), "wrapped backend: failing"),
+              "prove_all failure %d reported: %d %s", mode, (int)st, g16_last_error());
+    }
+    g16_key_release(key);
+    tg_free(&t);
+}
+
 int main(void)
 {
     g16_rng_seed(&rng, g16_test_seed(61));
@@ -239,6 +291,7 @@ int main(void)
     check_h_step(be);
     check_msm(be);
     check_prove(be);
+    check_prove_all();
     if (be != cpu) { /* the CPU reference too */
         check_ntt(cpu), check_h_step(cpu), check_msm(cpu);
     }
