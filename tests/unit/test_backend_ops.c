@@ -187,25 +187,45 @@ static void check_msm(g16_backend *be)
     }
 }
 
+/* A small circuit, its TEST-ONLY key and a deterministic r, s. */
+typedef struct {
+    tg_circ t;
+    g16_key *key;
+    uint8_t rs[64];
+    g16_witness w;
+} prove_fix;
+
+static void fix_make(prove_fix *f)
+{
+    uint8_t seed[4] = {1, 2, 3, 4};
+    tg_make(&f->t, &rng, 3, 300);
+    f->key = NULL;
+    CHECK(g16_setup(&f->key, &f->t.c, seed, sizeof seed) == G16_OK, "setup: %s", g16_last_error());
+    g16_derive_rs(f->rs, seed, sizeof seed);
+    f->w = (g16_witness){.n = g16_circuit_vars(&f->t.c), .n_pub = 3, .z = f->t.z};
+}
+
+static void fix_free(prove_fix *f)
+{
+    g16_key_release(f->key);
+    tg_free(&f->t);
+}
+
 /* Proofs through be equal the CPU backend's for the same r, s (and verify). */
 static void check_prove(g16_backend *be)
 {
-    tg_circ t;
-    tg_make(&t, &rng, 3, 300);
-    g16_key *key = NULL;
-    uint8_t seed[4] = {1, 2, 3, 4}, rs[64], p_cpu[G16_PROOF_BYTES], p_be[G16_PROOF_BYTES];
-    CHECK(g16_setup(&key, &t.c, seed, sizeof seed) == G16_OK, "setup: %s", g16_last_error());
-    g16_derive_rs(rs, seed, sizeof seed);
-    g16_witness w = {.n = g16_circuit_vars(&t.c), .n_pub = 3, .z = t.z};
-    CHECK(g16_prove_on(p_cpu, key, &t.c, &w, rs, NULL) == G16_OK, "prove cpu: %s", g16_last_error());
-    CHECK(g16_prove_on(p_be, key, &t.c, &w, rs, be) == G16_OK, "prove %s: %s", be->name,
+    prove_fix f;
+    fix_make(&f);
+    uint8_t p_cpu[G16_PROOF_BYTES], p_be[G16_PROOF_BYTES];
+    CHECK(g16_prove_on(p_cpu, f.key, &f.t.c, &f.w, f.rs, NULL) == G16_OK, "prove cpu: %s",
+          g16_last_error());
+    CHECK(g16_prove_on(p_be, f.key, &f.t.c, &f.w, f.rs, be) == G16_OK, "prove %s: %s", be->name,
           g16_last_error());
     CHECK(!memcmp(p_cpu, p_be, sizeof p_cpu), "%s proof bytes equal the CPU's", be->name);
-    uint8_t *x = tg_inputs(&t);
-    CHECK(g16_verify(g16_key_vk(key), p_be, x, 3) == G16_OK, "%s proof verifies", be->name);
+    uint8_t *x = tg_inputs(&f.t);
+    CHECK(g16_verify(g16_key_vk(f.key), p_be, x, 3) == G16_OK, "%s proof verifies", be->name);
     free(x);
-    g16_key_release(key);
-    tg_free(&t);
+    fix_free(&f);
 }
 
 /* prove.c's prove_all branch (the CUDA table's path) without a GPU: a backend whose
@@ -237,26 +257,19 @@ static void check_prove_all(void)
     static g16_backend_ops ops;
     ops = *g16_cpu_backend()->ops;
     ops.prove_all = wrap_prove_all;
-    wrap_backend w = {.base = {.ops = &ops, .name = "wrapped cpu"}};
-    tg_circ t;
-    tg_make(&t, &rng, 2, 200);
-    g16_key *key = NULL;
-    uint8_t seed[4] = {9, 8, 7, 6}, rs[64], p_cpu[G16_PROOF_BYTES], p_w[G16_PROOF_BYTES];
-    CHECK(g16_setup(&key, &t.c, seed, sizeof seed) == G16_OK, "setup: %s", g16_last_error());
-    g16_derive_rs(rs, seed, sizeof seed);
-    g16_witness wt = {.n = g16_circuit_vars(&t.c), .n_pub = 2, .z = t.z};
-    CHECK(g16_prove_on(p_cpu, key, &t.c, &wt, rs, NULL) == G16_OK, "prove cpu: %s", g16_last_error());
-    CHECK(g16_prove_on(p_w, key, &t.c, &wt, rs, &w.base) == G16_OK && w.calls == 1,
-          "prove through prove_all (%d calls): %s", w.calls, g16_last_error());
-    CHECK(!memcmp(p_cpu, p_w, sizeof p_cpu), "prove_all's proof bytes equal the CPU's");
+    wrap_backend w = {.base = {.ops = &ops, .name = "wrapped cpu (prove_all)"}};
+    check_prove(&w.base);
+    CHECK(w.calls == 1, "the prover went through prove_all (%d calls)", w.calls);
+    prove_fix f;
+    fix_make(&f);
+    uint8_t p_w[G16_PROOF_BYTES];
     for (int mode = 1; mode <= 2; mode++) {
         w.mode = mode;
-        g16_status st = g16_prove_on(p_w, key, &t.c, &wt, rs, &w.base);
+        g16_status st = g16_prove_on(p_w, f.key, &f.t.c, &f.w, f.rs, &w.base);
         CHECK(st == G16_ERR_BACKEND && strstr(g16_last_error(), "wrapped backend: failing"),
               "prove_all failure %d reported: %d %s", mode, (int)st, g16_last_error());
     }
-    g16_key_release(key);
-    tg_free(&t);
+    fix_free(&f);
 }
 
 int main(void)
