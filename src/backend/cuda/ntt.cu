@@ -318,24 +318,25 @@ static bool overlap_ok(const g16_fr *a, const g16_fr *b, const g16_fr *c)
            g16_cuda_is_pinned(c);
 }
 
-// The input copies of an H step on the copy stream, after the compute stream's work
-// so far (the buffers may still be read by it); ev_in[i] marks the end of copy i.
+// The input copies of an H step from page-locked a, b, c: on the copy stream, after
+// the compute stream's work so far (the buffers may still be read by it), except
+// a's when a_on_compute (the H-first order); ev_in[i] marks the end of copy i.
 // Chunked so that the small uploads the compute stream makes meanwhile (scalars,
 // bitmaps) are not queued behind gigabytes.
 static g16_status h_copies(g16_cuda_ctx *ctx, void *const *d, const g16_fr *const *src,
-                           size_t rows, size_t bytes)
+                           size_t rows, size_t bytes, bool a_on_compute)
 {
     const size_t rbytes = rows * sizeof(g16_fr), chunk = (size_t)128 << 20;
     G16_TRY(g16_cuda_copy_stream(ctx));
     CK(cudaEventRecord(ctx->ev_pf, ctx->stream));
     CK(cudaStreamWaitEvent(ctx->copy, ctx->ev_pf, 0));
     for (int i = 0; i < 3; i++) {
+        cudaStream_t cs = i == 0 && a_on_compute ? ctx->stream : ctx->copy;
         for (size_t o = 0; o < rbytes; o += chunk)
             CK(cudaMemcpyAsync((char *)d[i] + o, (const char *)src[i] + o,
-                               rbytes - o < chunk ? rbytes - o : chunk, cudaMemcpyHostToDevice,
-                               ctx->copy));
-        if (rbytes < bytes) CK(cudaMemsetAsync((char *)d[i] + rbytes, 0, bytes - rbytes, ctx->copy));
-        CK(cudaEventRecord(ctx->ev_in[i], ctx->copy));
+                               rbytes - o < chunk ? rbytes - o : chunk, cudaMemcpyHostToDevice, cs));
+        if (rbytes < bytes) CK(cudaMemsetAsync((char *)d[i] + rbytes, 0, bytes - rbytes, cs));
+        CK(cudaEventRecord(ctx->ev_in[i], cs));
     }
     return G16_OK;
 }
@@ -364,7 +365,7 @@ static g16_status h_prefetch(g16_cuda_ctx *ctx, const g16_fr *a, const g16_fr *b
     void *d[3];
     for (int i = 0; i < 3; i++) G16_TRY(g16_cuda_scratch(ctx, &d[i], SLOT_NTT_A + i, bytes));
     const g16_fr *src[3] = {a, b, c};
-    G16_TRY(h_copies(ctx, d, src, rows, bytes));
+    G16_TRY(h_copies(ctx, d, src, rows, bytes, false));
     for (int i = 0; i < 3; i++) ctx->pf.src[i] = src[i];
     ctx->pf.rows = rows;
     ctx->pf.log_n = log_n;
@@ -445,14 +446,7 @@ static g16_status h_step_rows(g16_cuda_ctx *ctx, g16_fr *h, const g16_fr *a, con
     if (pre) {
         ctx->pf.on = 0;  // consumed: the waits below order the transforms after the copies
     } else if (overlap) {
-        G16_TRY(g16_cuda_copy_stream(ctx));
-        CK(cudaStreamWaitEvent(ctx->copy, ctx->ev_start, 0));  // buffers free of earlier work
-        for (int i = 0; i < 3; i++) {
-            cudaStream_t cs = i == 0 ? ctx->stream : ctx->copy;
-            CK(cudaMemcpyAsync(d[i], src[i], rbytes, cudaMemcpyHostToDevice, cs));
-            if (rbytes < bytes) CK(cudaMemsetAsync((char *)d[i] + rbytes, 0, bytes - rbytes, cs));
-            CK(cudaEventRecord(ctx->ev_in[i], cs));
-        }
+        G16_TRY(h_copies(ctx, d, src, rows, bytes, true));
     } else {
         for (int i = 0; i < 3; i++) {
             G16_TRY(g16_cuda_upload(ctx, d[i], src[i], rbytes));
