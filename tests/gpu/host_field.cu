@@ -68,6 +68,26 @@ int main(void)
         g16_fp_sqr(&r, &a);
         dr = da.sqr();
         CHECK(memcmp(&dr, &r, sizeof r) == 0, "fp sqr differs at iteration %d", it);
+        {
+            // one reduction for a sum of two products (the Y of the point additions):
+            // all 81 combinations of the edge values first, then random ones
+            g16_fp c, d, t;
+            if (it < 81) {
+                a = fpe[it % 3], b = fpe[it / 3 % 3], c = fpe[it / 9 % 3], d = fpe[it / 27];
+                da = to_d<g16_dfp>(a), db = to_d<g16_dfp>(b);
+            } else {
+                rand_fp(&c, &rng), rand_fp(&d, &rng);
+            }
+            g16_fp_mul(&r, &a, &b);
+            g16_fp_mul(&t, &c, &d);
+            g16_fp_add(&r, &r, &t);
+            dr = g16_dfp::sop(da, db, to_d<g16_dfp>(c), to_d<g16_dfp>(d));
+            CHECK(memcmp(&dr, &r, sizeof r) == 0, "fp sop differs at iteration %d", it);
+            g16_fp_mul(&r, &a, &b);
+            g16_fp_sub(&r, &r, &t);
+            dr = g16_mul_sub(da, db, to_d<g16_dfp>(c), to_d<g16_dfp>(d));
+            CHECK(memcmp(&dr, &r, sizeof r) == 0, "fp a*b - c*d differs at iteration %d", it);
+        }
         g16_fp_add(&r, &a, &b);
         dr = da + db;
         CHECK(memcmp(&dr, &r, sizeof r) == 0, "fp add differs at iteration %d", it);
@@ -129,6 +149,9 @@ int main(void)
         g16_fp_sqr(&r, &h);
         g16_dfp ds = d.sqr();
         CHECK(memcmp(&ds, &r, sizeof r) == 0, "fp sqr of a carry pattern differs at iteration %d", it);
+        g16_fp_add(&r, &r, &r);
+        ds = g16_dfp::sop(d, d, d, d);  // 2·d², every chain's carries at their largest
+        CHECK(memcmp(&ds, &r, sizeof r) == 0, "fp sop of a carry pattern differs at iteration %d", it);
         g16_dfr x;
         for (int k = 0; k < 8; k++) x.l[k] = w[k];
         x.l[7] &= 0x3fffffffu;  // below r

@@ -47,7 +47,7 @@ struct g16_dxyzz {
         F u = q.y.dbl(), v = u.sqr(), w = u * v, s = q.x * v;
         F xx = q.x.sqr(), m = xx.dbl() + xx;
         F x3 = m.sqr() - s.dbl();
-        F y3 = m * (s - x3) - w * q.y;
+        F y3 = g16_mul_sub(m, s - x3, w, q.y);
         return {x3, y3, v, w};
     }
 
@@ -57,7 +57,7 @@ struct g16_dxyzz {
         F u = y.dbl(), v = u.sqr(), w = u * v, s = x * v;
         F xx = x.sqr(), m = xx.dbl() + xx;
         F x3 = m.sqr() - s.dbl();
-        F y3 = m * (s - x3) - w * y;
+        F y3 = g16_mul_sub(m, s - x3, w, y);
         return {x3, y3, v * zz, w * zzz};
     }
 
@@ -80,7 +80,7 @@ struct g16_dxyzz {
         }
         F pp = p.sqr(), ppp = p * pp, qq = x * pp;
         F x3 = r.sqr() - ppp - qq.dbl();
-        F y3 = r * (qq - x3) - y * ppp;
+        F y3 = g16_mul_sub(r, qq - x3, y, ppp);
         return {x3, y3, zz * pp, zzz * ppp};
     }
 
@@ -102,7 +102,7 @@ struct g16_dxyzz {
         }
         F pp = p.sqr(), ppp = p * pp, qq = u1 * pp;
         F x3 = r.sqr() - ppp - qq.dbl();
-        F y3 = r * (qq - x3) - s1 * ppp;
+        F y3 = g16_mul_sub(r, qq - x3, s1, ppp);
         return {x3, y3, zz * o.zz * pp, zzz * o.zzz * ppp};
     }
 

@@ -260,6 +260,45 @@ struct g16_mont {
         return top;
     }
 
+    // One row of a product, a·bi, into the state T = ev + od·2^32 (+ pend): the odd
+    // products (a[j], j odd) into od, the even ones into ev with their carry out into
+    // word N (the top of od).  With FIRST the pending word is added to ev[0] and its
+    // carry enters the odd chain.  The odd chain's carry out of word N is dropped: it
+    // is zero while T stays below 2^(32(N+1)) (see operator* and sop for the bounds).
+    template <bool FIRST>
+    G16_HD static void row(uint32_t *ev, uint32_t *od, uint32_t pend, const g16_mont &a, uint32_t bi)
+    {
+        CF_DECL
+        if constexpr (FIRST) {
+            ADD_CC(ev[0], pend);
+            MADCLO_CC(od[0], a.l[1], bi);
+        } else {
+            MADLO_CC(od[0], a.l[1], bi);
+        }
+        MADCHI_CC(od[1], a.l[1], bi);
+#pragma unroll
+        for (int j = 3; j < N; j += 2) {
+            MADCLO_CC(od[j - 1], a.l[j], bi);
+            MADCHI_CC(od[j], a.l[j], bi);
+        }
+        MADLO_CC(ev[0], a.l[0], bi);
+        MADCHI_CC(ev[1], a.l[0], bi);
+#pragma unroll
+        for (int j = 2; j < N; j += 2) {
+            MADCLO_CC(ev[j], a.l[j], bi);
+            MADCHI_CC(ev[j + 1], a.l[j], bi);
+        }
+        ADDC(od[N - 1], 0u);
+    }
+    // One reduction step: q·m cancels word 0, then the division by 2^32.
+    G16_HD static void redc_step(uint32_t *ev, uint32_t *od, uint32_t &pend)
+    {
+        const uint32_t q = ev[0] * P::N0;
+        redc_even(ev, od, q);
+        redc_odd<false>(ev, od, q, 0);
+        redc_shift(ev, od, pend);
+    }
+
     // Montgomery product a·b·2^(-32N) mod m, fully reduced.  See the file comment;
     // the state between steps is T = ev + od·2^32 (+ the pending word `pend` at
     // position 0), with ev covering words 0..N-1 and od words 1..N.  m < 2^(32N-1)
@@ -267,33 +306,37 @@ struct g16_mont {
     // that are dropped are provably zero.
     G16_HD friend g16_mont operator*(const g16_mont &a, const g16_mont &b)
     {
-        CF_DECL
         uint32_t ev[N], od[N], pend = 0;
 #pragma unroll
         for (int k = 0; k < N; k++) ev[k] = od[k] = 0;
 #pragma unroll
         for (int i = 0; i < N; i++) {
-            const uint32_t bi = b.l[i];
-            // odd products (a[j], j odd) start their chain with the pending word's carry
-            ADD_CC(ev[0], pend);
+            row<true>(ev, od, pend, a, b.l[i]);
+            redc_step(ev, od, pend);
+        }
+        const uint32_t top = redc_fold(ev, od, pend);
+        return reduce_once(ev, top);
+    }
+
+    // (a·b + c·d)·2^(-32N) mod m with ONE reduction: both products' rows enter each
+    // step before its q·m, so a sum of two products costs 3N² wide products instead of
+    // 4N² (the Y of a point addition, R·(Q − X3) − Y1·PPP, is sop(R, Q − X3, Y1, −PPP)).
+    // Bounds (all inputs < m, m < 2^(32N−3) as for p): the state stays below 3m, so
+    // T + (a + c + m)·(2^32 − 1) < 2^(32(N+1)) and the dropped carries are zero; the
+    // end value is (ab + cd + Q·m)/R < m·(1 + 2m/R) < 2m, so one subtraction is left.
+    // Only for Fp: Fr's r is above 2^(32N−3) (r ≈ 0.45·2^255).
+    G16_HD static g16_mont sop(const g16_mont &a, const g16_mont &b, const g16_mont &c,
+                                const g16_mont &d)
+    {
+        static_assert(N == 12, "sop's bounds need m < 2^(32N-3): Fp only");
+        uint32_t ev[N], od[N], pend = 0;
 #pragma unroll
-            for (int j = 1; j < N; j += 2) {
-                MADCLO_CC(od[j - 1], a.l[j], bi);
-                MADCHI_CC(od[j], a.l[j], bi);
-            }
-            // even products; their carry out is word N, the top of od
-            MADLO_CC(ev[0], a.l[0], bi);
-            MADCHI_CC(ev[1], a.l[0], bi);
+        for (int k = 0; k < N; k++) ev[k] = od[k] = 0;
 #pragma unroll
-            for (int j = 2; j < N; j += 2) {
-                MADCLO_CC(ev[j], a.l[j], bi);
-                MADCHI_CC(ev[j + 1], a.l[j], bi);
-            }
-            ADDC(od[N - 1], 0u);
-            const uint32_t q = ev[0] * P::N0;
-            redc_even(ev, od, q);
-            redc_odd<false>(ev, od, q, 0);
-            redc_shift(ev, od, pend);
+        for (int i = 0; i < N; i++) {
+            row<true>(ev, od, pend, a, b.l[i]);
+            row<false>(ev, od, 0, c, d.l[i]);
+            redc_step(ev, od, pend);
         }
         const uint32_t top = redc_fold(ev, od, pend);
         return reduce_once(ev, top);
@@ -408,6 +451,20 @@ struct g16_mont {
 
 typedef g16_mont<g16_fp_params> g16_dfp;
 typedef g16_mont<g16_fr_params> g16_dfr;
+
+// a·b − c·d: for Fp one reduction for both products (g16_mont::sop with m − d; for
+// d = 0, 0 − d is 0), otherwise (Fp2) the two products.
+template <class F>
+G16_HD F g16_mul_sub(const F &a, const F &b, const F &c, const F &d)
+{
+    return a * b - c * d;
+}
+template <>
+G16_HD g16_dfp g16_mul_sub<g16_dfp>(const g16_dfp &a, const g16_dfp &b, const g16_dfp &c,
+                                    const g16_dfp &d)
+{
+    return g16_dfp::sop(a, b, c, g16_dfp::zero() - d);
+}
 
 // --- Fp2 = Fp[u]/(u^2 + 1) -----------------------------------------------------------
 // Two types over the same bytes: INL = true inlines the products (the G2 MSM's

@@ -1,11 +1,13 @@
 // Fr NTT and the Groth16 H step on the device.
 //
-// Transforms are radix-2, several stages per kernel: a block loads a tile of
+// Transforms run several stages per kernel (radix 8 by default: three stages per
+// shared-memory round trip, ntt_step.cuh): a block loads a tile of
 // 2^k rows (elements 2^lo apart) × C adjacent columns into shared memory, runs
 // the k stages whose butterfly distances are 2^lo .. 2^(lo+k-1) there, and writes
-// the tile back, so a 2^27 transform makes 4 passes over device memory.  The low
-// pass (lo = 0) takes 10 stages with C = 1; the upper passes take ≤ 8 stages with
-// C = 1024 / 2^k columns, so each row segment read is ≥ 128 contiguous bytes.
+// the tile back, so a 2^27 transform makes 3 passes over device memory.  The low
+// pass (lo = 0) takes 10 stages with C = 1; the upper passes take ≤ 9 stages with
+// C = 1024 / 2^k columns, so each row segment read is ≥ 64 contiguous bytes
+// (G16_CUDA_NTT_HIGH=8: ≤ 8 stages, ≥ 128 bytes, 4 passes at 2^27, 1.5% slower).
 //
 // Orders: Gentleman–Sande (DIF) maps natural → bit-reversed and Cooley–Tukey (DIT)
 // bit-reversed → natural, so the H step (inverse, coset forward, pointwise, coset
@@ -87,6 +89,38 @@ __global__ void scale_kernel(g16_dfr *out, const g16_dfr *in, const g16_dfr *pow
     ntt_st(&out[scatter ? rj : j], v);
 }
 
+// The same for bit-reversed input (in_bitrev), with a running power: lane l of a warp
+// takes the elements j = l + 32·bitrev(q) (over log_n − 5 bits) for G16_SCALE_RUN
+// consecutive q, whose coefficient index k = bitrev(j) = bitrev5(l)·2^(log_n−5) + q
+// runs consecutively, so each factor is the previous one times base: two products an
+// element instead of the table's three, and a warp still reads 32 adjacent elements.
+// (The coset scalings of a 2^26 H step: 4 × 4.2 ms with the table, session 7's ncu.)
+// log_n ≥ 10; out may equal in when !scatter.
+#define G16_SCALE_RUN 16
+__global__ void scale_run_kernel(g16_dfr *out, const g16_dfr *in, const g16_dfr *pow_t,
+                                 g16_dfr base, unsigned log_n, int scatter)
+{
+    const size_t gt = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    const uint32_t lane = (uint32_t)gt & 31, q0 = (uint32_t)(gt >> 5) * G16_SCALE_RUN;
+    const unsigned lq = log_n - 5;
+    if (q0 >> lq) return;
+    const uint32_t hi = bitrev(lane, 5) << lq;
+    g16_dfr f = g16_pow_lookup(pow_t, hi + q0);
+#pragma unroll 4
+    for (uint32_t q = q0; q < q0 + G16_SCALE_RUN; q++) {
+        const uint32_t j = lane + (bitrev(q, lq) << 5);
+        g16_dfr v;
+        ntt_ld(v, &in[j]);
+        ntt_st(&out[scatter ? hi + q : j], v * f);
+        f = f * base;
+    }
+}
+
+// scale_kernel with in_bitrev, through scale_run_kernel where the size allows.
+static g16_status scale_bitrev(g16_cuda_ctx *ctx, g16_dfr *out, const g16_dfr *in,
+                               const g16_dfr *pow_t, const g16_fr &base, unsigned log_n,
+                               int scatter);
+
 __global__ void permute_kernel(g16_dfr *out, const g16_dfr *in, unsigned log_n)
 {
     size_t j = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
@@ -119,6 +153,22 @@ static g16_dfr dfr_of(const g16_fr &h)
     g16_dfr r;
     memcpy(&r, &h, sizeof r);
     return r;
+}
+
+static g16_status scale_bitrev(g16_cuda_ctx *ctx, g16_dfr *out, const g16_dfr *in,
+                               const g16_dfr *pow_t, const g16_fr &base, unsigned log_n,
+                               int scatter)
+{
+    const size_t n = (size_t)1 << log_n;
+    if (log_n >= 10 && !getenv("G16_CUDA_SCALE_TABLE")) {
+        scale_run_kernel<<<grid_for(n / G16_SCALE_RUN, 256), 256, 0, ctx->stream>>>(
+            out, in, pow_t, dfr_of(base), log_n, scatter);
+        CK_LAUNCH("scale_run_kernel");
+    } else {
+        scale_kernel<<<grid_for(n, 256), 256, 0, ctx->stream>>>(out, in, pow_t, log_n, 1, scatter);
+        CK_LAUNCH("scale_kernel");
+    }
+    return G16_OK;
 }
 
 // ω_n (or its inverse) for n = 2^log_n: 7^((r-1)/2^32) squared 32 - log_n times.
@@ -466,8 +516,12 @@ static g16_status h_step_rows(g16_cuda_ctx *ctx, g16_fr *h, const g16_fr *a, con
         g16_dfr *x = (g16_dfr *)d[i];
         if (overlap || pre) CK(cudaStreamWaitEvent(ctx->stream, ctx->ev_in[i], 0));
         G16_TRY(run_passes(ctx, x, log_n, 1, dit_first));
-        scale_kernel<<<gb, 256, 0, ctx->stream>>>(x, x, t_in, log_n, !dit_first, 0);
-        CK_LAUNCH("scale_kernel");
+        if (dit_first) {
+            scale_kernel<<<gb, 256, 0, ctx->stream>>>(x, x, t_in, log_n, 0, 0);
+            CK_LAUNCH("scale_kernel");
+        } else {
+            G16_TRY(scale_bitrev(ctx, x, x, t_in, gen, log_n, 0));
+        }
         G16_TRY(run_passes(ctx, x, log_n, 0, !dit_first));
     }
     h_pointwise<<<gb, 256, 0, ctx->stream>>>((g16_dfr *)d[0], (const g16_dfr *)d[1],
@@ -476,10 +530,13 @@ static g16_status h_step_rows(g16_cuda_ctx *ctx, g16_fr *h, const g16_fr *a, con
     G16_TRY(run_passes(ctx, (g16_dfr *)d[0], log_n, 1, dit_first));
     // natural input: bit-reversed coefficients, scattered to natural order;
     // bit-reversed input: already natural, scaled in place.
-    scale_kernel<<<gb, 256, 0, ctx->stream>>>(dit_first ? (g16_dfr *)d[0] : (g16_dfr *)d[3],
-                                              (const g16_dfr *)d[0], t_out, log_n, !dit_first,
-                                              !dit_first);
-    CK_LAUNCH("scale_kernel");
+    if (dit_first) {
+        scale_kernel<<<gb, 256, 0, ctx->stream>>>((g16_dfr *)d[0], (const g16_dfr *)d[0], t_out,
+                                                  log_n, 0, 0);
+        CK_LAUNCH("scale_kernel");
+    } else {
+        G16_TRY(scale_bitrev(ctx, (g16_dfr *)d[3], (const g16_dfr *)d[0], t_out, ginv, log_n, 1));
+    }
     G16_TRY(g16_cuda_mark(ctx, ctx->ev_kernels_end));
     if (h) G16_TRY(g16_cuda_download(ctx, h, dit_first ? d[0] : d[3], bytes));
     G16_TRY(g16_cuda_mark(ctx, ctx->ev_end));
