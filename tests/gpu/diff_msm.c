@@ -152,7 +152,7 @@ void diff_test_msm_g1(g16_cuda_ctx *ctx, size_t max_n)
         const g16_fr *sc = in.sc;
         const uint64_t *dens = in.dens;
         int fails = 0;
-        for (int v = 0; v < 9; v++) {
+        for (int v = 0; v < 10; v++) {
             if (n > 65536 && (v == 4 || v == 5)) continue;
             if (n < 1000 && v >= 7) continue;
             int dist = v == 1 || v == 3 || v == 8 ? 1 : v == 5 ? 2 : v == 6 ? 3 : 0;
@@ -167,12 +167,22 @@ void diff_test_msm_g1(g16_cuda_ctx *ctx, size_t max_n)
             if (v == 8) o.window = 18;
             /* v 1, 3 and 8: about four chunks of scalars (the density's in 64-bit words) */
             if (v == 1 || v == 3 || v == 8) o.max_pairs = 4 * n;
+            /* v 9: uniform with level-0 pieces of 64, the length that large dense MSMs
+             * (>= 2^27 pairs, msm_run_len) take, at test sizes */
+            const char *run0 = getenv("G16_CUDA_MSM_RUN");
+            char run_saved[16] = "";
+            if (run0) snprintf(run_saved, sizeof run_saved, "%s", run0);
+            if (v == 9) setenv("G16_CUDA_MSM_RUN", "64", 1);
             size_t nb;
             const g16_g1_affine *bp = g1_inputs_draw(&in, dist, use_dens, &nb);
             g16_g1_jac want;
             g16_status s = g16_msm_g1_ex(&want, bp, nb, sc, n, use_dens ? dens : NULL, &co);
             CHECK(s == G16_OK, "cpu msm: %s", g16_last_error());
             int ok = cuda_msm_eq_g1(ctx, &want, bp, nb, sc, n, use_dens ? dens : NULL, &o);
+            if (v == 9) {
+                if (run0) setenv("G16_CUDA_MSM_RUN", run_saved, 1);
+                else unsetenv("G16_CUDA_MSM_RUN");
+            }
             CHECK(ok, "G1 MSM n=%zu variant %d (dist %d, density %d, window %u, split %d, max pairs %zu) differs",
                   n, v, dist, use_dens, o.window, !o.no_split, o.max_pairs);
             fails += !ok;

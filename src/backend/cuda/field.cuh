@@ -69,25 +69,12 @@
 // --- moduli -------------------------------------------------------------------------
 struct g16_fp_params {
     static constexpr int N = 12;
-    // Products by one Karatsuba level (mul_wide) and a separate reduction, see
-    // g16_mont::operator*.
-    static constexpr bool kara = true;
     static constexpr uint32_t N0 = 0xfffcfffdu;  // -p^-1 mod 2^32
     G16_HD static uint32_t mod(int i)
     {
         const uint32_t m[12] = {0xffffaaabu, 0xb9feffffu, 0xb153ffffu, 0x1eabfffeu,
                                 0xf6b0f624u, 0x6730d2a0u, 0xf38512bfu, 0x64774b84u,
                                 0x434bacd7u, 0x4b1ba7b6u, 0x397fe69au, 0x1a0111eau};
-        return m[i];
-    }
-    // p² (24 words): the multiple of p that keeps t0 − t1 of the Fp2 product ≥ 0.
-    G16_HD static uint32_t mod2(int i)
-    {
-        const uint32_t m[24] = {0x1c718e39u, 0x26aa0000u, 0x76382eabu, 0x7ced6b1du, 0x62113cfdu,
-                                0x162c3383u, 0x3e71b743u, 0x66bf91edu, 0x7091a049u, 0x292e85a8u,
-                                0x86185c7bu, 0x1d68619cu, 0x0978ef01u, 0xf5314933u, 0x16ddca6eu,
-                                0x50a62cfdu, 0x349e8bd0u, 0x66e59e49u, 0x0e7046b4u, 0xe2dc90e5u,
-                                0xa22f25e9u, 0x4bd278eau, 0xb8c35fc7u, 0x02a437a4u};
         return m[i];
     }
     // R mod p (Montgomery one).
@@ -102,7 +89,6 @@ struct g16_fp_params {
 
 struct g16_fr_params {
     static constexpr int N = 8;
-    static constexpr bool kara = false;
     static constexpr uint32_t N0 = 0xffffffffu;  // -r^-1 mod 2^32
     G16_HD static uint32_t mod(int i)
     {
@@ -313,215 +299,48 @@ struct g16_mont {
         redc_shift(ev, od, pend);
     }
 
-    // Montgomery product a·b·2^(-32N) mod m, fully reduced.  Fp (P::kara): the
-    // double-width product by one Karatsuba level (mul_wide: 3(N/2)² = 108 wide products
-    // instead of N² = 144), then its reduction (redc_wide: N² + N), 258 in all against the
-    // interleaved (CIOS) form's 2N² + N = 300; the products are what bound the kernels
-    // (the carry additions ride in the issue slots between them: docs/cuda.md).
-    // Fr keeps CIOS: the state between steps is T = ev + od·2^32 (+ the pending word
-    // `pend` at position 0), with ev covering words 0..N-1 and od words 1..N.
-    // m < 2^(32N-1) for both fields keeps T + a·b_i + q·m below 2^(32(N+1)), so the
-    // top carries that are dropped are provably zero.
+    // Montgomery product a·b·2^(-32N) mod m, fully reduced.  See the file comment;
+    // the state between steps is T = ev + od·2^32 (+ the pending word `pend` at
+    // position 0), with ev covering words 0..N-1 and od words 1..N.  m < 2^(32N-1)
+    // for both fields keeps T + a·b_i + q·m below 2^(32(N+1)), so the top carries
+    // that are dropped are provably zero.
     G16_HD friend g16_mont operator*(const g16_mont &a, const g16_mont &b)
     {
-        if constexpr (P::kara) {
-            uint32_t t[2 * N];
-            mul_wide(t, a.l, b.l);
-            return redc_wide(t);
-        } else {
-            uint32_t ev[N], od[N], pend = 0;
+        uint32_t ev[N], od[N], pend = 0;
 #pragma unroll
-            for (int k = 0; k < N; k++) ev[k] = od[k] = 0;
+        for (int k = 0; k < N; k++) ev[k] = od[k] = 0;
 #pragma unroll
-            for (int i = 0; i < N; i++) {
-                row<true>(ev, od, pend, a, b.l[i]);
-                redc_step(ev, od, pend);
-            }
-            const uint32_t top = redc_fold(ev, od, pend);
-            return reduce_once(ev, top);
+        for (int i = 0; i < N; i++) {
+            row<true>(ev, od, pend, a, b.l[i]);
+            redc_step(ev, od, pend);
         }
+        const uint32_t top = redc_fold(ev, od, pend);
+        return reduce_once(ev, top);
     }
 
-    // (a·b + c·d)·2^(-32N) mod m with ONE reduction (the Y of a point addition,
-    // R·(Q − X3) − Y1·PPP, is sop(R, Q − X3, Y1, −PPP)): the two double-width products
-    // added, then redc_wide, whose bound t < m·2^(32N) holds as ab + cd < 2m² and
-    // 2m < 2^(32N).  Fp only (the fields with P::kara).
+    // (a·b + c·d)·2^(-32N) mod m with ONE reduction: both products' rows enter each
+    // step before its q·m, so a sum of two products costs 3N² wide products instead of
+    // 4N² (the Y of a point addition, R·(Q − X3) − Y1·PPP, is sop(R, Q − X3, Y1, −PPP)).
+    // Bounds (all inputs < m, m < 2^(32N−3) as for p): the state stays below 3m, so
+    // T + (a + c + m)·(2^32 − 1) < 2^(32(N+1)) and the dropped carries are zero; the
+    // end value is (ab + cd + Q·m)/R < m·(1 + 2m/R) < 2m, so one subtraction is left.
+    // Only for Fp: Fr's r is above 2^(32N−3) (r ≈ 0.45·2^255).
     G16_HD static g16_mont sop(const g16_mont &a, const g16_mont &b, const g16_mont &c,
                                 const g16_mont &d)
     {
-        static_assert(P::kara, "sop is built on mul_wide");
-        uint32_t t[2 * N], u[2 * N];
-        mul_wide(t, a.l, b.l);
-        mul_wide(u, c.l, d.l);
-        add_wide(t, u);
-        return redc_wide(t);
-    }
-
-    // --- double-width products and their reduction ---------------------------------
-    // acc[base + 2k], acc[base + 2k + 1] += x[j0 + 2k]·y for k < H/2: one (lo, hi) pair of
-    // one accumulator per product, so each is one IMAD.WIDE; the chain's carry goes into
-    // acc[base + H] (none when that is past the W words: the callers' bounds make it 0).
-    template <int H, int W>
-    G16_HD static void school_chain(uint32_t *acc, const uint32_t *x, uint32_t y, int base, int j0)
-    {
-        CF_DECL
-        MADLO_CC(acc[base], x[j0], y);
-        MADCHI_CC(acc[base + 1], x[j0], y);
+        static_assert(N == 12, "sop's bounds need m < 2^(32N-3): Fp only");
+        uint32_t ev[N], od[N], pend = 0;
 #pragma unroll
-        for (int k = 1; k < H / 2; k++) {
-            MADCLO_CC(acc[base + 2 * k], x[j0 + 2 * k], y);
-            MADCHI_CC(acc[base + 2 * k + 1], x[j0 + 2 * k], y);
-        }
-        if (base + H < W) ADDC(acc[base + H], 0u);
-    }
-    // t[0..2H) = x·y for H-word x, y (H even), schoolbook in two accumulators whose
-    // (lo, hi) pairs start on even words: A takes x_j·y_i with i + j even (at word i + j),
-    // B those with i + j odd (at word i + j − 1: B is A shifted by one word).  A chain's
-    // carry lands on a word that holds at most one earlier carry and that a later
-    // row's chain takes in (or, at the top, stays ≤ 2), so it cannot overflow.
-    template <int H>
-    G16_HD static void mul_school(uint32_t *t, const uint32_t *x, const uint32_t *y)
-    {
-        static_assert(H % 2 == 0, "pairs of limbs");
-        uint32_t A[2 * H], B[2 * H];
-#pragma unroll
-        for (int k = 0; k < 2 * H; k++) A[k] = B[k] = 0;
-#pragma unroll
-        for (int i = 0; i < H; i++) {
-            const int p = i & 1;
-            school_chain<H, 2 * H>(A, x, y[i], i + p, p);
-            school_chain<H, 2 * H>(B, x, y[i], i - p, 1 - p);
-        }
-        CF_DECL
-        t[0] = A[0];
-        t[1] = A[1];
-        ADD_CC(t[1], B[0]);
-#pragma unroll
-        for (int k = 2; k < 2 * H; k++) {
-            t[k] = A[k];
-            ADDC_CC(t[k], B[k - 1]);
-        }
-    }
-    // t[0..2N) = a·b for N-word integers: Karatsuba over the halves,
-    // a·b = lo·lo + ((a_lo + a_hi)(b_lo + b_hi) − lo·lo − hi·hi)·2^(32H) + hi·hi·2^(64H).
-    // The half sums have a carry bit each (ca, cb), so the middle product is
-    // s_a·s_b + (ca·s_b + cb·s_a)·2^(32H) + ca·cb·2^(64H), 2H + 1 words (mid, m2).
-    G16_HD static void mul_wide(uint32_t *t, const uint32_t *a, const uint32_t *b)
-    {
-        constexpr int H = N / 2;
-        uint32_t sa[H], sb[H], mid[2 * H], ca = 0, cb = 0, m2;
-        half_sum(sa, ca, a);
-        half_sum(sb, cb, b);
-        mul_school<H>(t, a, b);
-        mul_school<H>(t + 2 * H, a + H, b + H);
-        mul_school<H>(mid, sa, sb);
-        m2 = ca & cb;
-        add_masked_hi(mid, m2, sb, 0u - ca);
-        add_masked_hi(mid, m2, sa, 0u - cb);
-        sub_mid(mid, m2, t);
-        sub_mid(mid, m2, t + 2 * H);
-        CF_DECL
-        ADD_CC(t[H], mid[0]);
-#pragma unroll
-        for (int k = 1; k < 2 * H; k++) ADDC_CC(t[H + k], mid[k]);
-        ADDC_CC(t[3 * H], m2);
-#pragma unroll
-        for (int k = 3 * H + 1; k < 4 * H; k++) ADDC_CC(t[k], 0u);
-    }
-    // s (+ c·2^(32H)) = x_lo + x_hi.
-    G16_HD static void half_sum(uint32_t *s, uint32_t &c, const uint32_t *x)
-    {
-        constexpr int H = N / 2;
-        CF_DECL
-        s[0] = x[0];
-        ADD_CC(s[0], x[H]);
-#pragma unroll
-        for (int k = 1; k < H; k++) {
-            s[k] = x[k];
-            ADDC_CC(s[k], x[H + k]);
-        }
-        ADDC(c, 0u);
-    }
-    // (mid, m2) += (s & mask)·2^(32H).
-    G16_HD static void add_masked_hi(uint32_t *mid, uint32_t &m2, const uint32_t *s, uint32_t mask)
-    {
-        constexpr int H = N / 2;
-        CF_DECL
-        ADD_CC(mid[H], s[0] & mask);
-#pragma unroll
-        for (int k = 1; k < H; k++) ADDC_CC(mid[H + k], s[k] & mask);
-        ADDC(m2, 0u);
-    }
-    // (mid, m2) −= x[0..2H) (the result stays ≥ 0: it ends as the cross term).
-    G16_HD static void sub_mid(uint32_t *mid, uint32_t &m2, const uint32_t *x)
-    {
-        constexpr int H = N / 2;
-        CF_DECL
-        SUB_CC(mid[0], x[0]);
-#pragma unroll
-        for (int k = 1; k < 2 * H; k++) SUBC_CC(mid[k], x[k]);
-        SUBC(m2, 0u);
-    }
-    // t += u over 2N words (the caller's bound: no carry out).
-    G16_HD static void add_wide(uint32_t *t, const uint32_t *u)
-    {
-        CF_DECL
-        ADD_CC(t[0], u[0]);
-#pragma unroll
-        for (int k = 1; k < 2 * N; k++) ADDC_CC(t[k], u[k]);
-    }
-    // t += m² over 2N words (fields with P::mod2; the caller's bound: no carry out).
-    G16_HD static void add_mod2(uint32_t *t)
-    {
-        CF_DECL
-        ADD_CC(t[0], P::mod2(0));
-#pragma unroll
-        for (int k = 1; k < 2 * N; k++) ADDC_CC(t[k], P::mod2(k));
-    }
-    // t −= u over 2N words (the caller's bound: t ≥ u).
-    G16_HD static void sub_wide(uint32_t *t, const uint32_t *u)
-    {
-        CF_DECL
-        SUB_CC(t[0], u[0]);
-#pragma unroll
-        for (int k = 1; k < 2 * N; k++) SUBC_CC(t[k], u[k]);
-    }
-    // t·2^(-32N) mod m, fully reduced, for t < m·2^(32N): Montgomery steps over t_lo
-    // (q taken with the pending word), then + t_hi: (t_lo + Q·m)/R ≤ m and t_hi < m, so
-    // one conditional subtraction is left.
-    G16_HD static g16_mont redc_wide(const uint32_t *t)
-    {
-        uint32_t e[N], o[N], pend = 0;
-#pragma unroll
-        for (int k = 0; k < N; k++) e[k] = t[k], o[k] = 0;
+        for (int k = 0; k < N; k++) ev[k] = od[k] = 0;
 #pragma unroll
         for (int i = 0; i < N; i++) {
-            const uint32_t q = (e[0] + pend) * P::N0;
-            redc_odd<true>(e, o, q, pend);
-            redc_even(e, o, q);
-            redc_shift(e, o, pend);
+            row<true>(ev, od, pend, a, b.l[i]);
+            row<false>(ev, od, 0, c, d.l[i]);
+            redc_step(ev, od, pend);
         }
-        uint32_t top = redc_fold(e, o, pend);
-        CF_DECL
-        ADD_CC(e[0], t[N]);
-#pragma unroll
-        for (int k = 1; k < N; k++) ADDC_CC(e[k], t[N + k]);
-        ADDC(top, 0u);
-        return reduce_once(e, top);
+        const uint32_t top = redc_fold(ev, od, pend);
+        return reduce_once(ev, top);
     }
-    // The integer sum a + b without reduction (< 2m < 2^(32N): an operand of mul_wide).
-    G16_HD static g16_mont add_raw(const g16_mont &a, const g16_mont &b)
-    {
-        CF_DECL
-        g16_mont r;
-#pragma unroll
-        for (int i = 0; i < N; i++) r.l[i] = a.l[i];
-        ADD_CC(r.l[0], b.l[0]);
-#pragma unroll
-        for (int i = 1; i < N; i++) ADDC_CC(r.l[i], b.l[i]);
-        return r;
-    }
-
     // One chain of the square's off-diagonal row i: a[i]·a[j] for j = i+g, i+g+2, …
     // < N into acc words i+j (lo) and i+j+1 (hi), its carry into the word after the
     // last hi (see sqr for why that word cannot overflow).
@@ -546,7 +365,9 @@ struct g16_mont {
     // adjacent: j − i odd starts at the odd word 2i+1 (od), even at 2i+2 (ev).  A
     // chain's carry goes into the word after its last hi, at ≥ i + N, where earlier
     // rows left only carries (rows i' < i end at word i' + N), so it cannot overflow.
-    // Then redc_wide.
+    // Reduction of the low half t_lo as in the product's reduction half (q taken
+    // with the pending word), then + t_hi: (t_lo + Q·m)/R ≤ m and t_hi < m, so one
+    // conditional subtraction is left.
     G16_HD g16_mont sqr() const
     {
         CF_DECL
@@ -574,7 +395,23 @@ struct g16_mont {
             MADCLO_CC(t[2 * i], a[i], a[i]);
             MADCHI_CC(t[2 * i + 1], a[i], a[i]);
         }
-        return redc_wide(t);
+        // Reduce t_lo: state T = e + o·2^32 + pend, as in operator*.
+        uint32_t e[N], o[N], pend = 0;
+#pragma unroll
+        for (int k = 0; k < N; k++) e[k] = t[k], o[k] = 0;
+#pragma unroll
+        for (int i = 0; i < N; i++) {
+            const uint32_t q = (e[0] + pend) * P::N0;
+            redc_odd<true>(e, o, q, pend);
+            redc_even(e, o, q);
+            redc_shift(e, o, pend);
+        }
+        uint32_t top = redc_fold(e, o, pend);
+        ADD_CC(e[0], t[N]);
+#pragma unroll
+        for (int k = 1; k < N; k++) ADDC_CC(e[k], t[N + k]);
+        ADDC(top, 0u);
+        return reduce_once(e, top);
     }
 
     // this^(m-2) = this^-1 (Fermat; 0 for 0): square-and-multiply over the bits of
@@ -637,8 +474,7 @@ G16_HD g16_dfp g16_mul_sub<g16_dfp>(const g16_dfp &a, const g16_dfp &b, const g1
 // the H200 but a proof's B2 MSM (sparse scalars: more of its time outside the
 // accumulation) 21% slower; inlined, the bucket reduction spills (1.7 KB stack,
 // 772 B of spill loads), hence the split.  Build knob G16_CUDA_G2_INLINE: 0 calls everywhere, 1 (the default) the
-// split, 2 inlined everywhere.  Products are Karatsuba (3 double-width Fp products, 2
-// reductions), squares 2 Fp products.
+// split, 2 inlined everywhere.  Products are Karatsuba (3 Fp products), squares 2.
 #ifndef G16_CUDA_G2_INLINE
 #define G16_CUDA_G2_INLINE 1
 #endif
@@ -660,22 +496,11 @@ struct g16_dfp2_t {
     }
     G16_HD g16_dfp2_t dbl() const { return {c0.dbl(), c1.dbl()}; }
     G16_HD g16_dfp2_t neg() const { return {c0.neg(), c1.neg()}; }
-    // Karatsuba over Fp with two reductions instead of three: the double-width products
-    // t0 = a0·b0, t1 = a1·b1, t2 = (a0 + a1)(b0 + b1) (half sums left unreduced, < 2p),
-    // then c0 = redc(t0 + p² − t1) (p² ≡ 0 keeps it ≥ 0) and c1 = redc(t2 − t0 − t1) =
-    // redc(a0·b1 + a1·b0); both arguments are below 2p² < p·R, redc_wide's bound.
     G16_HD static g16_dfp2_t mul_inl(const g16_dfp2_t &a, const g16_dfp2_t &b)
     {
-        uint32_t t0[24], t1[24], t2[24];
-        g16_dfp::mul_wide(t0, a.c0.l, b.c0.l);
-        g16_dfp::mul_wide(t1, a.c1.l, b.c1.l);
-        const g16_dfp sa = g16_dfp::add_raw(a.c0, a.c1), sb = g16_dfp::add_raw(b.c0, b.c1);
-        g16_dfp::mul_wide(t2, sa.l, sb.l);
-        g16_dfp::sub_wide(t2, t0);
-        g16_dfp::sub_wide(t2, t1);
-        g16_dfp::add_mod2(t0);
-        g16_dfp::sub_wide(t0, t1);
-        return {g16_dfp::redc_wide(t0), g16_dfp::redc_wide(t2)};
+        g16_dfp t0 = a.c0 * b.c0, t1 = a.c1 * b.c1;
+        g16_dfp t2 = (a.c0 + a.c1) * (b.c0 + b.c1);
+        return {t0 - t1, t2 - t0 - t1};
     }
     // (c0 + c1 u)^2 = (c0 + c1)(c0 - c1) + 2 c0 c1 u.
     G16_HD static g16_dfp2_t sqr_inl(const g16_dfp2_t &a)

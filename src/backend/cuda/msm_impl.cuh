@@ -63,6 +63,11 @@ struct msm_traits<g16_dfp> {
     static constexpr unsigned ones_threads = 32768;  // ones_partial: about one wave
     static constexpr unsigned lg_big_window = 24;  // c = 20 from 2^24 points (msm_auto_window)
     static constexpr uint32_t run_len = MSM_RUN_LEN;
+    // Large dense MSMs (≥ 2^27 pairs, ≥ dense_run a bucket on average: ≥ 2^24 random
+    // scalars at c = 20) take pieces of dense_len: fewer partial sums for the next
+    // level (session 7, G16_CUDA_MSM_RUN=64 for every MSM: G1 2^24 −1.5%, 2^26 −1.4 to
+    // −2%, but a proof's sparse B1 and G2's B2 lost what its H query gained).
+    static constexpr uint32_t dense_run = 32, dense_len = 64;
     static constexpr g16_group group = G16_G1;
 };
 template <>
@@ -72,8 +77,19 @@ struct msm_traits<g16_dfp2> {
     static constexpr unsigned lg_big_window = 26;
     // G2 2^24 (H200, session 6): 441 ms with 16, 462 with 32
     static constexpr uint32_t run_len = 16;
+    static constexpr uint32_t dense_run = 0, dense_len = 16;  // no dense length
     static constexpr g16_group group = G16_G2;
 };
+
+// Level 0's piece length for `total` sorted pairs over nb buckets (G16_CUDA_MSM_RUN
+// overrides it for every MSM).
+template <class F>
+G16_HD uint32_t msm_run_len(size_t total, uint32_t nb)
+{
+    typedef msm_traits<F> T;
+    const bool dense = T::dense_run && nb && total >= ((size_t)1 << 27) && total / nb >= T::dense_run;
+    return dense ? T::dense_len : T::run_len;
+}
 
 static __global__ void popc_words(uint32_t *cnt, const uint64_t *dens, size_t words, size_t n)
 {
@@ -216,7 +232,7 @@ __global__ void bucket_accumulate(g16_dxyzz<F> *buckets, const g16_daff<F> *base
 // lanes at the ragged end of a run).  Level 0 in flat chunks (session 6) has no
 // ragged ends: 32 beat 16 at c = 16 and 20 (126.9/118.5 against 129.6/120.9 ms), at
 // 2^26 (426 against 431) and in a 2^26 proof (1.020 against 1.027 s).  MSM_RUN_LEN (top
-// of the file) is G1's; G2 keeps 16 (msm_traits).
+// of the file) is G1's, 64 for dense G1 MSMs (msm_run_len); G2 keeps 16 (msm_traits).
 
 // items[b] = pieces of bucket b's run [start[b], end[b]); items[nb] = 0 so that
 // the exclusive scan's last entry is the total.
@@ -432,7 +448,7 @@ static g16_status accumulate_buckets(g16_cuda_ctx *ctx, g16_dxyzz<F> *buckets,
     static_assert(sizeof(XH) == sizeof(X) && sizeof(AH) == sizeof(g16_daff<F>), "one layout");
     void *items, *off[2], *part[2];
     const msm_tuning tu = msm_tuning_get();
-    const uint32_t K = tu.run_len ? tu.run_len : msm_traits<F>::run_len;
+    const uint32_t K = tu.run_len ? tu.run_len : msm_run_len<F>(total, nb);
     // Pieces of level 0 <= entries / K + one per bucket (its last piece); of level
     // l + 1 <= pieces of level l / K + nb + 1.  Levels alternate between two
     // buffers, so the odd levels' buffer needs only the level-1 bound (at 2^27 rows
