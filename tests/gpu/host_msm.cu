@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "backend/cuda/msm_digits.cuh"
+#include "backend/cuda/msm_traits.cuh"
 
 extern "C" {
 #include "check.h"
@@ -181,5 +182,20 @@ int main(void)
     CHECK(msm_auto_window(1u << 24, 22, 24) == 20 && msm_auto_window(1u << 24, 22, 26) == 16, "2^24");
     CHECK(msm_auto_window((size_t)1 << 26, 22, 26) == 20, "2^26: c = 20");
     CHECK(msm_auto_window((size_t)1 << 26, 18, 24) == 18, "c_max caps");
+    // Level 0's piece length: 64 for G1 MSMs of >= 2^27 pairs averaging >= 32 a bucket
+    // (a 2^24-point MSM at c = 20: 13 windows of 2^19 buckets, 32 a bucket), else 32;
+    // G2 always 16.
+    {
+        const size_t big = (size_t)13 << 24;
+        const uint32_t nb20 = 13u << 19;
+        CHECK(msm_run_len<g16_dfp>(big, nb20) == 64, "G1 2^24 at c = 20: 64");
+        CHECK(msm_run_len<g16_dfp>(big - 1, nb20) == 32, "G1 below 32 a bucket: 32");
+        CHECK(msm_run_len<g16_dfp>((size_t)1 << 27, (1u << 27) / 32) == 64, "G1 at 2^27 pairs: 64");
+        CHECK(msm_run_len<g16_dfp>(((size_t)1 << 27) - 32, (1u << 27) / 32 - 1) == 32,
+              "G1 below 2^27 pairs: 32");
+        CHECK(msm_run_len<g16_dfp>((size_t)1 << 24, 1u << 19) == 32, "G1 2^20 uniform: 32");
+        CHECK(msm_run_len<g16_dfp>(big, 0) == 32, "no buckets: 32");
+        CHECK(msm_run_len<g16_dfp2>(big, nb20) == 16 && msm_run_len<g16_dfp2>(1, 1) == 16, "G2: 16");
+    }
     return g16_test_finish("test_cuda_host_msm");
 }

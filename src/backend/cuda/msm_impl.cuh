@@ -32,64 +32,15 @@
 #include "msm_reduce.cuh"
 #include "internal.cuh"
 #include "msm_digits.cuh"
+#include "msm_traits.cuh"
 
 extern "C" {
 #include "curve/curve.h"
 }
 
 #define MSM_SEG_LEN 32u
-// G1's piece length of the bucket levels (see run_pieces for the measurements).
-#define MSM_RUN_LEN 32u
 // Threads a block of the 1-scalar sum (ones_partial).
 #define MSM_ONES_BLOCK 128u
-
-// The bucket-accumulation kernels (bucket_accumulate, run_pieces, bucket_sum_parts)
-// run G2 on g16_dfp2_hot, whose products are inlined, so their madd/padd
-// (msm_reduce.cuh) inline too; field.cuh says why the other G2 kernels keep real
-// calls (the reduction among them: G2's padd there is a call, G1's is inlined).
-template <class F>
-struct hot_field {
-    typedef F type;
-};
-template <>
-struct hot_field<g16_dfp2> {
-    typedef g16_dfp2_hot type;
-};
-template <class F>
-struct msm_traits;
-template <>
-struct msm_traits<g16_dfp> {
-    static constexpr int block_sum_threads = 128;
-    static constexpr unsigned ones_threads = 32768;  // ones_partial: about one wave
-    static constexpr unsigned lg_big_window = 24;  // c = 20 from 2^24 points (msm_auto_window)
-    static constexpr uint32_t run_len = MSM_RUN_LEN;
-    // Large dense MSMs (≥ 2^27 pairs, ≥ dense_run a bucket on average: ≥ 2^24 random
-    // scalars at c = 20) take pieces of dense_len: fewer partial sums for the next
-    // level (session 7, G16_CUDA_MSM_RUN=64 for every MSM: G1 2^24 −1.5%, 2^26 −1.4 to
-    // −2%, but a proof's sparse B1 and G2's B2 lost what its H query gained).
-    static constexpr uint32_t dense_run = 32, dense_len = 64;
-    static constexpr g16_group group = G16_G1;
-};
-template <>
-struct msm_traits<g16_dfp2> {
-    static constexpr int block_sum_threads = 64;
-    static constexpr unsigned ones_threads = 32768;
-    static constexpr unsigned lg_big_window = 26;
-    // G2 2^24 (H200, session 6): 441 ms with 16, 462 with 32
-    static constexpr uint32_t run_len = 16;
-    static constexpr uint32_t dense_run = 0, dense_len = 16;  // no dense length
-    static constexpr g16_group group = G16_G2;
-};
-
-// Level 0's piece length for `total` sorted pairs over nb buckets (G16_CUDA_MSM_RUN
-// overrides it for every MSM).
-template <class F>
-G16_HD uint32_t msm_run_len(size_t total, uint32_t nb)
-{
-    typedef msm_traits<F> T;
-    const bool dense = T::dense_run && nb && total >= ((size_t)1 << 27) && total / nb >= T::dense_run;
-    return dense ? T::dense_len : T::run_len;
-}
 
 static __global__ void popc_words(uint32_t *cnt, const uint64_t *dens, size_t words, size_t n)
 {
@@ -231,8 +182,8 @@ __global__ void bucket_accumulate(g16_dxyzz<F> *buckets, const g16_daff<F> *base
 // with pieces of 16/32/64 and c = 18 171/166 ms with 8/16 (short pieces: fewer idle
 // lanes at the ragged end of a run).  Level 0 in flat chunks (session 6) has no
 // ragged ends: 32 beat 16 at c = 16 and 20 (126.9/118.5 against 129.6/120.9 ms), at
-// 2^26 (426 against 431) and in a 2^26 proof (1.020 against 1.027 s).  MSM_RUN_LEN (top
-// of the file) is G1's, 64 for dense G1 MSMs (msm_run_len); G2 keeps 16 (msm_traits).
+// 2^26 (426 against 431) and in a 2^26 proof (1.020 against 1.027 s).  MSM_RUN_LEN
+// (msm_traits.cuh) is G1's, 64 for dense G1 MSMs (msm_run_len); G2 keeps 16.
 
 // items[b] = pieces of bucket b's run [start[b], end[b]); items[nb] = 0 so that
 // the exclusive scan's last entry is the total.
