@@ -169,8 +169,8 @@ void diff_test_msm_g1(g16_cuda_ctx *ctx, size_t max_n)
             if (v == 1 || v == 3 || v == 8) o.max_pairs = 4 * n;
             /* v 9: uniform with level-0 pieces of 64, the length that large dense MSMs
              * (>= 2^27 pairs, msm_run_len) take, at test sizes */
-            const char *run0 = getenv("G16_CUDA_MSM_RUN");
             char run_saved[16] = "";
+            const char *run0 = v == 9 ? getenv("G16_CUDA_MSM_RUN") : NULL;
             if (run0) snprintf(run_saved, sizeof run_saved, "%s", run0);
             if (v == 9) setenv("G16_CUDA_MSM_RUN", "64", 1);
             size_t nb;

@@ -152,8 +152,9 @@ int main(void)
         g16_fp_add(&r, &r, &r);
         ds = g16_dfp::sop(d, d, d, d);  // 2·d², every chain's carries at their largest
         CHECK(memcmp(&ds, &r, sizeof r) == 0, "fp sop of a carry pattern differs at iteration %d", it);
-        // products of two patterns (the Karatsuba half sums' carry bits, every
-        // schoolbook chain's carry), and Fp2 products of them (unreduced half sums < 2p)
+        // products of two patterns (every chain's carries at their largest, in both
+        // operands), and Fp2 products of them (the Karatsuba half sums a0 + a1 of two
+        // patterns carry their largest too)
         {
             static g16_dfp prev;  // the previous iteration's pattern (0 at first)
             g16_fp hp;
