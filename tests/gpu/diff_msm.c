@@ -152,7 +152,7 @@ void diff_test_msm_g1(g16_cuda_ctx *ctx, size_t max_n)
         const g16_fr *sc = in.sc;
         const uint64_t *dens = in.dens;
         int fails = 0;
-        for (int v = 0; v < 10; v++) {
+        for (int v = 0; v < 12; v++) {
             if (n > 65536 && (v == 4 || v == 5)) continue;
             if (n < 1000 && v >= 7) continue;
             int dist = v == 1 || v == 3 || v == 8 ? 1 : v == 5 ? 2 : v == 6 ? 3 : 0;
@@ -168,20 +168,25 @@ void diff_test_msm_g1(g16_cuda_ctx *ctx, size_t max_n)
             /* v 1, 3 and 8: about four chunks of scalars (the density's in 64-bit words) */
             if (v == 1 || v == 3 || v == 8) o.max_pairs = 4 * n;
             /* v 9: uniform with level-0 pieces of 64, the length that large dense MSMs
-             * (>= 2^27 pairs, msm_run_len) take, at test sizes */
-            char run_saved[16] = "";
-            const char *run0 = v == 9 ? getenv("G16_CUDA_MSM_RUN") : NULL;
-            if (run0) snprintf(run_saved, sizeof run_saved, "%s", run0);
-            if (v == 9) setenv("G16_CUDA_MSM_RUN", "64", 1);
+             * (>= 2^27 pairs, msm_run_len) take, at test sizes; v 10 and 11: the flat
+             * level 0 compiled for three blocks a multiprocessor, and in blocks of 32 */
+            static const char *const knob[][2] = {{"G16_CUDA_MSM_RUN", "64"},
+                                                  {"G16_CUDA_MSM_FLAT_LB", "3"},
+                                                  {"G16_CUDA_MSM_FLAT_TPB", "32"}};
+            const char *const *kv = v >= 9 ? knob[v - 9] : NULL;
+            char saved[16] = "";
+            const char *old = kv ? getenv(kv[0]) : NULL;
+            if (old) snprintf(saved, sizeof saved, "%s", old);
+            if (kv) setenv(kv[0], kv[1], 1);
             size_t nb;
             const g16_g1_affine *bp = g1_inputs_draw(&in, dist, use_dens, &nb);
             g16_g1_jac want;
             g16_status s = g16_msm_g1_ex(&want, bp, nb, sc, n, use_dens ? dens : NULL, &co);
             CHECK(s == G16_OK, "cpu msm: %s", g16_last_error());
             int ok = cuda_msm_eq_g1(ctx, &want, bp, nb, sc, n, use_dens ? dens : NULL, &o);
-            if (v == 9) {
-                if (run0) setenv("G16_CUDA_MSM_RUN", run_saved, 1);
-                else unsetenv("G16_CUDA_MSM_RUN");
+            if (kv) {
+                if (old) setenv(kv[0], saved, 1);
+                else unsetenv(kv[0]);
             }
             CHECK(ok, "G1 MSM n=%zu variant %d (dist %d, density %d, window %u, split %d, max pairs %zu) differs",
                   n, v, dist, use_dens, o.window, !o.no_split, o.max_pairs);

@@ -58,9 +58,12 @@ static __global__ void flat_items(uint32_t *items, const uint32_t *start, const 
     items[b] = b < nb ? msm_flat_items(start[b], end[b], K) : 0;
 }
 
-// Level 0 in flat chunks of K sorted entries, one thread each.
-template <class F>
-__global__ void __launch_bounds__(128, 1)
+// Level 0 in flat chunks of K sorted entries, one thread each.  MB: the blocks of
+// 128 a multiprocessor must hold (1: the compiler's registers, 200 for G1, so two
+// blocks of 128 or five of 64; 3: at most 168 registers, some spilled, for twelve
+// warps a multiprocessor instead of eight to ten; G16_CUDA_MSM_FLAT_LB, msm_impl.cuh).
+template <class F, int MB = 1>
+__global__ void __launch_bounds__(128, MB)
     flat_pieces(g16_dxyzz<F> *part, const uint32_t *off, const uint32_t *bstart, const uint32_t *keys,
                 const uint32_t *vals, const g16_daff<F> *bases, size_t total, uint32_t nb, uint32_t K,
                 uint32_t threads)
