@@ -276,6 +276,8 @@ static g16_status cu_prove_all(g16_backend *be, g16_g1_jac *h, g16_g1_jac *l, g1
     pthread_mutex_lock(&cb->lock);
     double t = now();
     st = g16_cuda_scalars_upload(cb->ctx, in->z, in->n_z);
+    if (getenv("G16_CUDA_DEBUG")) /* the GPU idles meanwhile: how long? */
+        fprintf(stderr, "g16 cuda prove_start: z upload %.2f ms (%zu scalars)\n", (now() - t) * 1e3, in->n_z);
     if (!st) st = g16_cuda_h_prefetch(cb->ctx, in->a, in->b, in->c, in->n_rows, log_n);
     if (!st) st = msms_locked(cb, l, a, b1, b2, key, in->n_z, abits, bbits, t, tm);
     if (!st) {

@@ -152,7 +152,7 @@ void diff_test_msm_g1(g16_cuda_ctx *ctx, size_t max_n)
         const g16_fr *sc = in.sc;
         const uint64_t *dens = in.dens;
         int fails = 0;
-        for (int v = 0; v < 12; v++) {
+        for (int v = 0; v < 13; v++) {
             if (n > 65536 && (v == 4 || v == 5)) continue;
             if (n < 1000 && v >= 7) continue;
             int dist = v == 1 || v == 3 || v == 8 ? 1 : v == 5 ? 2 : v == 6 ? 3 : 0;
@@ -168,10 +168,12 @@ void diff_test_msm_g1(g16_cuda_ctx *ctx, size_t max_n)
             /* v 1, 3 and 8: about four chunks of scalars (the density's in 64-bit words) */
             if (v == 1 || v == 3 || v == 8) o.max_pairs = 4 * n;
             /* v 9: uniform with level-0 pieces of 64, the length that large dense MSMs
-             * (>= 2^27 pairs, msm_run_len) take, at test sizes; v 10 and 11: the flat
-             * level 0 compiled for three blocks a multiprocessor, and in blocks of 32 */
+             * (>= 2^27 pairs, msm_run_len) take, at test sizes; v 10 and 11: the
+             * instances of the flat level 0 that are not the default (compiled for one
+             * and for four blocks a multiprocessor), v 12: blocks of 32 */
             static const char *const knob[][2] = {{"G16_CUDA_MSM_RUN", "64"},
-                                                  {"G16_CUDA_MSM_FLAT_LB", "3"},
+                                                  {"G16_CUDA_MSM_FLAT_LB", "1"},
+                                                  {"G16_CUDA_MSM_FLAT_LB", "4"},
                                                   {"G16_CUDA_MSM_FLAT_TPB", "32"}};
             const char *const *kv = v >= 9 ? knob[v - 9] : NULL;
             char saved[16] = "";

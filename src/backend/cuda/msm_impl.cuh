@@ -348,11 +348,11 @@ static inline size_t popcount_bits(const uint64_t *bits, size_t n)
 // Tuning knobs for benchmarks on the GPU machine (environment, read per call):
 //   G16_CUDA_MSM_RUN=K   piece length of the bucket levels (default G1 32, G2 16)
 //   G16_CUDA_MSM_OCC=1   G1 level-0 pieces with 4 blocks/SM (128 registers)
-//   G16_CUDA_MSM_FLAT_TPB=32|64|128  threads a block of the flat level 0 (default
-//                        128; at G1's 200 registers 64 or 32 fit ten warps a
-//                        multiprocessor where blocks of 128 fit eight)
-//   G16_CUDA_MSM_FLAT_LB=3  G1's flat level 0 compiled for three blocks of 128 a
-//                        multiprocessor (≤ 168 registers: twelve warps)
+//   G16_CUDA_MSM_FLAT_TPB=32|64|128  threads a block of the flat level 0 (default 128)
+//   G16_CUDA_MSM_FLAT_LB=1|3|4  which instance of G1's flat level 0: compiled for 1, 3
+//                        (default) or 4 blocks of 128 a multiprocessor (192 registers,
+//                        10 warps / 168, 36 B spilled, 12 warps / 128, 156 B spilled,
+//                        16 warps; session 10: 3 took G1 2^24 111.5 → 108.6 ms)
 //   G16_CUDA_MSM_SEG=L   buckets per thread of the bucket reduction (default 32)
 //   G16_CUDA_MSM_CMAX=c  cap on the automatic window (default 22: no cap)
 //   G16_CUDA_MSM_CMIN=c  floor on the automatic window (default 2: none; with CMAX
@@ -371,7 +371,7 @@ struct msm_tuning {
 };
 static msm_tuning msm_tuning_get()
 {
-    msm_tuning t = {0, MSM_SEG_LEN, 22, 2, 0, 0, 1, 1, 0, 128, 1};
+    msm_tuning t = {0, MSM_SEG_LEN, 22, 2, 0, 0, 1, 1, 0, 128, 3};
     const char *v;
     if ((v = getenv("G16_CUDA_MSM_RUN")) && atoi(v) >= 2 && atoi(v) <= 4096) t.run_len = (uint32_t)atoi(v);
     if ((v = getenv("G16_CUDA_MSM_SEG")) && atoi(v) >= 1 && atoi(v) <= 4096) t.seg_len = (uint32_t)atoi(v);
@@ -384,7 +384,8 @@ static msm_tuning msm_tuning_get()
     if ((v = getenv("G16_CUDA_MSM_BIG")) && atoi(v) >= 4 && atoi(v) <= 32) t.lg_big = (unsigned)atoi(v);
     if ((v = getenv("G16_CUDA_MSM_FLAT_TPB")) && (atoi(v) == 32 || atoi(v) == 64 || atoi(v) == 128))
         t.flat_tpb = (unsigned)atoi(v);
-    if ((v = getenv("G16_CUDA_MSM_FLAT_LB")) && atoi(v) == 3) t.flat_lb = 3;
+    if ((v = getenv("G16_CUDA_MSM_FLAT_LB")) && atoi(v) >= 1 && atoi(v) <= 4 && atoi(v) != 2)
+        t.flat_lb = (unsigned)atoi(v);
     return t;
 }
 
@@ -464,10 +465,15 @@ static g16_status accumulate_buckets(g16_cuda_ctx *ctx, g16_dxyzz<F> *buckets,
             const size_t chunks = (total + K - 1) / K;
             if (chunks > 0xffffffffu) return g16_fail(G16_ERR_BACKEND, "msm: %zu flat chunks", chunks);
             const unsigned tpb = tu.flat_tpb;
-            if (tu.flat_lb == 3 && std::is_same<F, g16_dfp>::value) {  // G2 spills at 255 already
-                if constexpr (std::is_same<F, g16_dfp>::value)
-                    flat_pieces<F, 3><<<grid_for(chunks, tpb), tpb, 0, ctx->stream>>>(
-                        pt, of, cs, keys, vals, bases, total, nb, K, (uint32_t)chunks);
+            if (tu.flat_lb > 1 && std::is_same<F, g16_dfp>::value) {  // G2 spills at 255 already
+                if constexpr (std::is_same<F, g16_dfp>::value) {
+                    if (tu.flat_lb == 4)
+                        flat_pieces<F, 4><<<grid_for(chunks, tpb), tpb, 0, ctx->stream>>>(
+                            pt, of, cs, keys, vals, bases, total, nb, K, (uint32_t)chunks);
+                    else
+                        flat_pieces<F, 3><<<grid_for(chunks, tpb), tpb, 0, ctx->stream>>>(
+                            pt, of, cs, keys, vals, bases, total, nb, K, (uint32_t)chunks);
+                }
             } else {
                 flat_pieces<H><<<grid_for(chunks, tpb), tpb, 0, ctx->stream>>>(
                     (XH *)pt, of, cs, keys, vals, (const AH *)bases, total, nb, K, (uint32_t)chunks);
