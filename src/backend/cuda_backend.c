@@ -16,6 +16,7 @@
 #include "backend/backend.h"
 #include "common/error.h"
 #include "common/rss.h"
+#include "curve/curve.h"
 
 #ifdef G16_WITH_CUDA
 #include "backend/cuda_ops.h"
@@ -209,16 +210,35 @@ static g16_status cu_prove_h(g16_backend *be, g16_g1_jac *out, const g16_key *ke
     return st;
 }
 
-/* The L, A, B1 (and B2) MSMs over z, already uploaded, under the lock. */
+/* The L MSM over z[n_in, n_z) in two MSMs split at aux index m, the first over
+ * the head of a split upload while the rest of z travels (g16_cuda_scalars_upload_split). */
+static g16_status msm_l_split(cuda_backend *cb, g16_g1_jac *l, g16_cuda_bases *ql, size_t n_in,
+                              size_t n_aux, size_t m)
+{
+    g16_cuda_bases *lo = NULL, *hi = NULL;
+    g16_g1_jac sl, sh;
+    g16_status st = g16_cuda_bases_range(&lo, ql, 0, m);
+    if (!st) st = g16_cuda_bases_range(&hi, ql, m, n_aux - m);
+    if (!st) st = g16_cuda_msm_g1_resident(cb->ctx, &sl, lo, n_in, m, NULL, NULL);
+    if (!st) st = g16_cuda_msm_g1_resident(cb->ctx, &sh, hi, n_in + m, n_aux - m, NULL, NULL);
+    if (!st) g16_g1_jac_add(l, &sl, &sh);
+    g16_cuda_bases_free(lo);
+    g16_cuda_bases_free(hi);
+    return st;
+}
+
+/* The L, A, B1 (and B2) MSMs over z, already uploaded (l_split: the L MSM in two
+ * at that aux index, 0: in one), under the lock. */
 static g16_status msms_locked(cuda_backend *cb, g16_g1_jac *l, g16_g1_jac *a, g16_g1_jac *b1,
                               g16_g2_jac *b2, const g16_key *key, size_t n_z,
-                              const uint64_t *abits, const uint64_t *bbits, double t,
-                              g16_prove_times *tm)
+                              const uint64_t *abits, const uint64_t *bbits, size_t l_split,
+                              double t, g16_prove_times *tm)
 {
     g16_cuda_bases *ql = NULL, *qa = NULL, *qb = NULL, *q2 = NULL;
     size_t n_in = key->vk.n_ic;
     g16_status st = query(cb, &ql, key, Q_L);
-    if (!st) st = g16_cuda_msm_g1_resident(cb->ctx, l, ql, n_in, n_z - n_in, NULL, NULL);
+    if (!st && l_split) st = msm_l_split(cb, l, ql, n_in, n_z - n_in, l_split);
+    else if (!st) st = g16_cuda_msm_g1_resident(cb->ctx, l, ql, n_in, n_z - n_in, NULL, NULL);
     tm->msm_l = now() - t; /* from t: the upload of z counts here */
     t = now();
     if (!st) st = query(cb, &qa, key, Q_A);
@@ -244,7 +264,7 @@ static g16_status cu_prove_msms_g1(g16_backend *be, g16_g1_jac *l, g16_g1_jac *a
     pthread_mutex_lock(&cb->lock);
     double t = now();
     g16_status st = g16_cuda_scalars_upload(cb->ctx, z, n_z);
-    if (!st) st = msms_locked(cb, l, a, b1, b2, key, n_z, abits, bbits, t, tm);
+    if (!st) st = msms_locked(cb, l, a, b1, b2, key, n_z, abits, bbits, 0, t, tm);
     pthread_mutex_unlock(&cb->lock);
     return st;
 }
@@ -257,10 +277,27 @@ static int msms_first(void)
     return !(v && atoi(v) == 0);
 }
 
-/* All of prove_start's device work in one hold of the lock: z goes up first, then
- * a, b, c travel on the copy stream while the L, A, B1, B2 MSMs run, so the H step
- * finds them on the device (at 2^26 about 40 ms of their 6.4 GB copy was not hidden
- * behind a's transforms in the H-first order). */
+/* Where prove_start splits the upload of z and the L MSM (0: not at all).  The GPU
+ * idles while the head goes up (z at 2^26: 39.5 ms, H200, session 10), so the head
+ * is the one-one-n_in entries and the first third of aux: the L MSM over that third
+ * (about a third of L's ≈ 100 ms of kernels) outlasts the copy of the other two
+ * thirds.  Below 2^22 scalars the whole copy takes under 3 ms, less than the
+ * second L MSM's fixed costs.  G16_CUDA_Z_SPLIT=0 never splits, =1 always does
+ * (the differential proofs at small sizes). */
+static size_t z_split_at(size_t n_z, size_t n_in)
+{
+    const char *v = getenv("G16_CUDA_Z_SPLIT");
+    const int mode = v ? atoi(v) : -1;
+    const size_t n_aux = n_z - n_in;
+    if (mode == 0 || n_aux < 3 || (mode != 1 && n_z < ((size_t)1 << 22))) return 0;
+    return n_aux / 3;
+}
+
+/* All of prove_start's device work in one hold of the lock: z goes up first (the
+ * head of it, see z_split_at, the rest on its own stream), then a, b, c travel on
+ * the copy stream while the L, A, B1, B2 MSMs run, so the H step finds them on the
+ * device (at 2^26 about 40 ms of their 6.4 GB copy was not hidden behind a's
+ * transforms in the H-first order). */
 static g16_status cu_prove_all(g16_backend *be, g16_g1_jac *h, g16_g1_jac *l, g16_g1_jac *a,
                                g16_g1_jac *b1, g16_g2_jac *b2, const g16_key *key,
                                g16_prove_input *in, unsigned log_n, const uint64_t *abits,
@@ -275,11 +312,16 @@ static g16_status cu_prove_all(g16_backend *be, g16_g1_jac *h, g16_g1_jac *l, g1
     }
     pthread_mutex_lock(&cb->lock);
     double t = now();
-    st = g16_cuda_scalars_upload(cb->ctx, in->z, in->n_z);
+    const size_t n_in = key->vk.n_ic;
+    size_t m = in->n_z > n_in ? z_split_at(in->n_z, n_in) : 0;
+    int split = 0;
+    st = g16_cuda_scalars_upload_split(cb->ctx, in->z, in->n_z, m ? n_in + m : in->n_z, &split);
+    if (!split) m = 0; /* z was not page-locked: all of it went up, one L MSM is cheaper */
     if (getenv("G16_CUDA_DEBUG")) /* the GPU idles meanwhile: how long? */
-        fprintf(stderr, "g16 cuda prove_start: z upload %.2f ms (%zu scalars)\n", (now() - t) * 1e3, in->n_z);
+        fprintf(stderr, "g16 cuda prove_start: z upload %.2f ms until the MSMs start (%zu scalars, %s)\n",
+                (now() - t) * 1e3, in->n_z, split ? "the head; L split" : "all");
     if (!st) st = g16_cuda_h_prefetch(cb->ctx, in->a, in->b, in->c, in->n_rows, log_n);
-    if (!st) st = msms_locked(cb, l, a, b1, b2, key, in->n_z, abits, bbits, t, tm);
+    if (!st) st = msms_locked(cb, l, a, b1, b2, key, in->n_z, abits, bbits, m, t, tm);
     if (!st) {
         st = h_locked(cb, h, key, in, log_n, tm); /* releases a, b, c */
     } else {

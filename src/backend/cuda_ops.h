@@ -116,8 +116,9 @@ g16_status g16_cuda_h_step_rows(g16_cuda_ctx *ctx, g16_fr *h, const g16_fr *a, c
  * G16_ERR_BACKEND or G16_ERR_NOMEM (then nothing is left in flight). */
 g16_status g16_cuda_h_prefetch(g16_cuda_ctx *ctx, const g16_fr *a, const g16_fr *b,
                                const g16_fr *c, size_t rows, unsigned log_n);
-/* Waits for a pending prefetch's copies and forgets it: call it before freeing the
- * inputs of a prefetch whose h step will not run (an error in between). */
+/* Waits for a pending prefetch's copies (and a split scalar upload's tail) and
+ * forgets it: call it before freeing the inputs of a prefetch whose h step will
+ * not run (an error in between). */
 g16_status g16_cuda_h_prefetch_drop(g16_cuda_ctx *ctx);
 /* 1 while a prefetch is pending (taken and not yet used or dropped): for tests. */
 int g16_cuda_h_prefetched(const g16_cuda_ctx *ctx);
@@ -129,6 +130,9 @@ g16_status g16_cuda_bases_upload(g16_cuda_ctx *ctx, g16_cuda_bases **out, g16_gr
  * g16_cuda_bases_free, which then frees only the handle).  Returns G16_ERR_ARG
  * for n > b's count. */
 g16_status g16_cuda_bases_prefix(g16_cuda_bases **out, const g16_cuda_bases *b, size_t n);
+/* The same over bases [start, start + n) of b (plain or folded). */
+g16_status g16_cuda_bases_range(g16_cuda_bases **out, const g16_cuda_bases *b, size_t start,
+                                size_t n);
 void g16_cuda_bases_free(g16_cuda_bases *b);
 
 /* Folded G1 bases for window c (0: G16_CUDA_FOLD_C): the W = windows(c) shifted
@@ -185,6 +189,17 @@ g16_status g16_cuda_msm_g1_h(g16_cuda_ctx *ctx, g16_g1_jac *out, const g16_cuda_
  * the device until the next call, for g16_cuda_msm_g1_resident: the L, A and B1
  * MSMs of one proof read z from there instead of copying it three times. */
 g16_status g16_cuda_scalars_upload(g16_cuda_ctx *ctx, const g16_fr *s, size_t n);
+/* As g16_cuda_scalars_upload, but when s is page-locked and 0 < head < n, only
+ * s[0, head) is copied before it returns: the rest travels on a stream of its own
+ * (a later H-step prefetch's copies wait for it: they share the bus), and the
+ * first resident MSM that reads past head
+ * makes the compute stream wait for it, so an MSM over the head overlaps the
+ * copy (prove_start's first MSM otherwise waits for all of z: 40 ms at 2^26).
+ * *split says whether it did that (0: everything was copied, as the plain call).
+ * s must stay valid and unchanged until a resident MSM past head, the next
+ * upload, g16_cuda_h_prefetch_drop or g16_cuda_ctx_free has run. */
+g16_status g16_cuda_scalars_upload_split(g16_cuda_ctx *ctx, const g16_fr *s, size_t n, size_t head,
+                                         int *split);
 /* As g16_cuda_msm_g1 over the resident scalars [offset, offset + n).  Returns
  * G16_ERR_ARG when they are not held (or a later g16_cuda_scalars_upload was
  * shorter). */

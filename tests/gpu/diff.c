@@ -423,6 +423,7 @@ int main(int argc, char **argv)
     diff_test_msm_g2(ctx, quick ? 1000 : 65536);
     diff_test_h_msm(ctx);
     diff_test_rows_resident(ctx);
+    diff_test_z_split(ctx);
     diff_test_h_prefetch(ctx);
     g16_cuda_ctx_destroy(ctx);
     return g16_test_finish("g16_gpu_diff");

@@ -20,6 +20,7 @@ void diff_test_msm_g1_fold(g16_cuda_ctx *ctx, size_t max_n);
 void diff_test_msm_g2(g16_cuda_ctx *ctx, size_t max_n);
 void diff_test_h_msm(g16_cuda_ctx *ctx);
 void diff_test_rows_resident(g16_cuda_ctx *ctx);
+void diff_test_z_split(g16_cuda_ctx *ctx);
 void diff_test_h_prefetch(g16_cuda_ctx *ctx);
 
 #endif

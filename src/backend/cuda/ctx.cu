@@ -68,6 +68,7 @@ extern "C" void g16_cuda_ctx_destroy(g16_cuda_ctx *c)
     cudaSetDevice(c->device);
     if (c->stream) cudaStreamSynchronize(c->stream);
     if (c->copy) cudaStreamSynchronize(c->copy);
+    if (c->zs) cudaStreamSynchronize(c->zs);
     for (int i = 0; i < SLOT_COUNT; i++)
         if (c->slot[i]) cudaFree(c->slot[i]);
     for (int d = 0; d < 2; d++)
@@ -81,7 +82,9 @@ extern "C" void g16_cuda_ctx_destroy(g16_cuda_ctx *c)
     for (int i = 0; i < 3; i++)
         if (c->ev_in[i]) cudaEventDestroy(c->ev_in[i]);
     if (c->ev_pf) cudaEventDestroy(c->ev_pf);
+    if (c->ev_z) cudaEventDestroy(c->ev_z);
     if (c->copy) cudaStreamDestroy(c->copy);
+    if (c->zs) cudaStreamDestroy(c->zs);
     if (c->stream) cudaStreamDestroy(c->stream);
     free(c);
 }
@@ -104,6 +107,8 @@ g16_status g16_cuda_copy_stream(g16_cuda_ctx *ctx)
     for (int i = 0; i < 3; i++)
         if (!ctx->ev_in[i]) CK(cudaEventCreate(&ctx->ev_in[i]));  // timed: G16_CUDA_DEBUG
     if (!ctx->ev_pf) CK(cudaEventCreateWithFlags(&ctx->ev_pf, cudaEventDisableTiming));
+    if (!ctx->zs) CK(cudaStreamCreateWithFlags(&ctx->zs, cudaStreamNonBlocking));
+    if (!ctx->ev_z) CK(cudaEventCreateWithFlags(&ctx->ev_z, cudaEventDisableTiming));
     return G16_OK;
 }
 

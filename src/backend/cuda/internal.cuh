@@ -52,11 +52,16 @@ struct g16_cuda_ctx {
     const g16_dfr *last_h;  // the last H step's coefficients, still in the pool
     size_t last_h_n;
     size_t z_n;       // scalars held by g16_cuda_scalars_upload (SLOT_Z)
+    size_t z_ready;   // of which the compute stream may read [0, z_ready) now; the
+                      // rest is on the copy stream until ev_z (upload_split)
     void *slot[SLOT_COUNT];
     size_t slot_bytes[SLOT_COUNT];
     cudaStream_t copy;     // second stream for uploads overlapped with kernels (lazy)
     cudaEvent_t ev_in[3];  // one per overlapped upload (lazy)
     cudaEvent_t ev_pf;     // the compute stream's point where a prefetch may start (lazy)
+    cudaStream_t zs;       // a split scalar upload's tail (lazy; its own stream, so that
+                           // a prefetch's wait for the copy stream does not wait for it)
+    cudaEvent_t ev_z;      // the end of that tail (lazy)
     // The H step's inputs whose copies g16_cuda_h_prefetch started on the copy stream
     // (into SLOT_NTT_A..C, ev_in[i] at each end): the next h step with exactly these
     // arguments uses them; anything else first waits for the copies (h_prefetch_drop).

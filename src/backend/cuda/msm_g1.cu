@@ -27,18 +27,30 @@ extern "C" g16_status g16_cuda_bases_upload(g16_cuda_ctx *ctx, g16_cuda_bases **
     return G16_OK;
 }
 
-extern "C" g16_status g16_cuda_bases_prefix(g16_cuda_bases **out, const g16_cuda_bases *b,
-                                            size_t n)
+extern "C" g16_status g16_cuda_bases_range(g16_cuda_bases **out, const g16_cuda_bases *b,
+                                           size_t start, size_t n)
 {
     *out = NULL;
-    if (!b || n > b->n) return g16_fail(G16_ERR_ARG, "g16_cuda_bases_prefix: bad prefix length");
+    if (!b || start > b->n || n > b->n - start)
+        return g16_fail(G16_ERR_ARG, "g16_cuda_bases_range: [%zu, %zu) of %zu bases", start,
+                        start + n, b ? b->n : 0);
     g16_cuda_bases *v = (g16_cuda_bases *)calloc(1, sizeof *v);
-    if (!v) return g16_fail(G16_ERR_NOMEM, "g16_cuda_bases_prefix: handle");
+    if (!v) return g16_fail(G16_ERR_NOMEM, "g16_cuda_bases_range: handle");
     *v = *b;
+    // a folded handle's copy k of base i sits at k·stride + i, so the same offset
+    // serves every copy
+    const size_t each = b->group == G16_G1 ? sizeof(g16_g1_affine) : sizeof(g16_g2_affine);
+    v->dev = (char *)b->dev + start * each;
     v->n = n;
     v->borrowed = 1;
     *out = v;
     return G16_OK;
+}
+
+extern "C" g16_status g16_cuda_bases_prefix(g16_cuda_bases **out, const g16_cuda_bases *b,
+                                            size_t n)
+{
+    return g16_cuda_bases_range(out, b, 0, n);
 }
 
 // Thread i writes base i's shifted copies: copy 0 is the base, copy k the one
@@ -142,16 +154,35 @@ extern "C" g16_status g16_cuda_msm_g1_h(g16_cuda_ctx *ctx, g16_g1_jac *out,
                             ctx->last_h);
 }
 
-extern "C" g16_status g16_cuda_scalars_upload(g16_cuda_ctx *ctx, const g16_fr *s, size_t n)
+extern "C" g16_status g16_cuda_scalars_upload_split(g16_cuda_ctx *ctx, const g16_fr *s, size_t n,
+                                                    size_t head, int *split)
 {
+    if (split) *split = 0;
     if (!ctx || (n && !s)) return g16_fail(G16_ERR_ARG, "g16_cuda_scalars_upload: NULL argument");
     G16_TRY(g16_cuda_enter(ctx));
-    ctx->z_n = 0;
+    // a tail still in flight writes SLOT_Z: let it land before the slot is reused
+    if (ctx->z_ready < ctx->z_n && ctx->zs) CK(cudaStreamSynchronize(ctx->zs));
+    ctx->z_n = ctx->z_ready = 0;
     void *d;
     G16_TRY(g16_cuda_scratch(ctx, &d, SLOT_Z, (n ? n : 1) * sizeof(g16_fr)));
-    G16_TRY(g16_cuda_upload(ctx, d, s, n * sizeof(g16_fr)));
+    const bool part = split && head > 0 && head < n && g16_cuda_is_pinned(s);
+    G16_TRY(g16_cuda_upload(ctx, d, s, (part ? head : n) * sizeof(g16_fr)));
+    if (part) {
+        // g16_cuda_upload synchronised the compute stream, so nothing reads SLOT_Z now
+        G16_TRY(g16_cuda_copy_stream(ctx));
+        CK(cudaMemcpyAsync((g16_fr *)d + head, s + head, (n - head) * sizeof(g16_fr),
+                           cudaMemcpyHostToDevice, ctx->zs));
+        CK(cudaEventRecord(ctx->ev_z, ctx->zs));
+        *split = 1;
+    }
     ctx->z_n = n;
+    ctx->z_ready = part ? head : n;
     return G16_OK;
+}
+
+extern "C" g16_status g16_cuda_scalars_upload(g16_cuda_ctx *ctx, const g16_fr *s, size_t n)
+{
+    return g16_cuda_scalars_upload_split(ctx, s, n, n, NULL);
 }
 
 extern "C" g16_status g16_cuda_msm_g1_resident(g16_cuda_ctx *ctx, g16_g1_jac *out,

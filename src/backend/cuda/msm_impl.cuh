@@ -349,10 +349,11 @@ static inline size_t popcount_bits(const uint64_t *bits, size_t n)
 //   G16_CUDA_MSM_RUN=K   piece length of the bucket levels (default G1 32, G2 16)
 //   G16_CUDA_MSM_OCC=1   G1 level-0 pieces with 4 blocks/SM (128 registers)
 //   G16_CUDA_MSM_FLAT_TPB=32|64|128  threads a block of the flat level 0 (default 128)
-//   G16_CUDA_MSM_FLAT_LB=1|3|4  which instance of G1's flat level 0: compiled for 1, 3
-//                        (default) or 4 blocks of 128 a multiprocessor (192 registers,
-//                        10 warps / 168, 36 B spilled, 12 warps / 128, 156 B spilled,
-//                        16 warps; session 10: 3 took G1 2^24 111.5 → 108.6 ms)
+//   G16_CUDA_MSM_FLAT_LB=1|3  which instance of G1's flat level 0: compiled for 1 or 3
+//                        (default) blocks of 128 a multiprocessor (192 registers, 8
+//                        warps / 168, 36 B spilled, 12 warps; session 10: 3 took G1
+//                        2^24 111.5 → 108.7 ms; 4 blocks, 128 registers with 156 B
+//                        spilled, was slower than both: 112.5 ms)
 //   G16_CUDA_MSM_SEG=L   buckets per thread of the bucket reduction (default 32)
 //   G16_CUDA_MSM_CMAX=c  cap on the automatic window (default 22: no cap)
 //   G16_CUDA_MSM_CMIN=c  floor on the automatic window (default 2: none; with CMAX
@@ -384,7 +385,7 @@ static msm_tuning msm_tuning_get()
     if ((v = getenv("G16_CUDA_MSM_BIG")) && atoi(v) >= 4 && atoi(v) <= 32) t.lg_big = (unsigned)atoi(v);
     if ((v = getenv("G16_CUDA_MSM_FLAT_TPB")) && (atoi(v) == 32 || atoi(v) == 64 || atoi(v) == 128))
         t.flat_tpb = (unsigned)atoi(v);
-    if ((v = getenv("G16_CUDA_MSM_FLAT_LB")) && atoi(v) >= 1 && atoi(v) <= 4 && atoi(v) != 2)
+    if ((v = getenv("G16_CUDA_MSM_FLAT_LB")) && (atoi(v) == 1 || atoi(v) == 3))
         t.flat_lb = (unsigned)atoi(v);
     return t;
 }
@@ -466,14 +467,9 @@ static g16_status accumulate_buckets(g16_cuda_ctx *ctx, g16_dxyzz<F> *buckets,
             if (chunks > 0xffffffffu) return g16_fail(G16_ERR_BACKEND, "msm: %zu flat chunks", chunks);
             const unsigned tpb = tu.flat_tpb;
             if (tu.flat_lb > 1 && std::is_same<F, g16_dfp>::value) {  // G2 spills at 255 already
-                if constexpr (std::is_same<F, g16_dfp>::value) {
-                    if (tu.flat_lb == 4)
-                        flat_pieces<F, 4><<<grid_for(chunks, tpb), tpb, 0, ctx->stream>>>(
-                            pt, of, cs, keys, vals, bases, total, nb, K, (uint32_t)chunks);
-                    else
-                        flat_pieces<F, 3><<<grid_for(chunks, tpb), tpb, 0, ctx->stream>>>(
-                            pt, of, cs, keys, vals, bases, total, nb, K, (uint32_t)chunks);
-                }
+                if constexpr (std::is_same<F, g16_dfp>::value)
+                    flat_pieces<F, 3><<<grid_for(chunks, tpb), tpb, 0, ctx->stream>>>(
+                        pt, of, cs, keys, vals, bases, total, nb, K, (uint32_t)chunks);
             } else {
                 flat_pieces<H><<<grid_for(chunks, tpb), tpb, 0, ctx->stream>>>(
                     (XH *)pt, of, cs, keys, vals, (const AH *)bases, total, nb, K, (uint32_t)chunks);
@@ -774,6 +770,11 @@ static g16_status msm_resident(g16_cuda_ctx *ctx, g16_djac<F> *out, const g16_cu
         return g16_fail(G16_ERR_ARG,
                         "g16_cuda_msm_resident: scalars [%zu, %zu) but %zu are on the device",
                         offset, offset + n, ctx->z_n);
+    if (offset + n > ctx->z_ready) {  // past the head of a split upload: wait for its tail
+        G16_TRY(g16_cuda_enter(ctx));
+        CK(cudaStreamWaitEvent(ctx->stream, ctx->ev_z, 0));
+        ctx->z_ready = ctx->z_n;
+    }
     const g16_dfr *z = (const g16_dfr *)ctx->slot[SLOT_Z] + offset;
     return msm_run<F>(ctx, out, bases, NULL, n, density, opts, z);
 }

@@ -380,6 +380,8 @@ static g16_status h_copies(g16_cuda_ctx *ctx, void *const *d, const g16_fr *cons
     G16_TRY(g16_cuda_copy_stream(ctx));
     CK(cudaEventRecord(ctx->ev_pf, ctx->stream));
     CK(cudaStreamWaitEvent(ctx->copy, ctx->ev_pf, 0));
+    // after a split scalar upload's tail, which would otherwise share the bus with them
+    if (ctx->z_ready < ctx->z_n) CK(cudaStreamWaitEvent(ctx->copy, ctx->ev_z, 0));
     for (int i = 0; i < 3; i++) {
         cudaStream_t cs = i == 0 && a_on_compute ? ctx->stream : ctx->copy;
         for (size_t o = 0; o < rbytes; o += chunk)
@@ -391,11 +393,19 @@ static g16_status h_copies(g16_cuda_ctx *ctx, void *const *d, const g16_fr *cons
     return G16_OK;
 }
 
-extern "C" g16_status g16_cuda_h_prefetch_drop(g16_cuda_ctx *ctx)
+// Waits for the copy stream (a prefetch's copies); with z_tail also for a split
+// scalar upload's tail, which h_prefetch leaves running (the MSMs overlap it).
+static g16_status prefetch_end(g16_cuda_ctx *ctx, bool z_tail)
 {
     ctx->pf.on = 0;
     if (ctx->copy) CK(cudaStreamSynchronize(ctx->copy));
+    if (z_tail && ctx->zs) CK(cudaStreamSynchronize(ctx->zs));
     return G16_OK;
+}
+
+extern "C" g16_status g16_cuda_h_prefetch_drop(g16_cuda_ctx *ctx)
+{
+    return prefetch_end(ctx, true);
 }
 
 extern "C" int g16_cuda_h_prefetched(const g16_cuda_ctx *ctx)
@@ -408,7 +418,7 @@ static g16_status h_prefetch(g16_cuda_ctx *ctx, const g16_fr *a, const g16_fr *b
 {
     G16_TRY(h_args_check(ctx, a, b, c, rows, log_n, 0));
     G16_TRY(g16_cuda_enter(ctx));
-    G16_TRY(g16_cuda_h_prefetch_drop(ctx));
+    G16_TRY(prefetch_end(ctx, false));
     if (!overlap_ok(a, b, c)) return G16_OK;  // the h step copies them itself
     ctx->last_h = NULL;  // its buffer is about to be overwritten
     const size_t bytes = sizeof(g16_fr) << log_n;
