@@ -315,13 +315,17 @@ static g16_status cu_prove_all(g16_backend *be, g16_g1_jac *h, g16_g1_jac *l, g1
     const size_t n_in = key->vk.n_ic;
     size_t m = in->n_z > n_in ? z_split_at(in->n_z, n_in) : 0;
     int split = 0;
-    st = g16_cuda_scalars_upload_split(cb->ctx, in->z, in->n_z, m ? n_in + m : in->n_z, &split);
+    /* the bitmaps first: sent later they would wait behind the long copies below */
+    st = abits ? g16_cuda_density_preload(cb->ctx, 0, abits, in->n_z) : G16_OK;
+    if (!st && bbits) st = g16_cuda_density_preload(cb->ctx, 1, bbits, in->n_z);
+    if (!st) st = g16_cuda_scalars_upload_split(cb->ctx, in->z, in->n_z, m ? n_in + m : in->n_z, &split);
     if (!split) m = 0; /* z was not page-locked: all of it went up, one L MSM is cheaper */
     if (getenv("G16_CUDA_DEBUG")) /* the GPU idles meanwhile: how long? */
         fprintf(stderr, "g16 cuda prove_start: z upload %.2f ms until the MSMs start (%zu scalars, %s)\n",
                 (now() - t) * 1e3, in->n_z, split ? "the head; L split" : "all");
     if (!st) st = g16_cuda_h_prefetch(cb->ctx, in->a, in->b, in->c, in->n_rows, log_n);
     if (!st) st = msms_locked(cb, l, a, b1, b2, key, in->n_z, abits, bbits, m, t, tm);
+    g16_cuda_density_forget(cb->ctx); /* the caller may free the bitmaps after we return */
     if (!st) {
         st = h_locked(cb, h, key, in, log_n, tm); /* releases a, b, c */
     } else {

@@ -200,6 +200,15 @@ g16_status g16_cuda_scalars_upload(g16_cuda_ctx *ctx, const g16_fr *s, size_t n)
  * upload, g16_cuda_h_prefetch_drop or g16_cuda_ctx_free has run. */
 g16_status g16_cuda_scalars_upload_split(g16_cuda_ctx *ctx, const g16_fr *s, size_t n, size_t head,
                                          int *split);
+/* Copies density bitmap `which` (0 or 1) of n_bits bits to the device now; until
+ * g16_cuda_density_forget (or the next preload of `which`), MSMs given these bits
+ * (or a chunk of them) read that copy instead of uploading their own.  Why:
+ * uploads made while the H-step prefetch's gigabytes travel wait behind them
+ * (session 10: a 2^26 proof's A MSM took 13 ms longer when it began earlier in
+ * the copies), so prove_start sends its bitmaps before any long copy.  The bits
+ * must not change before the forget. */
+g16_status g16_cuda_density_preload(g16_cuda_ctx *ctx, int which, const uint64_t *bits, size_t n_bits);
+void g16_cuda_density_forget(g16_cuda_ctx *ctx);
 /* As g16_cuda_msm_g1 over the resident scalars [offset, offset + n).  Returns
  * G16_ERR_ARG when they are not held (or a later g16_cuda_scalars_upload was
  * shorter). */

@@ -492,7 +492,8 @@ void diff_test_h_prefetch(g16_cuda_ctx *ctx)
  * Checks, against the CPU: the two MSMs over bases ranges either side of the head
  * and one across it, with an H-step prefetch enqueued between (its copies wait for
  * the tail); a re-upload while a tail may still travel; pageable scalars (no
- * split); G2 over a range; and a range past the bases refused. */
+ * split); a preloaded density bitmap, whole and in chunks; G2 over a range; and a
+ * range past the bases refused. */
 void diff_test_z_split(g16_cuda_ctx *ctx)
 {
     static const size_t sizes[] = {1000, 65536};
@@ -552,6 +553,33 @@ void diff_test_z_split(g16_cuda_ctx *ctx)
         CHECK(ok, "pageable upload_split MSM differs (n %zu)", n);
         fails += !ok;
         CHECK(g16_cuda_bases_range(&lo, db, n - 2, 3) == G16_ERR_ARG && !lo, "range past the bases accepted");
+        { /* a preloaded density bitmap, whole and in chunks (each a part of it) */
+            uint64_t *dens = malloc(((n + 63) / 64) * 8);
+            g16_g1_affine *sub = malloc(n * sizeof *sub);
+            g16_cuda_bases *ds = NULL;
+            CHECK(dens && sub, "out of memory");
+            if (dens && sub) {
+                size_t nb = make_density(dens, n);
+                for (size_t i = 0, k = 0; i < n; i++)
+                    if ((dens[i / 64] >> (i % 64)) & 1) sub[k++] = bases[i];
+                CHECK(g16_msm_g1(&w, sub, nb, zp, n, dens) == G16_OK, "cpu msm");
+                g16_status s = g16_cuda_density_preload(ctx, 1, dens, n);
+                if (!s) s = g16_cuda_bases_upload(ctx, &ds, G16_G1, sub, nb);
+                for (int chunked = 0; chunked < 2 && !s; chunked++) {
+                    g16_cuda_msm_opts o = {0, 0, chunked ? 4 * n : 0};
+                    memset(&g, 0xA5, sizeof g);
+                    s = g16_cuda_msm_g1_resident(ctx, &g, ds, 0, n, dens, &o);
+                    ok = s == G16_OK && g16_g1_jac_eq(&w, &g);
+                    CHECK(ok, "MSM over a preloaded bitmap (n %zu, chunked %d) differs: %s", n, chunked,
+                          s ? g16_last_error() : "wrong sum");
+                    fails += !ok;
+                }
+                CHECK(s == G16_OK, "preloaded bitmap: %s", g16_last_error());
+                g16_cuda_density_forget(ctx);
+                CHECK(g16_cuda_density_preload(ctx, 2, dens, n) == G16_ERR_ARG, "preload slot 2 accepted");
+            }
+            g16_cuda_bases_free(ds), free(dens), free(sub);
+        }
         if (n <= 1000) { /* G2 over a range of the head */
             g16_g2_affine *b2 = malloc(n * sizeof *b2);
             g16_cuda_bases *d2 = NULL, *r2 = NULL;

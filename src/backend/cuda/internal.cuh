@@ -36,7 +36,7 @@ enum g16_cuda_slot {
     SLOT_MSM_BSTART, SLOT_MSM_BEND, SLOT_MSM_BUCKETS, SLOT_MSM_SEG, SLOT_MSM_WIN,
     SLOT_MSM_ONES, SLOT_MSM_ONESP, SLOT_MSM_DENS, SLOT_MSM_RANK, SLOT_MSM_CUB,
     SLOT_MSM_COUNT, SLOT_MSM_ITEMS, SLOT_MSM_OFF0, SLOT_MSM_OFF1, SLOT_MSM_PART0,
-    SLOT_MSM_PART1, SLOT_MSM_LIVE, SLOT_MSM_POS, SLOT_MSM_AFF0, SLOT_MSM_AFF1, SLOT_MSM_AFFBP, SLOT_MSM_AFFBI, SLOT_Z, SLOT_MISC,
+    SLOT_MSM_PART1, SLOT_MSM_LIVE, SLOT_MSM_POS, SLOT_MSM_AFF0, SLOT_MSM_AFF1, SLOT_MSM_AFFBP, SLOT_MSM_AFFBI, SLOT_Z, SLOT_DENS0, SLOT_DENS1, SLOT_MISC,
     SLOT_COUNT
 };
 
@@ -62,6 +62,8 @@ struct g16_cuda_ctx {
     cudaStream_t zs;       // a split scalar upload's tail (lazy; its own stream, so that
                            // a prefetch's wait for the copy stream does not wait for it)
     cudaEvent_t ev_z;      // the end of that tail (lazy)
+    const void *dens_host[2];  // bitmaps copied by g16_cuda_density_preload (SLOT_DENS0/1)
+    size_t dens_words[2];
     // The H step's inputs whose copies g16_cuda_h_prefetch started on the copy stream
     // (into SLOT_NTT_A..C, ev_in[i] at each end): the next h step with exactly these
     // arguments uses them; anything else first waits for the copies (h_prefetch_drop).

@@ -180,6 +180,27 @@ extern "C" g16_status g16_cuda_scalars_upload_split(g16_cuda_ctx *ctx, const g16
     return G16_OK;
 }
 
+extern "C" g16_status g16_cuda_density_preload(g16_cuda_ctx *ctx, int which, const uint64_t *bits,
+                                               size_t n_bits)
+{
+    if (!ctx || which < 0 || which > 1 || (n_bits && !bits))
+        return g16_fail(G16_ERR_ARG, "g16_cuda_density_preload: bad argument");
+    G16_TRY(g16_cuda_enter(ctx));
+    ctx->dens_host[which] = NULL;
+    const size_t words = (n_bits + 63) / 64;
+    void *d;
+    G16_TRY(g16_cuda_scratch(ctx, &d, SLOT_DENS0 + which, (words ? words : 1) * 8));
+    G16_TRY(g16_cuda_upload(ctx, d, bits, words * 8));
+    ctx->dens_host[which] = words ? bits : NULL;
+    ctx->dens_words[which] = words;
+    return G16_OK;
+}
+
+extern "C" void g16_cuda_density_forget(g16_cuda_ctx *ctx)
+{
+    if (ctx) ctx->dens_host[0] = ctx->dens_host[1] = NULL;
+}
+
 extern "C" g16_status g16_cuda_scalars_upload(g16_cuda_ctx *ctx, const g16_fr *s, size_t n)
 {
     return g16_cuda_scalars_upload_split(ctx, s, n, n, NULL);

@@ -328,6 +328,19 @@ static inline unsigned grid_for(size_t n, unsigned threads)
     return (unsigned)((n + threads - 1) / threads);
 }
 
+// The device copy of density[0, words) when a bitmap preloaded by
+// g16_cuda_density_preload holds it (a chunk's bitmap is a part of one), else NULL.
+static void *density_preloaded(const g16_cuda_ctx *ctx, const uint64_t *density, size_t words)
+{
+    const uintptr_t d = (uintptr_t)density;
+    for (int i = 0; i < 2; i++) {
+        const uintptr_t h = (uintptr_t)ctx->dens_host[i];
+        if (h && d >= h && (d - h) % 8 == 0 && (d - h) / 8 + words <= ctx->dens_words[i])
+            return (uint64_t *)ctx->slot[SLOT_DENS0 + i] + (d - h) / 8;
+    }
+    return NULL;
+}
+
 // Set bits among the first n of a bitmap.
 static inline size_t popcount_bits(const uint64_t *bits, size_t n)
 {
@@ -531,8 +544,10 @@ static g16_status msm_chunk(g16_cuda_ctx *ctx, g16_dxyzz<F> *hw, const g16_daff<
     G16_TRY(g16_cuda_scratch(ctx, &cnt, SLOT_MSM_COUNT, 64));
     G16_TRY(g16_cuda_scratch(ctx, &live, SLOT_MSM_LIVE, (n + 1) * 4));
     G16_TRY(g16_cuda_scratch(ctx, &pos, SLOT_MSM_POS, (n + 1) * 4));
+    void *dens_pre = density ? density_preloaded(ctx, density, words) : NULL;
     if (density) {
-        G16_TRY(g16_cuda_scratch(ctx, &dens, SLOT_MSM_DENS, words * 8));
+        if (dens_pre) dens = dens_pre;
+        else G16_TRY(g16_cuda_scratch(ctx, &dens, SLOT_MSM_DENS, words * 8));
         G16_TRY(g16_cuda_scratch(ctx, &rank, SLOT_MSM_RANK, words * 8));
     }
     // CUB scratch: the larger of the sort's and the scan's.
@@ -558,7 +573,7 @@ static g16_status msm_chunk(g16_cuda_ctx *ctx, g16_dxyzz<F> *hw, const g16_daff<
 
     G16_TRY(g16_cuda_mark(ctx, ctx->ev_start));
     if (!dev_scalars) G16_TRY(g16_cuda_upload(ctx, scal, scalars, n * sizeof(g16_fr)));
-    if (density) G16_TRY(g16_cuda_upload(ctx, dens, density, words * 8));
+    if (density && !dens_pre) G16_TRY(g16_cuda_upload(ctx, dens, density, words * 8));
     G16_TRY(g16_cuda_mark(ctx, ctx->ev_kernels));
 
     const uint32_t *rk = NULL;
@@ -649,8 +664,10 @@ static g16_status count_nontrivial(g16_cuda_ctx *ctx, size_t *k, const g16_dfr *
     G16_TRY(g16_cuda_pinned(ctx, (void **)&h, sizeof *h));
     if (density) {
         const size_t words = (n + 63) / 64;
-        G16_TRY(g16_cuda_scratch(ctx, &dens, SLOT_MSM_DENS, words * 8));
-        G16_TRY(g16_cuda_upload(ctx, dens, density, words * 8));
+        if (!(dens = density_preloaded(ctx, density, words))) {
+            G16_TRY(g16_cuda_scratch(ctx, &dens, SLOT_MSM_DENS, words * 8));
+            G16_TRY(g16_cuda_upload(ctx, dens, density, words * 8));
+        }
     }
     CK(cudaMemsetAsync(cnt, 0, 4, ctx->stream));
     msm_count_nontrivial<<<grid_for(n, 256), 256, 0, ctx->stream>>>((uint32_t *)cnt, x, n,
