@@ -371,8 +371,10 @@ static bool overlap_ok(const g16_fr *a, const g16_fr *b, const g16_fr *c)
 // The input copies of an H step from page-locked a, b, c: on the copy stream, after
 // the compute stream's work so far (the buffers may still be read by it), except
 // a's when a_on_compute (the H-first order); ev_in[i] marks the end of copy i.
-// Chunked so that the small uploads the compute stream makes meanwhile (scalars,
-// bitmaps) are not queued behind gigabytes.
+// Chunked in the hope that the small uploads the compute stream makes meanwhile
+// would pass between chunks; they do not (session 10: a density bitmap uploaded
+// meanwhile waited for the copies), so prove_start makes its uploads first
+// (g16_cuda_density_preload, the head of z).
 static g16_status h_copies(g16_cuda_ctx *ctx, void *const *d, const g16_fr *const *src,
                            size_t rows, size_t bytes, bool a_on_compute)
 {
