@@ -279,7 +279,7 @@ static int msms_first(void)
 
 /* Where prove_start splits the upload of z and the L MSM (0: not at all).  The GPU
  * idles while the head goes up (z at 2^26: 39.5 ms, H200, session 10), so the head
- * is the one-one-n_in entries and the first third of aux: the L MSM over that third
+ * is z[0, n_in) (one and the inputs) and the first third of aux: the L MSM over that third
  * (about a third of L's ≈ 100 ms of kernels) outlasts the copy of the other two
  * thirds.  Below 2^22 scalars the whole copy takes under 3 ms, less than the
  * second L MSM's fixed costs.  G16_CUDA_Z_SPLIT=0 never splits, =1 always does
