@@ -192,12 +192,12 @@ g16_status g16_cuda_scalars_upload(g16_cuda_ctx *ctx, const g16_fr *s, size_t n)
 /* As g16_cuda_scalars_upload, but when s is page-locked and 0 < head < n, only
  * s[0, head) is copied before it returns: the rest travels on a stream of its own
  * (a later H-step prefetch's copies wait for it: they share the bus), and the
- * first resident MSM that reads past head
- * makes the compute stream wait for it, so an MSM over the head overlaps the
- * copy (prove_start's first MSM otherwise waits for all of z: 40 ms at 2^26).
- * *split says whether it did that (0: everything was copied, as the plain call).
- * s must stay valid and unchanged until a resident MSM past head, the next
- * upload, g16_cuda_h_prefetch_drop or g16_cuda_ctx_free has run. */
+ * first resident MSM that reads past head makes the compute stream wait for it,
+ * so an MSM over the head overlaps the copy (prove_start's first MSM otherwise
+ * waits for all of z: 40 ms at 2^26).  *split says whether it did that (0:
+ * everything was copied, as the plain call).  s must stay valid and unchanged
+ * until a resident MSM past head, the next upload, g16_cuda_h_prefetch_drop or
+ * g16_cuda_ctx_destroy has run. */
 g16_status g16_cuda_scalars_upload_split(g16_cuda_ctx *ctx, const g16_fr *s, size_t n, size_t head,
                                          int *split);
 /* Copies density bitmap `which` (0 or 1) of n_bits bits to the device now; until

@@ -53,7 +53,7 @@ struct g16_cuda_ctx {
     size_t last_h_n;
     size_t z_n;       // scalars held by g16_cuda_scalars_upload (SLOT_Z)
     size_t z_ready;   // of which the compute stream may read [0, z_ready) now; the
-                      // rest is on the copy stream until ev_z (upload_split)
+                      // rest travels on zs until ev_z (upload_split)
     void *slot[SLOT_COUNT];
     size_t slot_bytes[SLOT_COUNT];
     cudaStream_t copy;     // second stream for uploads overlapped with kernels (lazy)

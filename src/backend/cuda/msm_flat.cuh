@@ -60,7 +60,7 @@ static __global__ void flat_items(uint32_t *items, const uint32_t *start, const 
 
 // Level 0 in flat chunks of K sorted entries, one thread each.  MB: the blocks of
 // 128 a multiprocessor must hold.  G1 runs MB = 3 (≤ 168 registers, 36 B spilled:
-// twelve warps a multiprocessor) by default: 2.6% faster at 2^24 than the compiler's
+// twelve warps a multiprocessor) by default: ≈ 2.5% faster at 2^24 and 2^26 than the compiler's
 // 192 registers (two blocks of 128), while blocks of 64 at 192 registers (ten warps
 // instead of eight) gained nothing (session 10).  G16_CUDA_MSM_FLAT_LB, msm_impl.cuh.
 template <class F, int MB = 1>
