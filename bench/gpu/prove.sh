@@ -9,7 +9,8 @@
 #      valid) at the sizes given (default 24 26), 2 proofs each, the faster reported (warm).
 # Usage: bench/gpu/prove.sh BIN_DIR OUT_DIR [LOG_N...]
 # Prints "PROVE <what> <log n> <prove_start s> <first s> <h_ntt> <msm_h> <msm_l> <msm_a> <msm_b1>
-# <msm_b2>" lines and "IDENTICAL <log n> <profile> ok|FAIL" lines.  Exit 1 on any mismatch.
+# <msm_b2>" lines and "IDENTICAL <log n> <profile> ok|FAIL" lines.  Exit 1 on any mismatch, failed
+# run or INVALID proof of a real key.
 set -u
 bin=$1; out=$2; shift 2
 sizes=${*:-24 26}
@@ -42,15 +43,16 @@ r = json.loads(sys.argv[3])
 print("PROVE %s %s %.4f %.4f %.4f %.4f %.4f %.4f %.4f %.4f %s" % (sys.argv[1], sys.argv[2],
       r["prove_start"], r["first_prove_start"], r["h_ntt"], r["msm_h"], r["msm_l"], r["msm_a"],
       r["msm_b1"], r["msm_b2"], "valid" if r["valid"] else ("timing-key" if r["timing_key"] else "INVALID")))
+sys.exit(0 if r["valid"] or r["timing_key"] else 1)  # an invalid real-key proof fails the script
 PY
 }
 j=$("$g16" bench prove --log-n 18 --backend cuda --reps 2 --json 2>>"$out/prove.log")
-if [ -n "$j" ]; then emit setup18 18 "$j"; else echo "PROVE setup18 18 FAILED"; rc=1; fi
+if [ -n "$j" ]; then emit setup18 18 "$j" || rc=1; else echo "PROVE setup18 18 FAILED"; rc=1; fi
 # the same with z's upload and the L MSM split (prove_start does that from 2^22 scalars)
 j=$(G16_CUDA_Z_SPLIT=1 "$g16" bench prove --log-n 18 --backend cuda --reps 2 --json 2>>"$out/prove.log")
-if [ -n "$j" ]; then emit setup18split 18 "$j"; else echo "PROVE setup18split 18 FAILED"; rc=1; fi
+if [ -n "$j" ]; then emit setup18split 18 "$j" || rc=1; else echo "PROVE setup18split 18 FAILED"; rc=1; fi
 for lg in $sizes; do
     j=$(timeout 400 "$g16" bench prove --log-n "$lg" --backend cuda --reps 2 --timing-key --json 2>>"$out/prove.log")
-    if [ -n "$j" ]; then emit timing "$lg" "$j"; echo "$j" >>"$out/prove.jsonl"; else echo "PROVE timing $lg FAILED"; rc=1; fi
+    if [ -n "$j" ]; then emit timing "$lg" "$j" || rc=1; echo "$j" >>"$out/prove.jsonl"; else echo "PROVE timing $lg FAILED"; rc=1; fi
 done
 exit $rc
