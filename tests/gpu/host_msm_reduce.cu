@@ -14,6 +14,7 @@
 
 #include "backend/cuda/msm_digits.cuh"
 #include "backend/cuda/msm_flat.cuh"
+#include "backend/cuda/msm_pairs.cuh"
 
 extern "C" {
 #include "curve/curve.h"
@@ -76,7 +77,7 @@ static void check_window(g16_rng *rng, uint32_t B, uint32_t L, uint32_t q, int p
 // pointing at base (i * 7) % nbase (bases k·G for k = 1..nbase), every third entry
 // negative; then `tail` sentinel entries.  Each bucket's partials must add up.
 static void check_flat(const uint32_t *len, uint32_t nb, uint32_t K, uint32_t tail,
-                       const uint32_t *first_vals = NULL, uint32_t n_first = 0)
+                       const uint32_t *first_vals = NULL, uint32_t n_first = 0, bool inf0 = false)
 {
     const uint32_t nbase = 50;
     g16_g1_jac g;
@@ -90,6 +91,7 @@ static void check_flat(const uint32_t *len, uint32_t nb, uint32_t K, uint32_t ta
         g16_g1_jac_to_affine(&a, &p);
         memcpy(&bases[i], &a, sizeof a);
     }
+    if (inf0) memset(&bases[0], 0, sizeof bases[0]);  // base 0 at infinity: (0, 0)
     size_t total = tail;
     for (uint32_t b = 0; b < nb; b++) total += len[b];
     uint32_t *keys = new uint32_t[total], *vals = new uint32_t[total];
@@ -105,7 +107,8 @@ static void check_flat(const uint32_t *len, uint32_t nb, uint32_t K, uint32_t ta
             if (p < n_first) base = first_vals[p] & 0x7fffffffu, neg = first_vals[p] >> 31;
             keys[p] = b;
             vals[p] = base | (neg << 31);
-            want[b] += neg ? -(int64_t)(base + 1) : (int64_t)(base + 1);
+            const int64_t wgt = inf0 && base == 0 ? 0 : (int64_t)(base + 1);
+            want[b] += neg ? -wgt : wgt;
         }
         if (len[b]) be[b] = (uint32_t)p;
     }
@@ -113,9 +116,26 @@ static void check_flat(const uint32_t *len, uint32_t nb, uint32_t K, uint32_t ta
     off[0] = 0;
     for (uint32_t b = 0; b < nb; b++) off[b + 1] = off[b] + msm_flat_items(bs[b], be[b], K);
     X *part = new X[off[nb] + 1];
+    const uint32_t chunks = (uint32_t)((total + K - 1) / K);
+    // pass 0: plain flat chunks; pass 1 (even K): with affine pair sums (msm_pairs.cuh),
+    // each thread's inverse taken directly instead of through the block tree
+    for (int pass = 0; pass < (K % 2 == 0 ? 2 : 1); pass++) {
     for (uint32_t i = 0; i <= off[nb]; i++) part[i] = X::inf();
-    for (uint32_t t = 0; (size_t)t * K < total; t++)
-        msm_flat_chunk<g16_dfp>(part, off, bs, keys, vals, bases, total, nb, K, t);
+    if (pass == 0) {
+        for (uint32_t t = 0; t < chunks; t++)
+            msm_flat_chunk<g16_dfp>(part, off, bs, keys, vals, bases, total, nb, K, t);
+    } else {
+        g16_dfp *pre = new g16_dfp[(size_t)chunks * (K / 2) + 1];
+        for (size_t i = 0; i < (size_t)chunks * (K / 2); i++) memset(&pre[i], 0xA5, sizeof pre[i]);
+        for (uint32_t t = 0; t < chunks; t++) {
+            g16_dfp s = msm_pair_suffix<g16_dfp>(pre, chunks, t, keys, vals, bases, total, nb, K, t);
+            CHECK(s.eq(pre[t]), "pair suffix of chunk %u is not its first row", t);
+        }
+        for (uint32_t t = 0; t < chunks; t++)
+            msm_flat_pair_chunk<g16_dfp>(part, off, bs, keys, vals, bases, total, nb, K, t, pre, chunks, t,
+                                         pre[t].inv());
+        delete[] pre;
+    }
     for (uint32_t b = 0; b < nb; b++) {
         X sum = X::inf();
         for (uint32_t i = off[b]; i < off[b + 1]; i++) sum = padd<g16_dfp>(sum, part[i]);
@@ -125,8 +145,9 @@ static void check_flat(const uint32_t *len, uint32_t nb, uint32_t K, uint32_t ta
         if (want[b] < 0) g16_g1_jac_neg(&w, &w);
         g16_djac<g16_dfp> sj = sum.to_jac();
         memcpy(&got, &sj, sizeof got);
-        CHECK(g16_g1_jac_eq(&w, &got), "flat chunks of %u: bucket %u (run %u at %u) != %lld G", K, b, len[b],
-              bs[b], (long long)want[b]);
+        CHECK(g16_g1_jac_eq(&w, &got), "flat chunks of %u%s: bucket %u (run %u at %u) != %lld G", K,
+              pass ? " with pair sums" : "", b, len[b], bs[b], (long long)want[b]);
+    }
     }
     delete[] keys, delete[] vals, delete[] bs, delete[] be, delete[] off, delete[] want, delete[] part;
 }
@@ -172,7 +193,9 @@ int main(void)
             check_window(&rng, cases[i][0], cases[i][1], cases[i][2], pattern);
     check_shapes(&rng);
     // Flat chunks: run lengths around K at shifting offsets, long runs, empty buckets.
-    for (uint32_t K = 1; K <= 16; K *= 4) {
+    static const uint32_t Ks[] = {1, 2, 4, 16, 32};
+    for (uint32_t ki = 0; ki < sizeof Ks / sizeof *Ks; ki++) {
+        const uint32_t K = Ks[ki];
         uint32_t len[40];
         for (uint32_t b = 0; b < 40; b++) {
             static const uint32_t pat[] = {0, 1, 2, 3, 0, 5, 8, 9, 17, 40, 1, 0, 33, 4, 16, 15};
@@ -188,6 +211,12 @@ int main(void)
         check_flat(len, 3, 2, 0, v, 9);
         uint32_t one[1] = {200};  // one bucket over many chunks
         check_flat(one, 1, 16, 5);
+        // base 0 at infinity (x = 0): its pairs go through the XYZZ addition
+        check_flat(len, 3, 4, 1, v, 9, true);
+        uint32_t runs[5] = {9, 0, 33, 1, 64};
+        const uint32_t w[12] = {0, 0, 5, 0u | 1u << 31, 0, 7, 7, 0, 8, 8u | 1u << 31, 0, 2};
+        check_flat(runs, 5, 8, 3, w, 12, true);
+        check_flat(runs, 5, 32, 0, w, 12, true);
     }
     return g16_test_finish("test_cuda_host_msm_reduce");
 }

@@ -376,16 +376,19 @@ static inline size_t popcount_bits(const uint64_t *bits, size_t n)
 //   G16_CUDA_MSM_BIG=lg    c = 20 from 2^lg points (default G1 24, G2 26; msm_auto_window)
 //   G16_CUDA_MSM_FLAT=0    level 0 of the accumulation in pieces of each bucket's run
 //                        (run_pieces) instead of flat chunks (msm_flat.cuh)
+//   G16_CUDA_MSM_PAIRS=1   G1 level 0 with affine pair sums (msm_pairs.cuh; opt-in until
+//                        measured); G16_CUDA_MSM_PAIR_MB=M caps its suffix-product buffer
+//                        (default 4096 MiB: larger MSMs run it in slices)
 //   G16_CUDA_MSM_LIVEWIN=0 window sized by the bases only, not by the device scalars
 //                        that are not 0 or 1 (msm_run)
 struct msm_tuning {
     uint32_t run_len, seg_len, c_max, c_min;  // run_len 0: the group's (msm_traits)
-    int occupancy, affine, live_window, flat;
-    unsigned lg_big, flat_tpb, flat_lb;
+    int occupancy, affine, live_window, flat, pairs;
+    unsigned lg_big, flat_tpb, flat_lb, pair_mb;
 };
 static msm_tuning msm_tuning_get()
 {
-    msm_tuning t = {0, MSM_SEG_LEN, 22, 2, 0, 0, 1, 1, 0, 128, 3};
+    msm_tuning t = {0, MSM_SEG_LEN, 22, 2, 0, 0, 1, 1, 0, 0, 128, 3, 4096};
     const char *v;
     if ((v = getenv("G16_CUDA_MSM_RUN")) && atoi(v) >= 2 && atoi(v) <= 4096) t.run_len = (uint32_t)atoi(v);
     if ((v = getenv("G16_CUDA_MSM_SEG")) && atoi(v) >= 1 && atoi(v) <= 4096) t.seg_len = (uint32_t)atoi(v);
@@ -395,6 +398,8 @@ static msm_tuning msm_tuning_get()
     if ((v = getenv("G16_CUDA_MSM_AFFINE"))) t.affine = atoi(v) != 0;
     if ((v = getenv("G16_CUDA_MSM_LIVEWIN"))) t.live_window = atoi(v) != 0;
     if ((v = getenv("G16_CUDA_MSM_FLAT"))) t.flat = atoi(v) != 0;
+    if ((v = getenv("G16_CUDA_MSM_PAIRS"))) t.pairs = atoi(v) != 0;
+    if ((v = getenv("G16_CUDA_MSM_PAIR_MB")) && atoi(v) >= 1 && atoi(v) <= (1 << 20)) t.pair_mb = (unsigned)atoi(v);
     if ((v = getenv("G16_CUDA_MSM_BIG")) && atoi(v) >= 4 && atoi(v) <= 32) t.lg_big = (unsigned)atoi(v);
     if ((v = getenv("G16_CUDA_MSM_FLAT_TPB")) && (atoi(v) == 32 || atoi(v) == 64 || atoi(v) == 128))
         t.flat_tpb = (unsigned)atoi(v);
@@ -402,6 +407,8 @@ static msm_tuning msm_tuning_get()
         t.flat_lb = (unsigned)atoi(v);
     return t;
 }
+
+#include "msm_pairs_run.cuh"
 
 // Fills buckets[b] = the sum of bucket b's run [bstart[b], bend[b]) of the sorted
 // values, cutting long runs into levels of pieces (see run_pieces).  tmp: CUB
@@ -479,7 +486,16 @@ static g16_status accumulate_buckets(g16_cuda_ctx *ctx, g16_dxyzz<F> *buckets,
             const size_t chunks = (total + K - 1) / K;
             if (chunks > 0xffffffffu) return g16_fail(G16_ERR_BACKEND, "msm: %zu flat chunks", chunks);
             const unsigned tpb = tu.flat_tpb;
-            if (tu.flat_lb > 1 && std::is_same<F, g16_dfp>::value) {  // G2 spills at 255 already
+            g16_status pst = G16_ERR_ARG;  // not run
+            if constexpr (std::is_same<F, g16_dfp>::value)
+                if (tu.pairs && K % 2 == 0) {
+                    pst = flat_pairs_run<F>(ctx, pt, of, cs, keys, vals, bases, total, nb, K, chunks, tu.pair_mb,
+                                            tu.flat_lb);
+                    if (pst == G16_ERR_NOMEM) g16_clear_error();  // no room: the plain level 0
+                    else if (pst) return pst;
+                }
+            if (pst == G16_OK) {
+            } else if (tu.flat_lb > 1 && std::is_same<F, g16_dfp>::value) {  // G2 spills at 255 already
                 if constexpr (std::is_same<F, g16_dfp>::value)
                     flat_pieces<F, 3><<<grid_for(chunks, tpb), tpb, 0, ctx->stream>>>(
                         pt, of, cs, keys, vals, bases, total, nb, K, (uint32_t)chunks);
@@ -504,8 +520,6 @@ static g16_status accumulate_buckets(g16_cuda_ctx *ctx, g16_dxyzz<F> *buckets,
         in = pt;
     }
 }
-
-#include "msm_affine.cuh"
 
 // One MSM over n scalars (host `scalars` or device `dev_scalars`) and their bases
 // bs, for msm_run: hw[0..Wr) the window sums, hw[Wr] the sum of the 1-scalars' bases.
