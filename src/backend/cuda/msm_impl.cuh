@@ -33,12 +33,12 @@
 #include "internal.cuh"
 #include "msm_digits.cuh"
 #include "msm_traits.cuh"
+#include "msm_tuning.cuh"
 
 extern "C" {
 #include "curve/curve.h"
 }
 
-#define MSM_SEG_LEN 32u
 // Threads a block of the 1-scalar sum (ones_partial).
 #define MSM_ONES_BLOCK 128u
 
@@ -358,55 +358,6 @@ static inline size_t popcount_bits(const uint64_t *bits, size_t n)
 // automatic window still run in one chunk.
 #define MSM_MAX_PAIRS ((size_t)1 << 30)
 
-// Tuning knobs for benchmarks on the GPU machine (environment, read per call):
-//   G16_CUDA_MSM_RUN=K   piece length of the bucket levels (default G1 32, G2 16)
-//   G16_CUDA_MSM_OCC=1   G1 level-0 pieces with 4 blocks/SM (128 registers)
-//   G16_CUDA_MSM_FLAT_TPB=32|64|128  threads a block of the flat level 0 (default 128)
-//   G16_CUDA_MSM_FLAT_LB=1|3  which instance of G1's flat level 0: compiled for 1 or 3
-//                        (default) blocks of 128 a multiprocessor (192 registers, 8
-//                        warps / 168, 36 B spilled, 12 warps; session 10: 3 took G1
-//                        2^24 111.5 → 108.7 ms; 4 blocks, 128 registers with 156 B
-//                        spilled, was slower than both: 112.5 ms)
-//   G16_CUDA_MSM_SEG=L   buckets per thread of the bucket reduction (default 32)
-//   G16_CUDA_MSM_CMAX=c  cap on the automatic window (default 22: no cap)
-//   G16_CUDA_MSM_CMIN=c  floor on the automatic window (default 2: none; with CMAX
-//                        the same, every MSM runs at c, e.g. to time a proof's H MSM
-//                        at 19: docs/cuda.md, Left)
-//   G16_CUDA_MSM_AFFINE=1  G1 buckets by batch-affine rounds (msm_affine.cuh)
-//   G16_CUDA_MSM_BIG=lg    c = 20 from 2^lg points (default G1 24, G2 26; msm_auto_window)
-//   G16_CUDA_MSM_FLAT=0    level 0 of the accumulation in pieces of each bucket's run
-//                        (run_pieces) instead of flat chunks (msm_flat.cuh)
-//   G16_CUDA_MSM_PAIRS=1   G1 level 0 with affine pair sums (msm_pairs.cuh; opt-in until
-//                        measured); G16_CUDA_MSM_PAIR_MB=M caps its suffix-product buffer
-//                        (default 4096 MiB: larger MSMs run it in slices)
-//   G16_CUDA_MSM_LIVEWIN=0 window sized by the bases only, not by the device scalars
-//                        that are not 0 or 1 (msm_run)
-struct msm_tuning {
-    uint32_t run_len, seg_len, c_max, c_min;  // run_len 0: the group's (msm_traits)
-    int occupancy, affine, live_window, flat, pairs;
-    unsigned lg_big, flat_tpb, flat_lb, pair_mb;
-};
-static msm_tuning msm_tuning_get()
-{
-    msm_tuning t = {0, MSM_SEG_LEN, 22, 2, 0, 0, 1, 1, 0, 0, 128, 3, 4096};
-    const char *v;
-    if ((v = getenv("G16_CUDA_MSM_RUN")) && atoi(v) >= 2 && atoi(v) <= 4096) t.run_len = (uint32_t)atoi(v);
-    if ((v = getenv("G16_CUDA_MSM_SEG")) && atoi(v) >= 1 && atoi(v) <= 4096) t.seg_len = (uint32_t)atoi(v);
-    if ((v = getenv("G16_CUDA_MSM_CMAX")) && atoi(v) >= 4 && atoi(v) <= 22) t.c_max = (uint32_t)atoi(v);
-    if ((v = getenv("G16_CUDA_MSM_CMIN")) && atoi(v) >= 2 && atoi(v) <= 22) t.c_min = (uint32_t)atoi(v);
-    if ((v = getenv("G16_CUDA_MSM_OCC"))) t.occupancy = atoi(v) != 0;
-    if ((v = getenv("G16_CUDA_MSM_AFFINE"))) t.affine = atoi(v) != 0;
-    if ((v = getenv("G16_CUDA_MSM_LIVEWIN"))) t.live_window = atoi(v) != 0;
-    if ((v = getenv("G16_CUDA_MSM_FLAT"))) t.flat = atoi(v) != 0;
-    if ((v = getenv("G16_CUDA_MSM_PAIRS"))) t.pairs = atoi(v) != 0;
-    if ((v = getenv("G16_CUDA_MSM_PAIR_MB")) && atoi(v) >= 1 && atoi(v) <= (1 << 20)) t.pair_mb = (unsigned)atoi(v);
-    if ((v = getenv("G16_CUDA_MSM_BIG")) && atoi(v) >= 4 && atoi(v) <= 32) t.lg_big = (unsigned)atoi(v);
-    if ((v = getenv("G16_CUDA_MSM_FLAT_TPB")) && (atoi(v) == 32 || atoi(v) == 64 || atoi(v) == 128))
-        t.flat_tpb = (unsigned)atoi(v);
-    if ((v = getenv("G16_CUDA_MSM_FLAT_LB")) && (atoi(v) == 1 || atoi(v) == 3))
-        t.flat_lb = (unsigned)atoi(v);
-    return t;
-}
 
 #include "msm_pairs_run.cuh"
 

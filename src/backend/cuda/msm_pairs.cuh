@@ -78,7 +78,12 @@ G16_HD F msm_pair_suffix(F *pre, size_t stride, uint32_t u, const uint32_t *keys
 }
 
 // Step 3 for thread t, given inv = 1/pre[0]: msm_flat_chunk's partial sums, with the
-// summed pairs added in affine form first.
+// summed pairs added in affine form first.  The chunk is a stream of items, each one
+// mixed addition: a summed pair, or one entry (a pair that is not summed gives two).
+// One addition site keeps the warp together: the first version, with a second path
+// adding a pair's two entries, ran both paths in most iterations (a warp of 32
+// chunks of 16 pairs almost always holds a pair across a bucket boundary) and took
+// G1 2^24 from 109 to 267 ms (session 11, call 2).
 template <class F>
 G16_HD void msm_flat_pair_chunk(g16_dxyzz<F> *part, const uint32_t *off, const uint32_t *bstart,
                                 const uint32_t *keys, const uint32_t *vals, const g16_daff<F> *bases,
@@ -91,42 +96,30 @@ G16_HD void msm_flat_pair_chunk(g16_dxyzz<F> *part, const uint32_t *off, const u
     if (k >= nb) return;
     const uint32_t np = (uint32_t)((e - p0 + 1) / 2);
     g16_dxyzz<F> acc = g16_dxyzz<F>::inf();
-    for (uint32_t j = 0; j < np; j++) {
-        const size_t p = p0 + 2 * (size_t)j;  // keys[p] == k < nb here
+    for (size_t p = p0; p < e;) {  // keys[p] == k < nb here
         const uint32_t v1 = vals[p];
-        const g16_daff<F> a = ld_vec(&bases[v1 & 0x7fffffffu]);
-        const uint32_t k2 = p + 1 < e ? keys[p + 1] : nb;
-        bool summed = false;
-        g16_daff<F> b;
-        uint32_t v2 = 0;
-        if (k2 == k) {
-            v2 = vals[p + 1];
-            b = ld_vec(&bases[v2 & 0x7fffffffu]);
-            if (msm_pair_x_ok(a.x, b.x)) {
-                const F y1 = v1 >> 31 ? a.y.neg() : a.y, y2 = v2 >> 31 ? b.y.neg() : b.y;
-                const F d = b.x - a.x;
+        g16_daff<F> q = ld_vec(&bases[v1 & 0x7fffffffu]);
+        bool neg = (v1 >> 31) != 0, summed = false;
+        const uint32_t j = (uint32_t)((p - p0) / 2);
+        if (((p - p0) & 1) == 0 && p + 1 < e && keys[p + 1] == k) {
+            const uint32_t v2 = vals[p + 1];
+            const g16_daff<F> b = ld_vec(&bases[v2 & 0x7fffffffu]);
+            if (msm_pair_x_ok(q.x, b.x)) {
+                const F y1 = neg ? q.y.neg() : q.y, y2 = v2 >> 31 ? b.y.neg() : b.y;
+                const F d = b.x - q.x;
                 const F dinv = j + 1 < np ? inv * pre[(j + 1) * stride + u] : inv;
                 inv = inv * d;
                 const F lam = (y2 - y1) * dinv;
-                const F x3 = lam.sqr() - a.x - b.x;
-                const g16_daff<F> s = {x3, lam * (a.x - x3) - y1};
-                acc = madd<F>(acc, s, false);
+                const F x3 = lam.sqr() - q.x - b.x;
+                q.y = lam * (q.x - x3) - y1;
+                q.x = x3;
+                neg = false;
                 summed = true;
             }
         }
-        if (!summed) {
-            acc = madd<F>(acc, a, (v1 >> 31) != 0);
-            if (k2 != k) {  // entry p ends its bucket's part of the chunk
-                st_vec(&part[off[k] + t - bstart[k] / K], acc);
-                if (k2 >= nb) return;
-                acc = g16_dxyzz<F>::inf();
-                k = k2;
-                v2 = vals[p + 1];
-                b = ld_vec(&bases[v2 & 0x7fffffffu]);
-            }
-            acc = madd<F>(acc, b, (v2 >> 31) != 0);
-        }
-        const uint32_t kn = p + 2 < e ? keys[p + 2] : nb;  // the chunk's end flushes too
+        acc = madd<F>(acc, q, neg);
+        p += summed ? 2 : 1;
+        const uint32_t kn = p < e ? keys[p] : nb;  // the chunk's end flushes too
         if (kn != k) {
             st_vec(&part[off[k] + t - bstart[k] / K], acc);
             if (kn >= nb) return;
