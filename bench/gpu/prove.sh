@@ -4,8 +4,7 @@
 #      proved with --backend cpu and --backend cuda; the two proof files must be equal and
 #      verify (2^12 porep, 2^14 dense, 2^16 porep);
 #   2. `g16 bench prove --backend cuda` with a real TEST-ONLY setup (verified) at 2^18, also
-#      with G16_CUDA_Z_SPLIT=1 (z's upload and the L MSM split, as from 2^22 scalars) and with
-#      G16_CUDA_MSM_PAIRS=1 (level 0's affine pair sums);
+#      with G16_CUDA_Z_SPLIT=1 (z's upload and the L MSM split, as from 2^22 scalars);
 #   3. prove_start timing with a TIMING-ONLY key (tiled points: no setup minutes, proof not
 #      valid) at the sizes given (default 24 26), 2 proofs each, the faster reported (warm).
 # Usage: bench/gpu/prove.sh BIN_DIR OUT_DIR [LOG_N...]
@@ -52,9 +51,6 @@ if [ -n "$j" ]; then emit setup18 18 "$j" || rc=1; else echo "PROVE setup18 18 F
 # the same with z's upload and the L MSM split (prove_start does that from 2^22 scalars)
 j=$(G16_CUDA_Z_SPLIT=1 "$g16" bench prove --log-n 18 --backend cuda --reps 2 --json 2>>"$out/prove.log")
 if [ -n "$j" ]; then emit setup18split 18 "$j" || rc=1; else echo "PROVE setup18split 18 FAILED"; rc=1; fi
-# the same with level 0's affine pair sums (G16_CUDA_MSM_PAIRS=1, opt-in)
-j=$(G16_CUDA_MSM_PAIRS=1 "$g16" bench prove --log-n 18 --backend cuda --reps 2 --json 2>>"$out/prove.log")
-if [ -n "$j" ]; then emit setup18pairs 18 "$j" || rc=1; else echo "PROVE setup18pairs 18 FAILED"; rc=1; fi
 for lg in $sizes; do
     j=$(timeout 400 "$g16" bench prove --log-n "$lg" --backend cuda --reps 2 --timing-key --json 2>>"$out/prove.log")
     if [ -n "$j" ]; then emit timing "$lg" "$j" || rc=1; echo "$j" >>"$out/prove.jsonl"; else echo "PROVE timing $lg FAILED"; rc=1; fi

@@ -22,9 +22,6 @@
 #                     2^20 and the NTT timings (rows ntt_*, ntt4_*, ntt8_*: radix 2, 4, 8 (default))
 #        AFFINE_AB=1  also the batch-affine G1 bucket accumulation (G16_CUDA_MSM_AFFINE=1): its
 #                     differential test (the MSM sets to 2^20) and G1 timings (rows msm_g1a)
-#        PAIRS_AB=1  also the G1 MSM timings with level 0's affine pair sums (G16_CUDA_MSM_PAIRS=1,
-#                     rows msm_g1p; the differential test always runs that variant), 2^PAIRS_LO..2^PAIRS_HI
-#                     (default 20..26)
 #        G2INL_BIN=dir  also the binaries of a build with another -DG16_CUDA_G2_INLINE level (0 or
 #                     2; the default is 1): their quick differential test and G2 MSM timings
 #                     (rows msm_g2i), for an A/B
@@ -135,12 +132,6 @@ if [ -n "${AFFINE_AB:-}" ]; then
         --no-hmsm 2>&1 | sed 's/^RESULT msm_g1 /RESULT msm_g1a /' >>"$out/bench.log"
 fi
 
-if [ -n "${PAIRS_AB:-}" ]; then
-    say "G1 MSM timings with affine pair sums at level 0 (G16_CUDA_MSM_PAIRS=1)"
-    G16_CUDA_MSM_PAIRS=1 timeout "${BENCH_TIMEOUT:-1500}" "$bin/g16_gpu_bench" --only g1 --no-hmsm \
-        --lo "${PAIRS_LO:-20}" --hi "${PAIRS_HI:-26}" 2>&1 | sed 's/^RESULT msm_g1 /RESULT msm_g1p /' >>"$out/bench.log"
-fi
-
 if [ -n "${G2INL_BIN:-}" ]; then
     say "G2 build with another inlining level: quick differential test and G2 MSM timings"
     variant_diff "G2-inlining" diff-g2i.log "$G2INL_BIN/g16_gpu_diff" --quick &&
@@ -202,7 +193,7 @@ awk -v vn="$v_ntt" -v v1="$v_g1" -v v2="$v_g2" '
     else if (w ~ /^ntt/ || w == "h_step") {
         f = 28.0 * (n / 2^27) * (lg / 27.0); if (w == "h_step") f *= 7; floor = sprintf("%.2f", f); v = vn
         if (w == "ntt8_nn") { if (lg == 24) peer = 4.74; if (lg == 26) peer = 23.8; if (lg == 27) peer = 44.4 }
-    } else if (w == "msm_g1" || w == "msm_g1f" || w == "msm_g1a" || w == "msm_g1p") {
+    } else if (w == "msm_g1" || w == "msm_g1f" || w == "msm_g1a") {
         floor = sprintf("%.1f", 70.0 * n / 2^24); v = v1
         if (lg == 20) peer = 22.4; if (lg == 22) peer = 54.0; if (lg == 24) peer = 156; if (lg == 26) peer = 561
     } else if (w == "msm_g2" || w == "msm_g2i") { floor = sprintf("%.1f", 210.0 * n / 2^24); v = v2 }

@@ -152,11 +152,11 @@ void diff_test_msm_g1(g16_cuda_ctx *ctx, size_t max_n)
         const g16_fr *sc = in.sc;
         const uint64_t *dens = in.dens;
         int fails = 0;
-        for (int v = 0; v < 14; v++) {
+        for (int v = 0; v < 12; v++) {
             if (n > 65536 && (v == 4 || v == 5)) continue;
             if (n < 1000 && v >= 7) continue;
-            int dist = v == 1 || v == 3 || v == 8 || v == 13 ? 1 : v == 5 ? 2 : v == 6 ? 3 : 0;
-            int use_dens = v == 3 || v == 8 || v == 13;
+            int dist = v == 1 || v == 3 || v == 8 ? 1 : v == 5 ? 2 : v == 6 ? 3 : 0;
+            int use_dens = v == 3 || v == 8;
             g16_cuda_msm_opts o = {0, 0, 0};
             g16_msm_opts co = {0};
             if (v == 2) o.window = 5, o.no_split = 1;
@@ -164,37 +164,30 @@ void diff_test_msm_g1(g16_cuda_ctx *ctx, size_t max_n)
             /* v 7 and 8: the windows of large MSMs (G1 from 2^24 points: 20, 13 windows)
              * at test sizes, uniform and Groth16-like in chunks */
             if (v == 7) o.window = 20;
-            if (v == 8 || v == 13) o.window = 18;
+            if (v == 8) o.window = 18;
             /* v 1, 3 and 8: about four chunks of scalars (the density's in 64-bit words) */
             if (v == 1 || v == 3 || v == 8) o.max_pairs = 4 * n;
             /* v 9: uniform with level-0 pieces of 64, the length that large dense MSMs
              * (>= 2^27 pairs, msm_run_len) take, at test sizes; v 10: the instance
              * of the flat level 0 that is not the default (compiled for one block a
-             * multiprocessor), v 11: blocks of 32; v 12: level 0 with affine pair sums
-             * (msm_pairs.cuh), uniform; v 13: the same, Groth16-like with a density and
-             * window 18, its suffix products in slices of 1 MiB (hundreds of slices) */
-            static const char *const knob[][4] = {{"G16_CUDA_MSM_RUN", "64", NULL, NULL},
-                                                  {"G16_CUDA_MSM_FLAT_LB", "1", NULL, NULL},
-                                                  {"G16_CUDA_MSM_FLAT_TPB", "32", NULL, NULL},
-                                                  {"G16_CUDA_MSM_PAIRS", "1", NULL, NULL},
-                                                  {"G16_CUDA_MSM_PAIRS", "1", "G16_CUDA_MSM_PAIR_MB", "1"}};
+             * multiprocessor), v 11: blocks of 32 */
+            static const char *const knob[][2] = {{"G16_CUDA_MSM_RUN", "64"},
+                                                  {"G16_CUDA_MSM_FLAT_LB", "1"},
+                                                  {"G16_CUDA_MSM_FLAT_TPB", "32"}};
             const char *const *kv = v >= 9 ? knob[v - 9] : NULL;
-            char saved[2][16] = {"", ""};
-            const char *old[2] = {NULL, NULL};
-            for (int i = 0; kv && i < 2 && kv[2 * i]; i++) {
-                old[i] = getenv(kv[2 * i]);
-                if (old[i]) snprintf(saved[i], sizeof saved[i], "%s", old[i]);
-                setenv(kv[2 * i], kv[2 * i + 1], 1);
-            }
+            char saved[16] = "";
+            const char *old = kv ? getenv(kv[0]) : NULL;
+            if (old) snprintf(saved, sizeof saved, "%s", old);
+            if (kv) setenv(kv[0], kv[1], 1);
             size_t nb;
             const g16_g1_affine *bp = g1_inputs_draw(&in, dist, use_dens, &nb);
             g16_g1_jac want;
             g16_status s = g16_msm_g1_ex(&want, bp, nb, sc, n, use_dens ? dens : NULL, &co);
             CHECK(s == G16_OK, "cpu msm: %s", g16_last_error());
             int ok = cuda_msm_eq_g1(ctx, &want, bp, nb, sc, n, use_dens ? dens : NULL, &o);
-            for (int i = 0; kv && i < 2 && kv[2 * i]; i++) {
-                if (old[i]) setenv(kv[2 * i], saved[i], 1);
-                else unsetenv(kv[2 * i]);
+            if (kv) {
+                if (old) setenv(kv[0], saved, 1);
+                else unsetenv(kv[0]);
             }
             CHECK(ok, "G1 MSM n=%zu variant %d (dist %d, density %d, window %u, split %d, max pairs %zu) differs",
                   n, v, dist, use_dens, o.window, !o.no_split, o.max_pairs);

@@ -7,14 +7,13 @@
 // Also level 0 of the accumulation in flat chunks (msm_flat.cuh): every thread's
 // chunk, then each bucket's partial sums, against the CPU's Σ ±k·G of the bucket's
 // entries — runs of 0, 1, K − 1, K, K + 1 and many K entries at every offset from a
-// chunk boundary, negative digits, a point and its negation (the sum O), and a
-// sentinel tail.
+// chunk boundary, negative digits, a point and its negation (the sum O), a base at
+// infinity, and a sentinel tail.
 #include <stdio.h>
 #include <string.h>
 
 #include "backend/cuda/msm_digits.cuh"
 #include "backend/cuda/msm_flat.cuh"
-#include "backend/cuda/msm_pairs.cuh"
 
 extern "C" {
 #include "curve/curve.h"
@@ -116,26 +115,9 @@ static void check_flat(const uint32_t *len, uint32_t nb, uint32_t K, uint32_t ta
     off[0] = 0;
     for (uint32_t b = 0; b < nb; b++) off[b + 1] = off[b] + msm_flat_items(bs[b], be[b], K);
     X *part = new X[off[nb] + 1];
-    const uint32_t chunks = (uint32_t)((total + K - 1) / K);
-    // pass 0: plain flat chunks; pass 1 (even K): with affine pair sums (msm_pairs.cuh),
-    // each thread's inverse taken directly instead of through the block tree
-    for (int pass = 0; pass < (K % 2 == 0 ? 2 : 1); pass++) {
     for (uint32_t i = 0; i <= off[nb]; i++) part[i] = X::inf();
-    if (pass == 0) {
-        for (uint32_t t = 0; t < chunks; t++)
-            msm_flat_chunk<g16_dfp>(part, off, bs, keys, vals, bases, total, nb, K, t);
-    } else {
-        g16_dfp *pre = new g16_dfp[(size_t)chunks * (K / 2) + 1];
-        for (size_t i = 0; i < (size_t)chunks * (K / 2); i++) memset(&pre[i], 0xA5, sizeof pre[i]);
-        for (uint32_t t = 0; t < chunks; t++) {
-            g16_dfp s = msm_pair_suffix<g16_dfp>(pre, chunks, t, keys, vals, bases, total, nb, K, t);
-            CHECK(s.eq(pre[t]), "pair suffix of chunk %u is not its first row", t);
-        }
-        for (uint32_t t = 0; t < chunks; t++)
-            msm_flat_pair_chunk<g16_dfp>(part, off, bs, keys, vals, bases, total, nb, K, t, pre, chunks, t,
-                                         pre[t].inv());
-        delete[] pre;
-    }
+    for (uint32_t t = 0; (size_t)t * K < total; t++)
+        msm_flat_chunk<g16_dfp>(part, off, bs, keys, vals, bases, total, nb, K, t);
     for (uint32_t b = 0; b < nb; b++) {
         X sum = X::inf();
         for (uint32_t i = off[b]; i < off[b + 1]; i++) sum = padd<g16_dfp>(sum, part[i]);
@@ -145,9 +127,8 @@ static void check_flat(const uint32_t *len, uint32_t nb, uint32_t K, uint32_t ta
         if (want[b] < 0) g16_g1_jac_neg(&w, &w);
         g16_djac<g16_dfp> sj = sum.to_jac();
         memcpy(&got, &sj, sizeof got);
-        CHECK(g16_g1_jac_eq(&w, &got), "flat chunks of %u%s: bucket %u (run %u at %u) != %lld G", K,
-              pass ? " with pair sums" : "", b, len[b], bs[b], (long long)want[b]);
-    }
+        CHECK(g16_g1_jac_eq(&w, &got), "flat chunks of %u: bucket %u (run %u at %u) != %lld G", K, b, len[b],
+              bs[b], (long long)want[b]);
     }
     delete[] keys, delete[] vals, delete[] bs, delete[] be, delete[] off, delete[] want, delete[] part;
 }
@@ -211,7 +192,7 @@ int main(void)
         check_flat(len, 3, 2, 0, v, 9);
         uint32_t one[1] = {200};  // one bucket over many chunks
         check_flat(one, 1, 16, 5);
-        // base 0 at infinity (x = 0): its pairs go through the XYZZ addition
+        // base 0 at infinity, (0, 0): alone, twice in a row, negated, between others
         check_flat(len, 3, 4, 1, v, 9, true);
         uint32_t runs[5] = {9, 0, 33, 1, 64};
         const uint32_t w[12] = {0, 0, 5, 0u | 1u << 31, 0, 7, 7, 0, 8, 8u | 1u << 31, 0, 2};

@@ -358,9 +358,6 @@ static inline size_t popcount_bits(const uint64_t *bits, size_t n)
 // automatic window still run in one chunk.
 #define MSM_MAX_PAIRS ((size_t)1 << 30)
 
-
-#include "msm_pairs_run.cuh"
-
 // Fills buckets[b] = the sum of bucket b's run [bstart[b], bend[b]) of the sorted
 // values, cutting long runs into levels of pieces (see run_pieces).  tmp: CUB
 // scratch of tmp_bytes (enough for a scan and a max over nb + 1 entries).
@@ -437,16 +434,7 @@ static g16_status accumulate_buckets(g16_cuda_ctx *ctx, g16_dxyzz<F> *buckets,
             const size_t chunks = (total + K - 1) / K;
             if (chunks > 0xffffffffu) return g16_fail(G16_ERR_BACKEND, "msm: %zu flat chunks", chunks);
             const unsigned tpb = tu.flat_tpb;
-            g16_status pst = G16_ERR_ARG;  // not run
-            if constexpr (std::is_same<F, g16_dfp>::value)
-                if (tu.pairs && K % 2 == 0) {
-                    pst = flat_pairs_run<F>(ctx, pt, of, cs, keys, vals, bases, total, nb, K, chunks, tu.pair_mb,
-                                            tu.flat_lb);
-                    if (pst == G16_ERR_NOMEM) g16_clear_error();  // no room: the plain level 0
-                    else if (pst) return pst;
-                }
-            if (pst == G16_OK) {
-            } else if (tu.flat_lb > 1 && std::is_same<F, g16_dfp>::value) {  // G2 spills at 255 already
+            if (tu.flat_lb > 1 && std::is_same<F, g16_dfp>::value) {  // G2 spills at 255 already
                 if constexpr (std::is_same<F, g16_dfp>::value)
                     flat_pieces<F, 3><<<grid_for(chunks, tpb), tpb, 0, ctx->stream>>>(
                         pt, of, cs, keys, vals, bases, total, nb, K, (uint32_t)chunks);
@@ -471,6 +459,8 @@ static g16_status accumulate_buckets(g16_cuda_ctx *ctx, g16_dxyzz<F> *buckets,
         in = pt;
     }
 }
+
+#include "msm_affine.cuh"
 
 // One MSM over n scalars (host `scalars` or device `dev_scalars`) and their bases
 // bs, for msm_run: hw[0..Wr) the window sums, hw[Wr] the sum of the 1-scalars' bases.

@@ -26,19 +26,16 @@
 //   G16_CUDA_MSM_BIG=lg    c = 20 from 2^lg points (default G1 24, G2 26; msm_auto_window)
 //   G16_CUDA_MSM_FLAT=0    level 0 of the accumulation in pieces of each bucket's run
 //                        (run_pieces) instead of flat chunks (msm_flat.cuh)
-//   G16_CUDA_MSM_PAIRS=1   G1 level 0 with affine pair sums (msm_pairs.cuh; opt-in until
-//                        measured); G16_CUDA_MSM_PAIR_MB=M caps its suffix-product buffer
-//                        (default 4096 MiB: larger MSMs run it in slices)
 //   G16_CUDA_MSM_LIVEWIN=0 window sized by the bases only, not by the device scalars
 //                        that are not 0 or 1 (msm_run)
 struct msm_tuning {
     uint32_t run_len, seg_len, c_max, c_min;  // run_len 0: the group's (msm_traits)
-    int occupancy, affine, live_window, flat, pairs;
-    unsigned lg_big, flat_tpb, flat_lb, pair_mb;
+    int occupancy, affine, live_window, flat;
+    unsigned lg_big, flat_tpb, flat_lb;
 };
 static msm_tuning msm_tuning_get()
 {
-    msm_tuning t = {0, MSM_SEG_LEN, 22, 2, 0, 0, 1, 1, 0, 0, 128, 3, 4096};
+    msm_tuning t = {0, MSM_SEG_LEN, 22, 2, 0, 0, 1, 1, 0, 128, 3};
     const char *v;
     if ((v = getenv("G16_CUDA_MSM_RUN")) && atoi(v) >= 2 && atoi(v) <= 4096) t.run_len = (uint32_t)atoi(v);
     if ((v = getenv("G16_CUDA_MSM_SEG")) && atoi(v) >= 1 && atoi(v) <= 4096) t.seg_len = (uint32_t)atoi(v);
@@ -48,8 +45,6 @@ static msm_tuning msm_tuning_get()
     if ((v = getenv("G16_CUDA_MSM_AFFINE"))) t.affine = atoi(v) != 0;
     if ((v = getenv("G16_CUDA_MSM_LIVEWIN"))) t.live_window = atoi(v) != 0;
     if ((v = getenv("G16_CUDA_MSM_FLAT"))) t.flat = atoi(v) != 0;
-    if ((v = getenv("G16_CUDA_MSM_PAIRS"))) t.pairs = atoi(v) != 0;
-    if ((v = getenv("G16_CUDA_MSM_PAIR_MB")) && atoi(v) >= 1 && atoi(v) <= (1 << 20)) t.pair_mb = (unsigned)atoi(v);
     if ((v = getenv("G16_CUDA_MSM_BIG")) && atoi(v) >= 4 && atoi(v) <= 32) t.lg_big = (unsigned)atoi(v);
     if ((v = getenv("G16_CUDA_MSM_FLAT_TPB")) && (atoi(v) == 32 || atoi(v) == 64 || atoi(v) == 128))
         t.flat_tpb = (unsigned)atoi(v);
