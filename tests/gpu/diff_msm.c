@@ -506,6 +506,7 @@ void diff_test_z_split(g16_cuda_ctx *ctx)
         if (g16_cuda_host_alloc((void **)&z, n * sizeof *z) != G16_OK ||
             g16_cuda_host_alloc((void **)&abc, 3 * rows * sizeof *abc) != G16_OK || !zp || !bases) {
             CHECK(0, "out of memory");
+            g16_cuda_host_free(z), g16_cuda_host_free(abc), free(zp), free(bases);
             return;
         }
         make_g1_bases(bases, n);

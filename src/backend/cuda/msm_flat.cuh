@@ -62,7 +62,7 @@ static __global__ void flat_items(uint32_t *items, const uint32_t *start, const 
 // 128 a multiprocessor must hold.  G1 runs MB = 3 (≤ 168 registers, 36 B spilled:
 // twelve warps a multiprocessor) by default: ≈ 2.5% faster at 2^24 and 2^26 than the compiler's
 // 192 registers (two blocks of 128), while blocks of 64 at 192 registers (ten warps
-// instead of eight) gained nothing (session 10).  G16_CUDA_MSM_FLAT_LB, msm_impl.cuh.
+// instead of eight) gained nothing (session 10).  G16_CUDA_MSM_FLAT_LB, msm_tuning.cuh.
 template <class F, int MB = 1>
 __global__ void __launch_bounds__(128, MB)
     flat_pieces(g16_dxyzz<F> *part, const uint32_t *off, const uint32_t *bstart, const uint32_t *keys,
