@@ -194,7 +194,7 @@ g16_status FB_NAME(const AFF *base, size_t jobs, AFF *const *outs, const g16_fr 
     size_t mul_bytes = FB_CHUNK * c.windows * sizeof(int32_t) + FB_(lists_bytes)(FB_CHUNK, FB_CHUNK);
     c.scratch_bytes = build_bytes > mul_bytes ? build_bytes : mul_bytes;
     c.scratch_bytes = (c.scratch_bytes + 63) & ~(size_t)63;
-    AFF *tab = malloc(entries * sizeof(AFF));
+    AFF *tab = g16_big_alloc(entries * sizeof(AFF));
     c.scratch = malloc((size_t)T * c.scratch_bytes);
     c.rowbase = malloc(c.windows * sizeof(AFF));
     c.bh = calloc(T, sizeof *c.bh);

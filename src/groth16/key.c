@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/bigmem.h"
 #include "common/error.h"
 #include "groth16/groth16.h"
 #include "ntt/ntt.h"
@@ -25,7 +26,7 @@ static g16_status alloc_array(void **out, size_t n, size_t size, const char *wha
     *out = NULL;
     if (n == 0) return G16_OK;
     if (n > SIZE_MAX / size) return g16_fail(G16_ERR_NOMEM, "%s: %zu points overflow", what, n);
-    *out = malloc(n * size);
+    *out = g16_big_alloc(n * size);
     if (!*out) return g16_fail(G16_ERR_NOMEM, "%s: cannot allocate %zu points", what, n);
     return G16_OK;
 }

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "common/bigmem.h"
 #include "common/error.h"
 #include "common/pool.h"
 #include "curve/curve.h"
@@ -188,15 +189,18 @@ g16_status g16_setup(g16_key **out, const g16_circuit *circ, const uint8_t *seed
 
     g16_status st = G16_OK;
     g16_key *k = NULL;
-    g16_fr *lag = malloc(rows * sizeof *lag);
-    g16_fr *uvw = calloc(3 * n_vars, sizeof *uvw);
+    /* huge pages: these arrays are written once, and 4 KiB page faults cost as
+     * much as the arithmetic here (docs/groth16.md, "Setup") */
+    g16_fr *lag = g16_big_alloc(rows * sizeof *lag);
+    g16_fr *uvw = g16_big_alloc(3 * n_vars * sizeof *uvw);
     /* scalars of every query, in the order ic, h, l, a, b (b_g1 and b_g2 share) */
-    g16_fr *sc = malloc((n_vars + N + n_vars + n_vars + n_vars) * sizeof *sc);
+    g16_fr *sc = g16_big_alloc((n_vars + N + n_vars + n_vars + n_vars) * sizeof *sc);
     if (!lag || !uvw || !sc) {
         st = g16_fail(G16_ERR_NOMEM, "setup: out of memory for %llu variables",
                       (unsigned long long)n_vars);
         goto done;
     }
+    memset(uvw, 0, 3 * n_vars * sizeof *uvw);
     g16_setup_times tm = {0};
     double t = now();
     st = lagrange(lag, rows, &tau, log_n);
