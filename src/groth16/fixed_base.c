@@ -12,16 +12,24 @@
 #include "msm/msm.h" /* the batch-affine step */
 #include "groth16/groth16.h"
 
-/* Scalars per parallel chunk: the additions of a chunk share one inversion per
- * window; 4096 keeps the accumulators (G2: 768 KB) in L2. */
-#define FB_CHUNK 4096
+/* Scalars per batch of additions (one inversion per window per batch): 1024
+ * keeps a batch's accumulators and vector scratch in L2; 4096 was ~4% slower
+ * at 2^20 (docs/BENCHMARKS.md, "Test setup"). */
+#define FB_CHUNK 1024
+/* Scalars per parallel task, worked window by window in batches of FB_CHUNK so
+ * that one table row at a time is being read. */
+#define FB_SPAN 8192
 /* How many additions ahead the table entries are prefetched. */
 #define FB_AHEAD 8
 /* Window limits: w ≤ FB_MAX_W, so at most ⌈255/2⌉ windows. */
 #define FB_MAX_W 22
 #define FB_MAX_WINDOWS 128
-/* Largest table considered by the automatic window choice. */
-#define FB_TABLE_BYTES 128e6
+/* Largest table considered by the automatic window choice.  Past the
+ * last-level cache every entry read is a DRAM miss, and a bigger table than
+ * this lost more to those than its fewer additions won: at 2^20 (3.2 M G1
+ * products) w = 17 (100 MB, 14 additions each) took 10% longer than w = 16
+ * (50 MB, 15 additions) on the dev machine. */
+#define FB_TABLE_BYTES 64e6
 /* A table entry costs one batch-affine addition to build, plus its page faults and
  * the cache misses its size brings to the products: counted as this many. */
 #define FB_ENTRY_COST 1.5

@@ -2,7 +2,7 @@
  * and G2).  The includer defines CV(name) (curve function), FE(name) (field
  * function), FE_T, AFF, JAC, FB_(name) (local names), FB_NAME (the exported
  * function) and FB_GROUP (1 or 2), and fixed_base.c the tuning constants
- * (FB_CHUNK, FB_AHEAD, FB_MAX_W, FB_MAX_WINDOWS, FB_TABLE_BYTES, FB_ENTRY_COST).
+ * (FB_CHUNK, FB_SPAN, FB_AHEAD, FB_MAX_W, FB_MAX_WINDOWS, FB_TABLE_BYTES, FB_ENTRY_COST).
  *
  * Method: windows of w bits, W = ⌈255/w⌉ of them.  Row k of the table holds
  * d·2^(wk)·P for d = 1 .. 2^(w−1) in affine form (the top row, unsigned, up to
@@ -91,13 +91,16 @@ static void FB_(recode)(int32_t *dig, size_t stride, const g16_fr *s, unsigned w
     g16_fr_to_canonical(k, s);
     k[4] = 0;
     uint64_t carry = 0, full = (uint64_t)1 << w, half = full >> 1;
+    /* the carry is a coin flip: computed without a branch (a mispredicted one per
+     * window made this loop a twentieth of the setup) */
     for (unsigned win = 0; win < windows; win++) {
         unsigned bit = win * w;
         uint64_t d = k[bit / 64] >> (bit % 64);
         if (bit % 64 + w > 64) d |= k[bit / 64 + 1] << (64 - bit % 64);
         d = (d & (full - 1)) + carry;
-        carry = win + 1 < windows && d > half;
-        dig[win * stride] = carry ? (int32_t)d - (int32_t)full : (int32_t)d;
+        carry = (half - d) >> 63; /* d > half; d ≤ 2^w, so no wrap past it */
+        if (win + 1 == windows) carry = 0;
+        dig[win * stride] = (int32_t)d - (int32_t)(carry << w);
     }
 }
 
@@ -108,41 +111,53 @@ static inline void FB_(prefetch)(const AFF *p)
     __builtin_prefetch((const char *)p + sizeof(AFF) - 1);
 }
 
+#ifndef FB_DSTRIDE
+/* Digits of window k at dig[k·FB_DSTRIDE ..]: one cache line more than a span, so
+ * that the rows of digits do not all fall into the same L1 set. */
+#define FB_DSTRIDE (FB_SPAN + 16)
+#endif
+
 static inline const AFF *FB_(entry)(const AFF *row, int32_t d) { return &row[(d > 0 ? d : -d) - 1]; }
 
-/* The scalars of [b, e): per window, an empty accumulator takes its entry, the
- * others are added in one batch (st[i] bit 0: acc[i] holds a point). */
+/* The scalars of [b, e) (at most FB_SPAN), window by window: per window, batches
+ * of FB_CHUNK, in which an empty accumulator takes its entry and the others are
+ * added in one batch (st[i] bit 0: acc[i] holds a point).  Window-major over the
+ * whole span so that only one row of the table is being read at a time: a row
+ * (a few MB) stays in the last-level cache, where cycling through all the rows
+ * for each small chunk made nearly every entry a DRAM miss. */
 static void FB_(mul_chunk)(void *vctx, size_t b, size_t e, unsigned worker)
 {
     FB_(ctx) *c = vctx;
     size_t n = e - b;
     uint8_t *base = c->scratch + (size_t)worker * c->scratch_bytes;
     int32_t *dig = (int32_t *)base;
-    FB_(lists) l = FB_(lists_at)((uint8_t *)(dig + (size_t)FB_CHUNK * c->windows), FB_CHUNK, FB_CHUNK);
+    FB_(lists) l = FB_(lists_at)((uint8_t *)(dig + (size_t)FB_DSTRIDE * c->windows), FB_CHUNK, FB_SPAN);
     AFF *acc = c->out + b;
     for (size_t i = 0; i < n; i++) {
-        FB_(recode)(dig + i, FB_CHUNK, &c->scalars[b + i], c->w, c->windows);
+        FB_(recode)(dig + i, FB_DSTRIDE, &c->scalars[b + i], c->w, c->windows);
         l.st[i] = 0;
     }
     for (unsigned win = 0; win < c->windows; win++) {
         const AFF *row = c->tab + c->off[win];
-        const int32_t *dw = dig + (size_t)win * FB_CHUNK;
-        size_t cnt = 0;
-        for (size_t i = 0; i < n; i++) {
-            /* the rows are far larger than L1/L2: fetch a few additions ahead */
-            if (i + FB_AHEAD < n && dw[i + FB_AHEAD]) FB_(prefetch)(FB_(entry)(row, dw[i + FB_AHEAD]));
-            int32_t d = dw[i];
-            if (d == 0) continue;
-            const AFF *q = FB_(entry)(row, d);
-            if (!(l.st[i] & 1)) {
-                acc[i] = *q;
-                if (d < 0) FE(neg)(&acc[i].y, &acc[i].y);
-                l.st[i] = 1;
-            } else {
-                l.idx[cnt] = (uint32_t)i, l.pts[cnt] = q, l.neg[cnt++] = d < 0;
+        const int32_t *dw = dig + (size_t)win * FB_DSTRIDE;
+        for (size_t i0 = 0; i0 < n; i0 += FB_CHUNK) {
+            size_t i1 = n - i0 < FB_CHUNK ? n : i0 + FB_CHUNK, cnt = 0;
+            for (size_t i = i0; i < i1; i++) {
+                /* entries are random within the row: fetch a few additions ahead */
+                if (i + FB_AHEAD < n && dw[i + FB_AHEAD]) FB_(prefetch)(FB_(entry)(row, dw[i + FB_AHEAD]));
+                int32_t d = dw[i];
+                if (d == 0) continue;
+                const AFF *q = FB_(entry)(row, d);
+                if (!(l.st[i] & 1)) {
+                    acc[i] = *q;
+                    if (d < 0) FE(neg)(&acc[i].y, &acc[i].y);
+                    l.st[i] = 1;
+                } else {
+                    l.idx[cnt] = (uint32_t)i, l.pts[cnt] = q, l.neg[cnt++] = d < 0;
+                }
             }
+            CV(batch_add)(c->bh[worker], acc, l.st, l.idx, l.pts, l.neg, cnt);
         }
-        CV(batch_add)(c->bh[worker], acc, l.st, l.idx, l.pts, l.neg, cnt);
     }
     for (size_t i = 0; i < n; i++)
         if (!(l.st[i] & 1)) CV(affine_set_infinity)(&acc[i]);
@@ -191,7 +206,7 @@ g16_status FB_NAME(const AFF *base, size_t jobs, AFF *const *outs, const g16_fr 
         if (c.off[k + 1] - c.off[k] > longest) longest = c.off[k + 1] - c.off[k];
     unsigned T = g16_pool_size(NULL);
     size_t build_bytes = FB_(lists_bytes)(longest / 2 + 1, longest);
-    size_t mul_bytes = FB_CHUNK * c.windows * sizeof(int32_t) + FB_(lists_bytes)(FB_CHUNK, FB_CHUNK);
+    size_t mul_bytes = (size_t)FB_DSTRIDE * c.windows * sizeof(int32_t) + FB_(lists_bytes)(FB_CHUNK, FB_SPAN);
     c.scratch_bytes = build_bytes > mul_bytes ? build_bytes : mul_bytes;
     c.scratch_bytes = (c.scratch_bytes + 63) & ~(size_t)63;
     AFF *tab = g16_big_alloc(entries * sizeof(AFF));
@@ -215,7 +230,7 @@ g16_status FB_NAME(const AFF *base, size_t jobs, AFF *const *outs, const g16_fr 
         for (size_t j = 0; j < jobs; j++) {
             c.out = outs[j];
             c.scalars = scalars[j];
-            g16_parallel_for(ns[j], FB_CHUNK, FB_(mul_chunk), &c);
+            g16_parallel_for(ns[j], FB_SPAN, FB_(mul_chunk), &c);
         }
     }
     for (unsigned i = 0; c.bh && i < T; i++) CV(batch_free)(c.bh[i]);
