@@ -48,12 +48,12 @@ static void qap_task(void *vctx, size_t m, unsigned worker)
 }
 
 /* Query scalars of the variables: ic_j = (β·u_j + α·v_j + w_j)/γ for the inputs,
- * l_j = (…)/δ for the aux variables. */
+ * l_j = (…)/δ for the aux variables, written over w_j (no other reader). */
 typedef struct {
-    const g16_fr *u, *v, *w;
+    const g16_fr *u, *v;
+    g16_fr *w;
     g16_fr alpha, beta, ginv, dinv;
     uint64_t n_in;
-    g16_fr *s_ic, *s_l;
 } lin_ctx;
 
 static void lin_chunk(void *vctx, size_t b, size_t e, unsigned worker)
@@ -65,10 +65,7 @@ static void lin_chunk(void *vctx, size_t b, size_t e, unsigned worker)
         g16_fr_mul(&x, &c->alpha, &c->v[j]);
         g16_fr_add(&t, &t, &x);
         g16_fr_add(&t, &t, &c->w[j]);
-        if (j < c->n_in)
-            g16_fr_mul(&c->s_ic[j], &t, &c->ginv);
-        else
-            g16_fr_mul(&c->s_l[j - c->n_in], &t, &c->dinv);
+        g16_fr_mul(&c->w[j], &t, j < c->n_in ? &c->ginv : &c->dinv);
     }
 }
 
@@ -190,12 +187,12 @@ g16_status g16_setup(g16_key **out, const g16_circuit *circ, const uint8_t *seed
     g16_status st = G16_OK;
     g16_key *k = NULL;
     /* huge pages: these arrays are written once, and 4 KiB page faults cost as
-     * much as the arithmetic here (docs/groth16.md, "Setup") */
-    g16_fr *lag = g16_big_alloc(rows * sizeof *lag);
+     * much as the arithmetic here (docs/groth16.md, "Setup").  The query scalars
+     * reuse them (fresh memory is the dearer part): lag the h scalars once the QAP
+     * values are done, w the ic and l scalars, u and v the a and b ones. */
+    g16_fr *lag = g16_big_alloc((rows > N - 1 ? rows : N - 1) * sizeof *lag);
     g16_fr *uvw = g16_big_alloc(3 * n_vars * sizeof *uvw);
-    /* scalars of every query, in the order ic, h, l, a, b (b_g1 and b_g2 share) */
-    g16_fr *sc = g16_big_alloc((n_vars + N + n_vars + n_vars + n_vars) * sizeof *sc);
-    if (!lag || !uvw || !sc) {
+    if (!lag || !uvw) {
         st = g16_fail(G16_ERR_NOMEM, "setup: out of memory for %llu variables",
                       (unsigned long long)n_vars);
         goto done;
@@ -207,17 +204,14 @@ g16_status g16_setup(g16_key **out, const g16_circuit *circ, const uint8_t *seed
     if (st) goto done;
     qap_ctx qc = {circ, lag, {uvw, uvw + n_vars, uvw + 2 * n_vars}};
     g16_pool_tasks(NULL, 3, qap_task, &qc);
-    free(lag);
-    lag = NULL;
 
     tm.qap = now() - t;
     t = now();
-    const g16_fr *u = qc.uvw[0], *v = qc.uvw[1], *w = qc.uvw[2];
+    g16_fr *u = qc.uvw[0], *v = qc.uvw[1], *w = qc.uvw[2];
     uint64_t n_in = 1ull + circ->n_pub;
-    g16_fr *s_ic = sc, *s_h = s_ic + n_in, *s_l = s_h + (N - 1), *s_a = s_l + circ->n_aux,
-           *s_b = s_a + n_vars;
+    g16_fr *s_ic = w, *s_l = w + n_in, *s_h = lag, *s_a = u, *s_b = v;
     size_t n_a = 0, n_b = 0;
-    lin_ctx lc = {u, v, w, alpha, beta, ginv, dinv, n_in, s_ic, s_l};
+    lin_ctx lc = {u, v, w, alpha, beta, ginv, dinv, n_in};
     g16_parallel_for(n_vars, 1u << 14, lin_chunk, &lc);
     for (uint64_t j = 0; j < n_vars; j++) {
         if (j >= n_in && g16_fr_is_zero(&s_l[j - n_in])) {
@@ -225,7 +219,8 @@ g16_status g16_setup(g16_key **out, const g16_circuit *circ, const uint8_t *seed
                           (unsigned long long)(j - n_in));
             goto done;
         }
-        /* bellperson drops the identity points of a, b_g1, b_g2 */
+        /* bellperson drops the identity points of a, b_g1, b_g2; compacted in
+         * place (n_a ≤ j, so nothing unread is overwritten) */
         if (!g16_fr_is_zero(&u[j])) s_a[n_a++] = u[j];
         if (!g16_fr_is_zero(&v[j])) s_b[n_b++] = v[j];
     }
@@ -239,8 +234,6 @@ g16_status g16_setup(g16_key **out, const g16_circuit *circ, const uint8_t *seed
         g16_fr_mul(&hc.p, &hc.p, &dinv);
         g16_parallel_for(N - 1, 1u << 14, hs_chunk, &hc);
     }
-    free(uvw);
-    uvw = NULL;
     tm.scalars = now() - t;
 
     k = g16_key_alloc();
@@ -280,7 +273,6 @@ g16_status g16_setup(g16_key **out, const g16_circuit *circ, const uint8_t *seed
 done:
     free(lag);
     free(uvw);
-    free(sc);
     if (st) {
         g16_key_release(k);
         return st;
