@@ -26,12 +26,18 @@
  * that do it for w = 3, 4, 6, 7, 9, 12, 14, 18, 21, 22); the batch step handles
  * them (doubling, or a cancelled sum: infinity). */
 
+/* One parallel task: products [b, e) of one job. */
+typedef struct {
+    AFF *out;
+    const g16_fr *scalars;
+    size_t b, e;
+} FB_(span);
+
 typedef struct {
     AFF *tab;
     size_t off[FB_MAX_WINDOWS + 1]; /* row k: tab[off[k] .. off[k+1]) */
     unsigned w, windows;
-    AFF *out;
-    const g16_fr *scalars;
+    FB_(span) *spans;
     uint8_t *scratch; /* per worker, scratch_bytes each */
     size_t scratch_bytes;
     CV(batch) **bh;   /* per worker: the batch-addition handle */
@@ -119,22 +125,23 @@ static inline void FB_(prefetch)(const AFF *p)
 
 static inline const AFF *FB_(entry)(const AFF *row, int32_t d) { return &row[(d > 0 ? d : -d) - 1]; }
 
-/* The scalars of [b, e) (at most FB_SPAN), window by window: per window, batches
+/* Span t (at most FB_SPAN products), window by window: per window, batches
  * of FB_CHUNK, in which an empty accumulator takes its entry and the others are
  * added in one batch (st[i] bit 0: acc[i] holds a point).  Window-major over the
  * whole span so that only one row of the table is being read at a time: a row
  * (a few MB) stays in the last-level cache, where cycling through all the rows
  * for each small chunk made nearly every entry a DRAM miss. */
-static void FB_(mul_chunk)(void *vctx, size_t b, size_t e, unsigned worker)
+static void FB_(mul_span)(void *vctx, size_t t, unsigned worker)
 {
     FB_(ctx) *c = vctx;
-    size_t n = e - b;
+    const FB_(span) *sp = &c->spans[t];
+    size_t b = sp->b, n = sp->e - sp->b;
     uint8_t *base = c->scratch + (size_t)worker * c->scratch_bytes;
     int32_t *dig = (int32_t *)base;
     FB_(lists) l = FB_(lists_at)((uint8_t *)(dig + (size_t)FB_DSTRIDE * c->windows), FB_CHUNK, FB_SPAN);
-    AFF *acc = c->out + b;
+    AFF *acc = sp->out + b;
     for (size_t i = 0; i < n; i++) {
-        FB_(recode)(dig + i, FB_DSTRIDE, &c->scalars[b + i], c->w, c->windows);
+        FB_(recode)(dig + i, FB_DSTRIDE, &sp->scalars[b + i], c->w, c->windows);
         l.st[i] = 0;
     }
     for (unsigned win = 0; win < c->windows; win++) {
@@ -213,9 +220,12 @@ g16_status FB_NAME(const AFF *base, size_t jobs, AFF *const *outs, const g16_fr 
     c.scratch = malloc((size_t)T * c.scratch_bytes);
     c.rowbase = malloc(c.windows * sizeof(AFF));
     c.bh = calloc(T, sizeof *c.bh);
+    size_t nspans = 0;
+    for (size_t j = 0; j < jobs; j++) nspans += (ns[j] + FB_SPAN - 1) / FB_SPAN;
+    c.spans = malloc(nspans * sizeof *c.spans);
     JAC *rj = malloc(c.windows * sizeof(JAC));
     g16_status st = G16_OK;
-    if (!tab || !c.scratch || !c.rowbase || !rj || !c.bh)
+    if (!tab || !c.scratch || !c.rowbase || !rj || !c.bh || !c.spans)
         st = g16_fail(G16_ERR_NOMEM, "fixed-base table: out of memory (%zu entries)", entries);
     for (unsigned i = 0; st == G16_OK && i < T; i++) st = CV(batch_new)(&c.bh[i], FB_CHUNK);
     if (st == G16_OK) {
@@ -227,11 +237,12 @@ g16_status FB_NAME(const AFF *base, size_t jobs, AFF *const *outs, const g16_fr 
         }
         CV(jac_batch_to_affine)(c.rowbase, rj, c.windows);
         g16_pool_tasks(NULL, c.windows, FB_(build_row), &c);
-        for (size_t j = 0; j < jobs; j++) {
-            c.out = outs[j];
-            c.scalars = scalars[j];
-            g16_parallel_for(ns[j], FB_SPAN, FB_(mul_chunk), &c);
-        }
+        /* every job's spans in one parallel call: one tail of idle threads, not one per job */
+        size_t t = 0;
+        for (size_t j = 0; j < jobs; j++)
+            for (size_t b = 0; b < ns[j]; b += FB_SPAN)
+                c.spans[t++] = (FB_(span)){outs[j], scalars[j], b, ns[j] - b < FB_SPAN ? ns[j] : b + FB_SPAN};
+        g16_pool_tasks(NULL, t, FB_(mul_span), &c);
     }
     for (unsigned i = 0; c.bh && i < T; i++) CV(batch_free)(c.bh[i]);
     free(c.bh);
@@ -239,5 +250,6 @@ g16_status FB_NAME(const AFF *base, size_t jobs, AFF *const *outs, const g16_fr 
     free(tab);
     free(c.scratch);
     free(c.rowbase);
+    free(c.spans);
     return st;
 }
