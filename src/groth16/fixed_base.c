@@ -14,7 +14,7 @@
 
 /* Scalars per batch of additions (one inversion per window per batch): 1024
  * keeps a batch's accumulators and vector scratch in L2; 4096 was ~4% slower
- * at 2^20 (docs/BENCHMARKS.md, "Test setup"). */
+ * at 2^20 (docs/groth16.md, "Sessions 12–13"). */
 #define FB_CHUNK 1024
 /* Scalars per parallel task, worked window by window in batches of FB_CHUNK so
  * that one table row at a time is being read. */
