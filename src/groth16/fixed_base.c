@@ -25,10 +25,11 @@
 #define FB_MAX_W 22
 #define FB_MAX_WINDOWS 128
 /* Largest table considered by the automatic window choice.  Past the
- * last-level cache every entry read is a DRAM miss, and a bigger table than
- * this lost more to those than its fewer additions won: at 2^20 (3.2 M G1
- * products) w = 17 (100 MB, 14 additions each) took 10% longer than w = 16
- * (50 MB, 15 additions) on the dev machine. */
+ * last-level cache every entry read is a DRAM miss, and a bigger table loses to
+ * those what its fewer additions win: at 2^20 (3.2 M G1 products) w = 17
+ * (100 MB, 14 additions each) took 10% longer than w = 16 (50 MB, 15 additions)
+ * with chunk-major products, and the same time with the window-major spans, so
+ * the smaller table stays for its 50 MB (docs/groth16.md, "Setup"). */
 #define FB_TABLE_BYTES 64e6
 /* A table entry costs one batch-affine addition to build, plus its page faults and
  * the cache misses its size brings to the products: counted as this many. */
