@@ -35,6 +35,17 @@
  * the cache misses its size brings to the products: counted as this many. */
 #define FB_ENTRY_COST 1.5
 
+#include "field/fp_batch.h" /* g16_use_ifma */
+#include "field/fp_ifma.h"
+#ifdef G16_IFMA_BUILD
+/* The G1 spans' vector path (fixed_base_v8.h), when the CPU has IFMA. */
+struct fb_g1_ctx_s;
+static int fbv_span(const void *c, const void *sp, const int32_t *dig, uint8_t *vbase);
+static size_t fbv_bytes(void);
+#define FB_VSPAN(c, sp, dig, vbase) fbv_span(c, sp, dig, vbase)
+#define FB_VSCRATCH (g16_use_ifma ? ((fbv_bytes() + 63) & ~(size_t)63) : 0)
+#endif
+
 #define FB_GROUP 1
 #define CV(name) g16_g1_##name
 #define FE(name) g16_fp_##name
@@ -52,6 +63,17 @@
 #undef JAC
 #undef FB_
 #undef FB_NAME
+
+#ifdef G16_IFMA_BUILD
+#include "groth16/fixed_base_v8.h"
+static int fbv_span(const void *c, const void *sp, const int32_t *dig, uint8_t *vbase)
+{
+    fbv_mul_span((fb_g1_ctx *)c, (const fb_g1_span *)sp, dig, vbase);
+    return 1;
+}
+#undef FB_VSPAN
+#undef FB_VSCRATCH
+#endif
 
 #define FB_GROUP 2
 #define CV(name) g16_g2_##name

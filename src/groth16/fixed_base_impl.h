@@ -39,6 +39,7 @@ typedef struct {
     unsigned w, windows;
     FB_(span) *spans;
     uint8_t *scratch; /* per worker, scratch_bytes each */
+    uint8_t *vscratch; /* per worker, FB_VSCRATCH bytes each: the vector path's (FB_VSPAN) */
     size_t scratch_bytes;
     CV(batch) **bh;   /* per worker: the batch-addition handle */
     AFF *rowbase;     /* 2^(wk)·P, k < W */
@@ -144,6 +145,9 @@ static void FB_(mul_span)(void *vctx, size_t t, unsigned worker)
         FB_(recode)(dig + i, FB_DSTRIDE, &sp->scalars[b + i], c->w, c->windows);
         l.st[i] = 0;
     }
+#ifdef FB_VSPAN
+    if (c->vscratch && FB_VSPAN(c, sp, dig, c->vscratch + (size_t)worker * FB_VSCRATCH)) return;
+#endif
     for (unsigned win = 0; win < c->windows; win++) {
         const AFF *row = c->tab + c->off[win];
         const int32_t *dw = dig + (size_t)win * FB_DSTRIDE;
@@ -218,6 +222,9 @@ g16_status FB_NAME(const AFF *base, size_t jobs, AFF *const *outs, const g16_fr 
     c.scratch_bytes = (c.scratch_bytes + 63) & ~(size_t)63;
     AFF *tab = g16_big_alloc(entries * sizeof(AFF));
     c.scratch = malloc((size_t)T * c.scratch_bytes);
+#ifdef FB_VSPAN
+    c.vscratch = FB_VSCRATCH ? aligned_alloc(64, (size_t)T * FB_VSCRATCH) : NULL; /* NULL: scalar path */
+#endif
     c.rowbase = malloc(c.windows * sizeof(AFF));
     c.bh = calloc(T, sizeof *c.bh);
     size_t nspans = 0;
@@ -249,6 +256,7 @@ g16_status FB_NAME(const AFF *base, size_t jobs, AFF *const *outs, const g16_fr 
     free(rj);
     free(tab);
     free(c.scratch);
+    free(c.vscratch);
     free(c.rowbase);
     free(c.spans);
     return st;
