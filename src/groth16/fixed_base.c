@@ -9,6 +9,8 @@
 #include "curve/curve.h"
 #include "field/fp.h"
 #include "field/fp2.h"
+#include "field/fp_batch.h" /* g16_use_ifma */
+#include "field/fp_ifma.h"  /* G16_IFMA_BUILD */
 #include "msm/msm.h" /* the batch-affine step */
 #include "groth16/groth16.h"
 
@@ -35,12 +37,11 @@
  * the cache misses its size brings to the products: counted as this many. */
 #define FB_ENTRY_COST 1.5
 
-#include "field/fp_batch.h" /* g16_use_ifma */
-#include "field/fp_ifma.h"
 #ifdef G16_IFMA_BUILD
-/* The G1 spans' vector path (fixed_base_v8.h), when the CPU has IFMA. */
-struct fb_g1_ctx_s;
-static int fbv_span(const void *c, const void *sp, const int32_t *dig, uint8_t *vbase);
+/* The G1 spans' vector path (fixed_base_v8.h), taken when the CPU has IFMA: the
+ * template calls FB_VSPAN for a span when it has vector scratch, FB_VSCRATCH
+ * bytes per worker (0: no vector path). */
+static void fbv_span(const void *c, const void *sp, const int32_t *dig, uint8_t *vbase);
 static size_t fbv_bytes(void);
 #define FB_VSPAN(c, sp, dig, vbase) fbv_span(c, sp, dig, vbase)
 #define FB_VSCRATCH (g16_use_ifma ? ((fbv_bytes() + 63) & ~(size_t)63) : 0)
@@ -66,10 +67,9 @@ static size_t fbv_bytes(void);
 
 #ifdef G16_IFMA_BUILD
 #include "groth16/fixed_base_v8.h"
-static int fbv_span(const void *c, const void *sp, const int32_t *dig, uint8_t *vbase)
+static void fbv_span(const void *c, const void *sp, const int32_t *dig, uint8_t *vbase)
 {
-    fbv_mul_span((fb_g1_ctx *)c, (const fb_g1_span *)sp, dig, vbase);
-    return 1;
+    fbv_mul_span((const fb_g1_ctx *)c, (const fb_g1_span *)sp, dig, vbase);
 }
 #undef FB_VSPAN
 #undef FB_VSCRATCH
