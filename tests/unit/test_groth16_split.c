@@ -292,23 +292,30 @@ static void test_fixed_base(g16_rng *rng)
     g16_g2_affine *outs2[1] = {o2};
     const g16_fr *scs[1] = {s};
     size_t ns[1] = {n};
-    CHECK(g16_fixed_base_g1(&base, 1, outs, scs, ns) == G16_OK, "fb g1");
-    CHECK(g16_fixed_base_g2(&base2, 1, outs2, scs, ns) == G16_OK, "fb g2");
-    int bad = 0;
     g16_g1_jac g, r;
     g16_g2_jac g2, r2;
     g16_g1_jac_generator(&g);
     g16_g2_jac_generator(&g2);
-    for (int i = 0; i < n; i++) {
-        g16_fr_to_canonical(lim, &s[i]);
-        g16_g1_mul(&r, &g, lim);
-        bad += !g16_g1_jac_eq_affine(&r, &o1[i]);
-        if (i < 40) {
-            g16_g2_mul(&r2, &g2, lim);
-            bad += !g16_g2_jac_eq_affine(&r2, &o2[i]);
+    /* both product paths: the batch step, and G1's vector loop where the CPU has IFMA */
+    for (int scalar = 0; scalar <= 1; scalar++) {
+        g16_fp_batch_force_scalar(scalar);
+        memset(o1, 0x5a, n * sizeof *o1);
+        memset(o2, 0x5a, n * sizeof *o2);
+        CHECK(g16_fixed_base_g1(&base, 1, outs, scs, ns) == G16_OK, "fb g1");
+        CHECK(g16_fixed_base_g2(&base2, 1, outs2, scs, ns) == G16_OK, "fb g2");
+        int bad = 0;
+        for (int i = 0; i < n; i++) {
+            g16_fr_to_canonical(lim, &s[i]);
+            g16_g1_mul(&r, &g, lim);
+            bad += !g16_g1_jac_eq_affine(&r, &o1[i]);
+            if (i < 40) {
+                g16_g2_mul(&r2, &g2, lim);
+                bad += !g16_g2_jac_eq_affine(&r2, &o2[i]);
+            }
         }
+        CHECK(bad == 0, "%s path: %d fixed-base products differ", scalar ? "scalar" : "vector", bad);
     }
-    CHECK(bad == 0, "%d fixed-base products differ", bad);
+    g16_fp_batch_force_scalar(0);
     free(s), free(o1), free(o2);
 }
 
@@ -402,14 +409,19 @@ static void test_fixed_base_edges(void)
     const g16_fr *scs[1] = {&k};
     size_t ns[1] = {1};
     char w[8];
-    for (size_t i = 0; i < sizeof windows / sizeof windows[0]; i++) {
-        snprintf(w, sizeof w, "%d", windows[i]);
-        setenv("G16_FB_WINDOW", w, 1);
-        CHECK(g16_fixed_base_g1(&base, 1, outs, scs, ns) == G16_OK, "fb g1 w=%s", w);
-        CHECK(g16_g1_jac_eq_affine(&r, &o1), "equal-x scalar, G1, w = %s", w);
-        CHECK(g16_fixed_base_g2(&base2, 1, outs2, scs, ns) == G16_OK, "fb g2 w=%s", w);
-        CHECK(g16_g2_jac_eq_affine(&r2, &o2), "equal-x scalar, G2, w = %s", w);
+    for (int scalar = 0; scalar <= 1; scalar++) { /* both product paths, as above */
+        g16_fp_batch_force_scalar(scalar);
+        for (size_t i = 0; i < sizeof windows / sizeof windows[0]; i++) {
+            snprintf(w, sizeof w, "%d", windows[i]);
+            setenv("G16_FB_WINDOW", w, 1);
+            CHECK(g16_fixed_base_g1(&base, 1, outs, scs, ns) == G16_OK, "fb g1 w=%s", w);
+            CHECK(g16_g1_jac_eq_affine(&r, &o1), "equal-x scalar, G1, w = %s, %s path", w,
+                  scalar ? "scalar" : "vector");
+            CHECK(g16_fixed_base_g2(&base2, 1, outs2, scs, ns) == G16_OK, "fb g2 w=%s", w);
+            CHECK(g16_g2_jac_eq_affine(&r2, &o2), "equal-x scalar, G2, w = %s", w);
+        }
     }
+    g16_fp_batch_force_scalar(0);
     unsetenv("G16_FB_WINDOW");
 
     /* base at infinity: every product is the identity */
