@@ -128,6 +128,63 @@ g16_status g16_engine_await(g16_engine *e, uint64_t id, double timeout_s, uint8_
  * for a job that already ended, which keeps its state). */
 g16_status g16_engine_cancel(g16_engine *e, uint64_t id);
 
+/* ---------------------------------------------------------------------------
+ * Per-partition progress (the daemon's per-partition status). */
+typedef enum g16_part_stage {
+    G16_PART_QUEUED = 0,    /* in the queue (also again after a failed self-check) */
+    G16_PART_SYNTHESIS = 1, /* admitted: a, b, c being computed */
+    G16_PART_WAITING = 2,   /* synthesized, waiting for a device worker */
+    G16_PART_DEVICE = 3,    /* in g16_prove_start on a device */
+    G16_PART_FINALIZE = 4,  /* queued for or in a finalizer (prove_finish, self-check) */
+    G16_PART_DONE = 5,      /* its proof is made */
+    G16_PART_FAILED = 6,    /* its job failed before its proof was made */
+    G16_PART_CANCELLED = 7  /* its job was cancelled before its proof was made */
+} g16_part_stage;
+#define G16_PART_ACTIVE_STAGES 5 /* queued .. finalize: the stages time is spent in */
+
+/* Returns: "queued", "synthesis", "waiting", "device", "finalize", "done", "failed",
+ * "cancelled", or "?". */
+const char *g16_part_stage_name(g16_part_stage s);
+
+typedef struct g16_part_status {
+    g16_part_stage stage;
+    const char *stage_name; /* g16_part_stage_name(stage): a static string */
+    uint32_t attempt;       /* 0 first try, 1 the CPU retry after a failed self-check */
+    /* Seconds spent so far in queued, synthesis, waiting, device and finalize (indexed
+     * by g16_part_stage), the current stage's time up to now included; a retried
+     * partition adds its second pass to the same entries. */
+    double stage_s[G16_PART_ACTIVE_STAGES];
+} g16_part_status;
+
+/* Out: out[0 .. partitions): each partition's stage and time per stage, in index order.
+ * Returns: G16_OK; G16_ERR_ARG for an unknown (or already awaited) id, or when cap is
+ * below the job's partition count (the message gives it). */
+g16_status g16_engine_job_parts(g16_engine *e, uint64_t id, g16_part_status *out, size_t cap);
+
+/* ---------------------------------------------------------------------------
+ * Key residency (the daemon's key tiers, its preload and evict endpoints). */
+
+/* Holds key in the engine: charged to the budget from now until g16_engine_key_drop
+ * (not only while jobs use it; jobs of a held key add no second charge), and with
+ * upload nonzero copied to every device backend in the background (CUDA:
+ * device-resident bases), so the first device stage finds it there.  The engine
+ * keeps a reference to key while it is held.
+ * Returns: G16_OK (also when already held: upload is then raised if asked);
+ * G16_ERR_NOMEM when it cannot fit beside what is reserved now (the bytes needed and
+ * free in the message; idle pool buffers are given back first); G16_ERR_ARG for a
+ * NULL argument or a stopping engine. */
+g16_status g16_engine_key_hold(g16_engine *e, g16_key *key, int upload);
+
+/* Drops the hold: device copies are forgotten and the charge given back as soon as
+ * no admitted partition uses the key (device copies: once no live job uses it either,
+ * since those would only upload it again).  Returns G16_OK; G16_ERR_ARG when the key
+ * is not held. */
+g16_status g16_engine_key_drop(g16_engine *e, g16_key *key);
+
+/* Returns: 0 not held, 1 held in host memory, 2 held and resident on every device
+ * (CPU-only engines report 1 for a held key). */
+int g16_engine_key_tier(g16_engine *e, const g16_key *key);
+
 /* The buffer tracker's counters: each has its current value and its peak. */
 typedef enum g16_counter {
     G16_CTR_SYNTH = 0,    /* partitions in synthesis */

@@ -27,6 +27,7 @@ enum { Q_H, Q_L, Q_A, Q_B1, Q_B2, Q_COUNT };
 typedef struct resident_key {
     uint64_t serial; /* 0: free slot */
     g16_cuda_bases *q[Q_COUNT];
+    size_t n[Q_COUNT]; /* the key's point counts (key_resident needs them without the key) */
     size_t bytes;
     uint64_t used;
 } resident_key;
@@ -34,6 +35,9 @@ typedef struct resident_key {
 typedef struct cuda_backend {
     g16_backend base; /* first: the ops table sees a g16_backend */
     pthread_mutex_t lock;
+    /* Guards the slots' serial and query pointers for key_resident, which must not
+     * wait behind a proof holding `lock`; written with both held, read with either. */
+    pthread_mutex_t meta;
     g16_cuda_ctx *ctx;
     int device;
     resident_key keys[MAX_KEYS];
@@ -53,9 +57,13 @@ static double now(void)
 
 static void key_drop(cuda_backend *cb, resident_key *k)
 {
-    for (int q = 0; q < Q_COUNT; q++) g16_cuda_bases_free(k->q[q]);
+    pthread_mutex_lock(&cb->meta);
+    g16_cuda_bases *q[Q_COUNT];
+    memcpy(q, k->q, sizeof q);
     cb->resident -= k->bytes;
     memset(k, 0, sizeof *k);
+    pthread_mutex_unlock(&cb->meta);
+    for (int i = 0; i < Q_COUNT; i++) g16_cuda_bases_free(q[i]);
 }
 
 /* Evicts the least recently used key other than `keep`; 0 when there is none. */
@@ -97,7 +105,11 @@ static g16_status query(cuda_backend *cb, g16_cuda_bases **out, const g16_key *k
                 if (!cb->keys[i].serial) free_slot = &cb->keys[i];
         }
         k = free_slot;
+        const size_t n[Q_COUNT] = {key->n_h, key->n_l, key->n_a, key->n_b_g1, key->n_b_g2};
+        pthread_mutex_lock(&cb->meta);
         k->serial = key->serial;
+        memcpy(k->n, n, sizeof n);
+        pthread_mutex_unlock(&cb->meta);
     }
     k->used = ++cb->tick;
     if (k->q[q]) {
@@ -111,17 +123,23 @@ static g16_status query(cuda_backend *cb, g16_cuda_bases **out, const g16_key *k
     while (cb->resident + bytes > cb->cap && evict_lru(cb, k)) {
     }
     g16_status st;
+    g16_cuda_bases *up = NULL;
     for (;;) {
-        st = g16_cuda_bases_upload(cb->ctx, &k->q[q], q == Q_B2 ? G16_G2 : G16_G1, pts[q], ns[q]);
+        st = g16_cuda_bases_upload(cb->ctx, &up, q == Q_B2 ? G16_G2 : G16_G1, pts[q], ns[q]);
         if (st != G16_ERR_NOMEM || !evict_lru(cb, k)) break;
     }
+    pthread_mutex_lock(&cb->meta);
+    k->q[q] = up;
+    pthread_mutex_unlock(&cb->meta);
     if (st) return g16_fail(st, "cuda backend: uploading a key query of %zu points: %s", ns[q],
                             g16_last_error());
     if (q == Q_H && ns[q] && fold_h()) {
         g16_cuda_bases *f = NULL;
         if (g16_cuda_bases_fold(cb->ctx, &f, k->q[q], 0) == G16_OK) {
-            g16_cuda_bases_free(k->q[q]);
+            pthread_mutex_lock(&cb->meta);
             k->q[q] = f;
+            pthread_mutex_unlock(&cb->meta);
+            g16_cuda_bases_free(up);
             bytes = g16_cuda_bases_device_bytes(f);
         } else {
             g16_clear_error(); /* no room for the copies: the plain query serves */
@@ -359,6 +377,40 @@ static void cu_key_evict(g16_backend *be, uint64_t serial)
     pthread_mutex_unlock(&cb->lock);
 }
 
+/* The whole key to the device, one query per hold of the lock, so a proof of
+ * another key waits at most one query's copy.  An empty query (no B2 points) has
+ * nothing to copy. */
+static g16_status cu_key_upload(g16_backend *be, const g16_key *key)
+{
+    cuda_backend *cb = (cuda_backend *)be;
+    const size_t ns[Q_COUNT] = {key->n_h, key->n_l, key->n_a, key->n_b_g1, key->n_b_g2};
+    g16_status st = G16_OK;
+    for (int q = 0; q < Q_COUNT && !st; q++) {
+        if (!ns[q]) continue;
+        g16_cuda_bases *b;
+        pthread_mutex_lock(&cb->lock);
+        st = query(cb, &b, key, q);
+        pthread_mutex_unlock(&cb->lock);
+    }
+    return st;
+}
+
+static int cu_key_resident(g16_backend *be, uint64_t serial)
+{
+    cuda_backend *cb = (cuda_backend *)be;
+    int yes = 0;
+    pthread_mutex_lock(&cb->meta);
+    for (int i = 0; i < MAX_KEYS && !yes; i++) {
+        const resident_key *k = &cb->keys[i];
+        if (k->serial != serial) continue;
+        /* a query of zero points is never uploaded: such a key counts without it */
+        yes = 1;
+        for (int q = 0; q < Q_COUNT; q++) yes &= k->q[q] != NULL || k->n[q] == 0;
+    }
+    pthread_mutex_unlock(&cb->meta);
+    return yes;
+}
+
 /* On the GPU the H buffers, the MSM scalars and the B2 MSM live in device memory:
  * the host keeps only small per-call arrays (the merged bitmaps are counted by
  * the engine with the circuit's bitmaps). */
@@ -388,6 +440,8 @@ static const g16_backend_ops cuda_ops = {
     .host_need = cu_host_need,
     .host_fixed = cu_host_fixed,
     .key_evict = cu_key_evict,
+    .key_upload = cu_key_upload,
+    .key_resident = cu_key_resident,
 };
 
 g16_status g16_cuda_backend_open(g16_backend **out, int device)
@@ -418,6 +472,7 @@ g16_status g16_cuda_backend_open(g16_backend **out, int device)
     cb->cap = free_b / 2;
     cb->device = device;
     pthread_mutex_init(&cb->lock, NULL);
+    pthread_mutex_init(&cb->meta, NULL);
     cb->base.ops = &cuda_ops;
     char desc[128] = "";
     g16_cuda_devices(desc, sizeof desc);
@@ -434,6 +489,7 @@ void g16_cuda_backend_close(g16_backend *be)
         if (cb->keys[i].serial) key_drop(cb, &cb->keys[i]);
     g16_cuda_ctx_destroy(cb->ctx);
     pthread_mutex_destroy(&cb->lock);
+    pthread_mutex_destroy(&cb->meta);
     free(cb);
 }
 

@@ -101,11 +101,7 @@ static void free_engine(g16_engine *e)
         free(j->proofs);
         free(j);
     }
-    while (e->keys) {
-        g16_keyent *k = e->keys;
-        e->keys = k->next;
-        free(k);
-    }
+    g16_keys_free(e);
     g16_trace_free(&e->trace);
     pthread_mutex_destroy(&e->trace.mu);
     pthread_cond_destroy(&e->cv);
@@ -227,6 +223,7 @@ g16_status g16_engine_create(g16_engine **out, const g16_engine_config *cfg_in)
     for (unsigned i = 0; i < cfg.finalizers; i++, k++)
         e->workers[k] = (g16_worker){.e = e, .kind = 2, .index = i, .lane = 3000 + i};
     if ((st = g16_bufpool_start(e))) goto fail;
+    if ((st = g16_keys_start(e))) goto fail;
     for (unsigned i = 0; i < e->n_workers; i++) {
         if (pthread_create(&e->workers[i].thread, NULL, g16_worker_main, &e->workers[i]) != 0) {
             st = g16_fail(G16_ERR_INTERNAL, "engine: cannot start worker thread %u", i);
@@ -238,18 +235,13 @@ g16_status g16_engine_create(g16_engine **out, const g16_engine_config *cfg_in)
     return G16_OK;
 fail:
     stop_workers(e);
+    g16_keys_stop(e);
     g16_bufpool_stop(e);
     free_engine(e);
     return st;
 }
 
 /* ---------------------------------------------------------------- submit */
-
-static size_t key_bytes(const g16_key *k)
-{
-    return (k->n_h + k->n_l + k->n_a + k->n_b_g1 + k->vk.n_ic) * sizeof(g16_g1_affine) +
-           k->n_b_g2 * sizeof(g16_g2_affine);
-}
 
 void g16_part_attempt_sizes(g16_part *p)
 {
@@ -295,7 +287,7 @@ void g16_engine_part_need(const g16_engine *e, const g16_circuit *c, const g16_k
     memset(&p, 0, sizeof p);
     p.circ = c;
     size_part(&p, e);
-    size_t common = 3 * p.abc_each + p.z_bytes + key_bytes(k);
+    size_t common = 3 * p.abc_each + p.z_bytes + g16_key_bytes(k);
     *dev = common + p.aux_dev + p.scratch_dev;
     *cpu = common + p.aux_cpu + p.scratch_cpu;
 }
@@ -333,7 +325,7 @@ g16_status g16_engine_submit(g16_engine *e, uint64_t *id, g16_key *key, const g1
         free(j), free(ps), free(proofs), free(kn);
         return g16_fail(G16_ERR_NOMEM, "engine submit: out of memory");
     }
-    size_t kb = key_bytes(key), worst = 0;
+    size_t kb = g16_key_bytes(key), worst = 0;
     for (size_t i = 0; i < n; i++) {
         g16_part *p = &ps[i];
         p->job = j;
@@ -389,8 +381,13 @@ g16_status g16_engine_submit(g16_engine *e, uint64_t *id, g16_key *key, const g1
     e->jobs = j;
     for (size_t i = 0; i < n; i++) {
         ps[i].t_stage = j->t_submit;
+        ps[i].pstage_t = j->t_submit;
+        ps[i].pstage = G16_PART_QUEUED;
         g16_part_insert(&e->queue, &ps[i]);
     }
+    /* The key travels to the devices while the first partitions synthesize, so the
+     * first device stage finds it there (a no-op when it is resident already). */
+    g16_keys_upload(e, key);
     j->queued = (uint32_t)n;
     if (e->live_jobs++ == 0) e->active_since = j->t_submit;
     *id = j->id;
@@ -440,6 +437,38 @@ g16_status g16_engine_job_status(g16_engine *e, g16_job_status *st, uint64_t id)
     if (j) fill_status(e, st, j);
     pthread_mutex_unlock(&e->mu);
     return j ? G16_OK : g16_fail(G16_ERR_ARG, "engine: no job %" PRIu64, id);
+}
+
+const char *g16_part_stage_name(g16_part_stage s)
+{
+    static const char *const names[] = {"queued", "synthesis", "waiting", "device",
+                                        "finalize", "done",   "failed",  "cancelled"};
+    return (unsigned)s < sizeof names / sizeof names[0] ? names[s] : "?";
+}
+
+g16_status g16_engine_job_parts(g16_engine *e, uint64_t id, g16_part_status *out, size_t cap)
+{
+    pthread_mutex_lock(&e->mu);
+    g16_job *j = find_job(e, id);
+    if (!j || cap < j->n_parts) {
+        uint32_t n = j ? j->n_parts : 0;
+        pthread_mutex_unlock(&e->mu);
+        return j ? g16_fail(G16_ERR_ARG, "engine job parts: job %" PRIu64 " has %u partitions, room "
+                            "for %zu", id, n, cap)
+                 : g16_fail(G16_ERR_ARG, "engine job parts: no job %" PRIu64, id);
+    }
+    double now = g16_engine_now(e);
+    for (uint32_t i = 0; i < j->n_parts; i++) {
+        const g16_part *p = &j->parts[i];
+        g16_part_status *o = &out[i];
+        o->stage = p->pstage;
+        o->stage_name = g16_part_stage_name(p->pstage);
+        o->attempt = p->attempt;
+        memcpy(o->stage_s, p->pstage_s, sizeof o->stage_s);
+        if (p->pstage < G16_PART_ACTIVE_STAGES) o->stage_s[p->pstage] += now - p->pstage_t;
+    }
+    pthread_mutex_unlock(&e->mu);
+    return G16_OK;
 }
 
 static void forget_job(g16_engine *e, g16_job *j)
@@ -622,6 +651,7 @@ void g16_engine_destroy(g16_engine *e, int drain)
     }
     pthread_mutex_unlock(&e->mu);
     stop_workers(e);
+    g16_keys_stop(e);
     g16_bufpool_stop(e);
     if (e->cfg.trace_path) {
         g16_engine_stats st;

@@ -57,6 +57,12 @@ typedef struct g16_engine_hooks {
     /* Added to the device backends' own host memory (ops->host_fixed), which the
      * budget left to partitions loses (a CUDA context, testable without a GPU). */
     size_t dev_host_fixed;
+    /* Nonzero: devices without a key_upload op act as if they had one (the key
+     * mover marks the key resident on them after sleeping this many ms), so key
+     * tiers and preloads are testable without a GPU. */
+    unsigned fake_upload_ms;
+    /* Called by the key mover after each upload (ok 1) or eviction (ok -1) it ran. */
+    void (*on_key_move)(void *user, unsigned device, uint64_t key_serial, int ok);
 } g16_engine_hooks;
 
 /* hooks NULL: none.  Not to be called while jobs run. */
@@ -121,6 +127,9 @@ struct g16_part {
     g16_buf a, b, c, z;
     size_t held_aux, held_scratch;
     int key_charged;       /* this partition counts in its key's in-flight count */
+    g16_part_stage pstage; /* the public stage (g16_engine_job_parts) */
+    double pstage_t;       /* when it was entered, engine clock */
+    double pstage_s[G16_PART_ACTIVE_STAGES]; /* time spent per public stage before it */
     g16_density dens;
     int have_dens;
     g16_pending *pending;
@@ -132,10 +141,23 @@ struct g16_part {
 typedef struct g16_keyent {
     g16_key *key;
     size_t bytes;
-    unsigned inflight;      /* admitted partitions using it: charged while > 0 */
-    unsigned jobs;          /* live jobs using it: the entry goes with the last */
+    unsigned inflight;      /* admitted partitions using it */
+    unsigned jobs;          /* live jobs using it */
+    int held;               /* g16_engine_key_hold: charged (and one key reference) until dropped */
+    int upload;             /* held with upload asked */
+    int evict;              /* dropped: forget device copies once no job uses it */
+    uint64_t fake_resident; /* devices the test hook's fake upload reached (bit d) */
     struct g16_keyent *next;
-} g16_keyent;
+} g16_keyent;               /* charged while held or inflight > 0; freed when !held and jobs == 0 */
+
+/* Work of the key mover thread: device copies made or forgotten off the workers' paths. */
+typedef struct g16_keytask {
+    int evict;              /* 0 upload, 1 forget */
+    unsigned device;
+    g16_key *key;           /* upload: one reference, released when done */
+    uint64_t serial;
+    struct g16_keytask *next;
+} g16_keytask;
 
 struct g16_job {
     uint64_t id, seq;
@@ -226,6 +248,10 @@ struct g16_engine {
     uint64_t jobs_done, jobs_failed, jobs_cancelled, proofs, retries;
     double synth_s, final_s, verify_s;
     g16_trace trace;
+    g16_keytask *ktasks, *ktasks_tail; /* FIFO of the key mover */
+    int kmoving;            /* the key mover is running a task now */
+    pthread_t kmover;
+    int kmover_started;
 };
 
 /* Engine clock: seconds since the engine was created. */
@@ -259,6 +285,30 @@ void g16_bufpool_wait_freer(g16_engine *e);
 
 /* --- budget (engine.c, mu held) */
 void g16_budget_charge(g16_engine *e, int64_t bytes);
+
+/* --- keys.c (mu held unless noted) */
+/* Bytes of a key's sections (what the budget charges for it). */
+size_t g16_key_bytes(const g16_key *k);
+/* Whether the key's entry is charged to the budget now. */
+static inline int g16_keyent_charged(const g16_keyent *ke)
+{
+    return ke->held || ke->inflight > 0;
+}
+/* One admitted partition fewer uses ke: gives its charge back when that was the last
+ * use of an unheld key, and queues the forgetting of dropped device copies. */
+void g16_keyent_unuse(g16_engine *e, g16_keyent *ke);
+/* One live job fewer uses ke: frees the entry when it was the last and no hold is left. */
+void g16_keyent_job_out(g16_engine *e, g16_keyent *ke);
+/* Queues uploads of key to every device that keeps device copies (no-op on CPU engines). */
+void g16_keys_upload(g16_engine *e, g16_key *key);
+g16_status g16_keys_start(g16_engine *e); /* mu not held */
+void g16_keys_stop(g16_engine *e);        /* mu not held; e->stop set: drains the task queue */
+/* Releases every entry and its hold (at destroy, no job left). */
+void g16_keys_free(g16_engine *e);
+
+/* --- public partition stages (workers.c, mu held) */
+/* Enters public stage s at time now, adding the time of the stage left. */
+void g16_part_enter(g16_part *p, g16_part_stage s, double now);
 
 /* --- workers.c */
 void *g16_worker_main(void *arg);

@@ -62,15 +62,7 @@ static void end_job(g16_engine *e, g16_job *j)
         e->jobs_failed++;
     }
     j->t_end = now;
-    g16_keyent *ke = j->kent;
-    if (--ke->jobs == 0) {
-        for (g16_keyent **pp = &e->keys; *pp; pp = &(*pp)->next)
-            if (*pp == ke) {
-                *pp = ke->next;
-                break;
-            }
-        free(ke);
-    }
+    g16_keyent_job_out(e, j->kent);
     j->kent = NULL;
     g16_key_release(j->key);
     j->key = NULL;
@@ -112,18 +104,30 @@ static void release_holdings(g16_engine *e, g16_part *p)
         p->held_scratch = 0;
     }
     if (p->key_charged) {
-        g16_keyent *ke = p->job->kent;
-        if (--ke->inflight == 0) {
-            g16_tracker_add(&e->tr, G16_CTR_KEY_BYTES, -(int64_t)ke->bytes);
-            g16_budget_charge(e, -(int64_t)ke->bytes);
-        }
+        g16_keyent_unuse(e, p->job->kent);
         p->key_charged = 0;
     }
     pthread_cond_broadcast(&e->cv);
 }
 
+void g16_part_enter(g16_part *p, g16_part_stage s, double now)
+{
+    if (p->pstage < G16_PART_ACTIVE_STAGES) p->pstage_s[p->pstage] += now - p->pstage_t;
+    p->pstage = s;
+    p->pstage_t = now;
+}
+
+/* A partition that leaves without its proof ends as its job does. */
+static void part_end(g16_engine *e, g16_part *p)
+{
+    if (p->pstage >= G16_PART_DONE) return;
+    g16_part_enter(p, p->job->error == G16_ERR_CANCELLED ? G16_PART_CANCELLED : G16_PART_FAILED,
+                   g16_engine_now(e));
+}
+
 void g16_part_release(g16_engine *e, g16_part *p)
 {
+    part_end(e, p);
     release_holdings(e, p);
     g16_trace_counters(e);
     g16_tracker_log(&e->tr, "released", p->job->id, p->index);
@@ -147,6 +151,7 @@ void g16_job_drop_queued(g16_engine *e, g16_job *j)
         if (p->stage == G16_STAGE_QUEUE && j->queued) {
             unlink_part(&e->queue, p);
             p->stage = G16_STAGE_COUNT; /* dropped */
+            part_end(e, p);
             j->queued--;
         }
     }
@@ -208,7 +213,7 @@ static void fail_msg(char *out, size_t cap, const g16_part *p, g16_stage s)
 static int admit(g16_engine *e, g16_part *p)
 {
     g16_keyent *ke = p->job->kent;
-    size_t key = ke->inflight ? 0 : ke->bytes;
+    size_t key = g16_keyent_charged(ke) ? 0 : ke->bytes;
     size_t abc_idle = g16_bufpool_count_idle(e, p->abc_each);
     size_t n_abc = abc_idle < 3 ? abc_idle : 3, n_z;
     if (p->z_bytes == p->abc_each)
@@ -308,6 +313,7 @@ static void synth_loop(g16_worker *w)
         double t = g16_engine_now(e);
         g16_trace_span(e, "queued", p->t_stage, t, 0, p);
         p->stage = G16_STAGE_SYNTH;
+        g16_part_enter(p, G16_PART_SYNTHESIS, t);
         g16_tracker_add(&e->tr, G16_CTR_SYNTH, 1);
         g16_trace_counters(e);
         g16_tracker_log(&e->tr, "admitted", j->id, p->index);
@@ -331,6 +337,7 @@ static void synth_loop(g16_worker *w)
         j->synthesized++;
         p->stage = G16_STAGE_WAIT;
         p->t_stage = t1;
+        g16_part_enter(p, G16_PART_WAITING, t1);
         g16_tracker_add(&e->tr, G16_CTR_WAITING, 1);
         g16_part_insert(&e->waiting, p);
         g16_trace_counters(e);
@@ -426,6 +433,7 @@ static void device_loop(g16_worker *w)
         pthread_cond_broadcast(&e->cv); /* one less ahead: a synthesis may start */
         g16_tracker_add(&e->tr, G16_CTR_DEVICE_BYTES, (int64_t)p->scratch_bytes);
         p->stage = G16_STAGE_DEVICE;
+        g16_part_enter(p, G16_PART_DEVICE, t);
         pthread_mutex_unlock(&e->mu);
 
         pthread_mutex_lock(&d->lock);
@@ -476,6 +484,7 @@ static void device_loop(g16_worker *w)
         j->proved++;
         p->stage = G16_STAGE_FINAL;
         p->t_stage = te;
+        g16_part_enter(p, G16_PART_FINALIZE, te);
         g16_tracker_add(&e->tr, G16_CTR_FINAL, 1);
         if (e->finalq_tail)
             e->finalq_tail->next = p;
@@ -564,6 +573,7 @@ static void final_loop(g16_worker *w)
                 g16_part_attempt_sizes(p);
                 p->stage = G16_STAGE_QUEUE;
                 p->t_stage = g16_engine_now(e);
+                g16_part_enter(p, G16_PART_QUEUED, p->t_stage);
                 j->queued++;
                 g16_part_insert(&e->queue, p);
                 j->inflight--;
@@ -580,6 +590,7 @@ static void final_loop(g16_worker *w)
             memcpy(j->proofs + (size_t)p->index * G16_PROOF_BYTES, p->proof, G16_PROOF_BYTES);
             j->finished++;
             e->proofs++;
+            g16_part_enter(p, G16_PART_DONE, g16_engine_now(e));
         }
         p->stage = G16_STAGE_COUNT;
         g16_part_release(e, p);

@@ -85,6 +85,14 @@ typedef struct g16_backend_ops {
     size_t (*host_fixed)(g16_backend *be);
     /* Forgets anything held for a key (its serial), e.g. resident bases; may be NULL. */
     void (*key_evict)(g16_backend *be, uint64_t key_serial);
+    /* Copies every query of key to the device now (idempotent: what is resident stays),
+     * so that a later prove_start on it copies no key bytes; may be NULL (nothing to
+     * copy, as on the CPU).  Takes the backend's lock per query, so proofs of other
+     * keys interleave.  Returns G16_OK, or G16_ERR_NOMEM/BACKEND. */
+    g16_status (*key_upload)(g16_backend *be, const g16_key *key);
+    /* 1 when every query of the key (its serial) is resident now; may be NULL (0).
+     * Cheap and never waits for a running proof. */
+    int (*key_resident)(g16_backend *be, uint64_t key_serial);
 } g16_backend_ops;
 
 struct g16_backend {
