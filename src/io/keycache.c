@@ -426,17 +426,21 @@ static g16_status check_payload(const kc_file *f)
     if (c.bad == UINT64_MAX) return G16_OK;
     uint64_t off = h->header_bytes + c.bad * h->chunk_bytes;
     uint64_t end = off + h->chunk_bytes < h->file_bytes ? off + h->chunk_bytes : h->file_bytes;
-    const char *sec = "padding";
-    for (int i = KC_SECTIONS - 1; i >= 0; i--)
-        if (h->off[i] <= off) {
-            sec = sec_name[i];
-            break;
-        }
+    int first = 0, last = 0; /* the sections the chunk overlaps */
+    for (int i = 0; i < KC_SECTIONS; i++) {
+        if (h->off[i] <= off) first = i;
+        if (h->off[i] < end) last = i;
+    }
+    char secs[32];
+    if (first == last)
+        snprintf(secs, sizeof secs, "section %s", sec_name[first]);
+    else
+        snprintf(secs, sizeof secs, "sections %s to %s", sec_name[first], sec_name[last]);
     return g16_fail(G16_ERR_FORMAT,
-                    "%s: offset %llu: chunk %llu (bytes %llu..%llu, from section %s) has checksum "
-                    "%016llx, expected %016llx: the file is corrupt",
+                    "%s: offset %llu: chunk %llu (bytes %llu..%llu, %s) has checksum %016llx, "
+                    "expected %016llx: the file is corrupt",
                     f->path, (unsigned long long)off, (unsigned long long)c.bad,
-                    (unsigned long long)off, (unsigned long long)end, sec,
+                    (unsigned long long)off, (unsigned long long)end, secs,
                     (unsigned long long)c.got, (unsigned long long)c.table[c.bad]);
 }
 
