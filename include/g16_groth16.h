@@ -84,6 +84,64 @@ g16_status g16_vk_write(const char *path, const g16_vk *vk);
  * trailing bytes are allowed only when allow_trailing is nonzero). */
 g16_status g16_vk_read(g16_vk **out, const char *path, unsigned flags, int allow_trailing);
 
+/* ---------------------------------------------------------------- key cache
+ * A .g16k file holds a proving key in the prover's in-memory form (affine
+ * Montgomery points), sections page-aligned, every byte covered by XXH3 checksums,
+ * and the size and a fingerprint (XXH3-128 of the vk bytes and the query counts)
+ * of the .params it was made from (layout: docs/formats.md).  Reading it maps the
+ * file: the key's queries point into the mapping (zero-copy; nothing is decoded),
+ * so loading costs one pass of checksums over the file, or nothing with
+ * G16_KEY_CACHE_TRUST.  The file is native: written and read on a little-endian
+ * 64-bit machine of this build's point layout (anything else is refused).
+ *
+ * G16_KEY_CACHE_TRUST skips the payload checksums (the header's own checksum and
+ * every size are still checked): for a cache this machine wrote and nobody else
+ * can write.  A corrupted payload is then not detected and gives wrong proofs
+ * (which g16_verify and the engine's self-check reject), never a crash. */
+#define G16_KEY_CACHE_TRUST 0x100u
+
+/* Writes key to path atomically (a temporary file in the same folder, fsync'd,
+ * then renamed over path).  source_params: the .params the key was read from,
+ * whose size and fingerprint go into the header (NULL: none recorded; such a
+ * cache is never valid for g16_key_load_cached).
+ * Returns: G16_OK; G16_ERR_IO (message names the file and the failing call);
+ * the .params scan's error for an unreadable source_params. */
+g16_status g16_key_cache_write(const char *path, const g16_key *key, const char *source_params);
+
+/* Maps a .g16k file.  flags: 0 or G16_KEY_CACHE_TRUST.
+ * Out: out: the key (one reference; g16_key_release unmaps the file).
+ * Returns: G16_OK; G16_ERR_IO; G16_ERR_FORMAT with "PATH: offset N: what, expected
+ * X" for a bad magic, version, layout, size or checksum. */
+g16_status g16_key_cache_read(g16_key **out, const char *path, unsigned flags);
+
+/* Checks, from the headers only, that the cache at cache_path was made from the
+ * .params at params_path (same size and fingerprint).  Returns G16_OK;
+ * G16_ERR_FORMAT "... is stale: made from ..." or the header's error; G16_ERR_IO. */
+g16_status g16_key_cache_check(const char *cache_path, const char *params_path);
+
+/* A .params through its cache: maps cache_path when it is valid for params_path
+ * (g16_key_cache_check, then g16_key_cache_read with flags), else reads params_path
+ * (g16_params_read with flags & G16_PARAMS_CHECK_SUBGROUP) and writes the cache
+ * (g16_key_cache_write).  Failing to write the cache is not an error: the key read
+ * from the .params is returned (g16_key_is_mapped says which way it came).
+ * Returns: G16_OK, or g16_params_read's error. */
+g16_status g16_key_load_cached(g16_key **out, const char *params_path, const char *cache_path,
+                               unsigned flags);
+
+/* Returns: nonzero when the key's queries live in a key cache mapping. */
+int g16_key_is_mapped(const g16_key *key);
+
+/* What a .g16k header says (g16 info).  Returns as g16_key_cache_read, without
+ * reading the payload. */
+typedef struct g16_key_cache_info {
+    uint32_t version;
+    uint64_t n_ic, n_h, n_l, n_a, n_b_g1, n_b_g2;
+    uint64_t file_bytes, chunk_bytes, n_chunks;
+    uint64_t source_bytes;    /* 0: no source recorded */
+    uint8_t source_fp[16];    /* XXH3-128 of the source's vk bytes and counts (big-endian) */
+} g16_key_cache_info;
+g16_status g16_key_cache_info_read(g16_key_cache_info *out, const char *path);
+
 /* Proof files are the raw 192·k bytes of k proofs. */
 
 /* Reads a proof file.  Out: out (malloc'd, free()), k proofs.

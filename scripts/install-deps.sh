@@ -13,8 +13,10 @@ command -v node >/dev/null 2>&1 || need+=(nodejs)
 command -v npm >/dev/null 2>&1 || need+=(npm)
 command -v pkg-config >/dev/null 2>&1 || need+=(pkg-config)
 # Libraries the daemon and the client use (g16d: HTTP server, JSON, job store, systemd notify;
-# g16 remote: HTTP client), found by CMake through pkg-config.
-for pkg in libmicrohttpd-dev libjansson-dev libsqlite3-dev libcurl4-openssl-dev libsystemd-dev; do
+# g16 remote: HTTP client) and the key cache's checksum (xxHash), found by CMake through
+# pkg-config.
+for pkg in libmicrohttpd-dev libjansson-dev libsqlite3-dev libcurl4-openssl-dev libsystemd-dev \
+    libxxhash-dev; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || need+=("$pkg")
 done
 

@@ -20,6 +20,12 @@ int cli_setup(int argc, char **argv);
 int cli_prove(int argc, char **argv);
 int cli_verify(int argc, char **argv);
 int cli_info(int argc, char **argv);
+/* The key cache (cmd_key.c): `g16 key ...`; whether a file starts with the .g16k magic;
+ * and a proving key from either a .params (flags: G16_PARAMS_CHECK_SUBGROUP) or a
+ * .g16k (flags: G16_KEY_CACHE_TRUST), told apart by that magic. */
+int cli_key(int argc, char **argv);
+int cli_key_is_cache(const char *path);
+g16_status cli_key_read(g16_key **out, const char *path, unsigned flags);
 /* circom/snarkjs interop (cmd_snarkjs.c): `g16 snarkjs ...`, and the entry points the
  * prove / verify commands call for --zkey and for a snarkjs verification_key.json. */
 int cli_snarkjs(int argc, char **argv);

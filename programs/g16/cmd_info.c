@@ -10,11 +10,13 @@ static const char info_usage[] =
     "usage: g16 info FILE [--check-subgroup | --quick]\n"
     "\n"
     "Recognises compiled circuits (.g16c), witnesses (.g16w), bellperson proving keys\n"
-    "(.params), verifying keys (.vk) and proof files (192 bytes per proof); prints the\n"
+    "(.params), key caches (.g16k: header and every checksum checked), verifying keys (.vk)\n"
+    "and proof files (192 bytes per proof); prints the\n"
     "counts and whether the file is valid (every point decoded and checked: on the curve,\n"
     "and in the subgroup for vk and proof points, for key points with --check-subgroup).\n"
     "--quick: for a proving key, check the vk and the layout (every count against the\n"
-    "file size) without decoding the queries: seconds for keys of tens of GiB.\n"
+    "file size) without decoding the queries: seconds for keys of tens of GiB; for a key\n"
+    "cache, the header only.\n"
     "Exit status: 0 valid, 1 recognised or not but invalid, 2 unreadable.\n";
 
 static int invalid(const char *path, const char *kind, g16_status st)
@@ -31,6 +33,36 @@ static void print_key_counts(const char *path, long size, const uint64_t n[6])
            (unsigned long long)n[0] - 1, (unsigned long long)n[0], (unsigned long long)n[1],
            (unsigned long long)n[1] + 1, (unsigned long long)n[2], (unsigned long long)n[3],
            (unsigned long long)n[4], (unsigned long long)n[5]);
+}
+
+static int info_cache(const char *path, long size, int quick)
+{
+    g16_key_cache_info ci;
+    g16_status st = g16_key_cache_info_read(&ci, path);
+    if (st == G16_ERR_IO) return cli_fail("info", st);
+    if (st) return invalid(path, "key cache (.g16k)", st);
+    g16_key *k = NULL;
+    if (!quick) st = g16_key_cache_read(&k, path, 0);
+    g16_key_release(k);
+    if (st) return invalid(path, "key cache (.g16k)", st);
+    printf("%s: key cache (.g16k) version %u, %ld bytes, %llu checksummed chunks of %llu bytes\n",
+           path, ci.version, size, (unsigned long long)ci.n_chunks,
+           (unsigned long long)ci.chunk_bytes);
+    printf("public inputs %llu  ic %llu  h %llu (domain %llu)  l %llu  a %llu  b_g1 %llu  b_g2 %llu\n",
+           (unsigned long long)ci.n_ic - 1, (unsigned long long)ci.n_ic,
+           (unsigned long long)ci.n_h, (unsigned long long)ci.n_h + 1,
+           (unsigned long long)ci.n_l, (unsigned long long)ci.n_a,
+           (unsigned long long)ci.n_b_g1, (unsigned long long)ci.n_b_g2);
+    if (ci.source_bytes) {
+        printf("source: a .params of %llu bytes, fingerprint ", (unsigned long long)ci.source_bytes);
+        for (int i = 0; i < 16; i++) printf("%02x", ci.source_fp[i]);
+        printf(" (g16 key check FILE --params P compares)\n");
+    } else {
+        printf("source: none recorded\n");
+    }
+    printf(quick ? "valid: header only (--quick: payload checksums not checked)\n"
+                 : "valid: yes (header and every payload checksum)\n");
+    return CLI_OK;
 }
 
 static int info_proofs(const char *path)
@@ -108,6 +140,14 @@ int cli_info(int argc, char **argv)
                size, (unsigned long long)g16_witness_len(w), g16_witness_pub(w));
         g16_witness_destroy(w);
         return CLI_OK;
+    }
+    if (got == 8 && !memcmp(head, "g16keyc", 8)) {
+        if (flags) {
+            fprintf(stderr, "g16 info: a key cache's points were checked when it was made; "
+                            "--check-subgroup applies to a .params\n");
+            return CLI_ERROR;
+        }
+        return info_cache(path, size, quick);
     }
     /* Proofs start with a compressed G1 point (bit 0x80 set); bellperson keys with
      * an uncompressed one (bit clear). */

@@ -1,11 +1,12 @@
-/* g16 prove: one proof of a compiled circuit with a witness, from a .params key. */
+/* g16 prove: one proof of a compiled circuit with a witness, from a .params key or its
+ * key cache (.g16k). */
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
 
 static const char prove_usage[] =
-    "usage: g16 prove --params KEY.params --circuit C.g16c --witness W.g16w -o PROOF\n"
+    "usage: g16 prove --params KEY.params|KEY.g16k --circuit C.g16c --witness W.g16w -o PROOF\n"
     "                 [--seed-rs S] [--check-subgroup] [--inputs-out FILE]\n"
     "                 [--backend cpu|cuda|auto]\n"
     "\n"
@@ -14,6 +15,8 @@ static const char prove_usage[] =
     "deterministic proofs; whoever knows S and the proof can recover the witness' blinding).\n"
     "--inputs-out FILE writes the public inputs, one 0x-hex number a line (g16 verify --inputs).\n"
     "--check-subgroup also checks every key point's subgroup while loading (slower).\n"
+    "--params takes a key cache (g16 key cache) as well: mapped, its checksums checked (its\n"
+    "points were checked when it was made; --check-subgroup applies to a .params).\n"
     "--backend: where the NTTs and MSMs run; auto (default) is CUDA when this build has it and\n"
     "a GPU is present, else the CPU; cuda without a GPU is an error.  Proofs are identical.\n"
     "With --zkey (snarkjs keys) see g16 snarkjs --help.\n";
@@ -73,7 +76,7 @@ int cli_prove(int argc, char **argv)
     g16_key *key = NULL;
     st = g16_circuit_load(&c, circ_path);
     if (!st) st = g16_witness_load(&w, wit_path);
-    if (!st) st = g16_params_read(&key, params, flags);
+    if (!st) st = cli_key_read(&key, params, flags);
     uint8_t proof[G16_PROOF_BYTES], rs[64];
     if (seed_rs) g16_derive_rs(rs, (const uint8_t *)seed_rs, strlen(seed_rs));
     if (!st) st = g16_prove_on(proof, key, c, w, seed_rs ? rs : NULL, be);

@@ -19,7 +19,10 @@ static const char usage[] =
     "  prove                 a Groth16 proof from a key, circuit and witness\n"
     "  verify                check proofs against a vk and public inputs\n"
     "  engine run            a multi-partition job through the proving engine (g16 engine --help)\n"
-    "  info FILE             what a .g16c/.g16w/.params/.vk/proof file holds, and if it is valid\n"
+    "  key cache|check|load  the native key cache (.g16k): make, check, time a load\n"
+    "                        (g16 key --help)\n"
+    "  info FILE             what a .g16c/.g16w/.params/.g16k/.vk/proof file holds, and if it\n"
+    "                        is valid\n"
     "  snarkjs prove|verify  circom/snarkjs interop: prove from .zkey + .wtns, verify\n"
     "                        snarkjs proofs (g16 snarkjs --help)\n"
     "  --version             version, arithmetic path and backends\n"
@@ -69,6 +72,7 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "prove")) return cli_prove(argc - 1, argv + 1);
     if (!strcmp(cmd, "verify")) return cli_verify(argc - 1, argv + 1);
     if (!strcmp(cmd, "info")) return cli_info(argc - 1, argv + 1);
+    if (!strcmp(cmd, "key")) return cli_key(argc - 1, argv + 1);
     if (!strcmp(cmd, "snarkjs")) return cli_snarkjs(argc - 1, argv + 1);
     fprintf(stderr, "g16: unknown command '%s' (g16 --help lists them)\n", cmd);
     return CLI_ERROR;

@@ -46,6 +46,11 @@ struct g16_key {
     g16_g1_affine *h, *l, *a, *b_g1;
     g16_g2_affine *b_g2;
     size_t n_h, n_l, n_a, n_b_g1, n_b_g2;
+    /* Non-NULL when the queries point into a read-only file mapping (a key cache,
+     * src/io/keycache.c): releasing the key unmaps it instead of freeing them.  The
+     * vk (ic included) is always on the heap. */
+    void *map;
+    size_t map_bytes;
 };
 
 /* Returns: a zeroed key with one reference, or NULL (G16_ERR_NOMEM recorded). */

@@ -1,6 +1,7 @@
 /* Key objects (reference counting, vk copies) and the test-only secret derivation. */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "common/bigmem.h"
 #include "common/error.h"
@@ -64,11 +65,15 @@ void g16_key_release(g16_key *key)
 {
     if (!key || atomic_fetch_sub(&key->refs, 1) != 1) return;
     g16_vk_clear(&key->vk);
-    free(key->h);
-    free(key->l);
-    free(key->a);
-    free(key->b_g1);
-    free(key->b_g2);
+    if (key->map) {
+        munmap(key->map, key->map_bytes);
+    } else {
+        free(key->h);
+        free(key->l);
+        free(key->a);
+        free(key->b_g1);
+        free(key->b_g2);
+    }
     free(key);
 }
 
@@ -83,6 +88,8 @@ void g16_key_get_info(g16_key_info *out, const g16_key *key)
 }
 
 const g16_vk *g16_key_vk(const g16_key *key) { return &key->vk; }
+
+int g16_key_is_mapped(const g16_key *key) { return key->map != NULL; }
 
 g16_vk *g16_vk_copy(const g16_vk *vk)
 {
