@@ -55,6 +55,9 @@ g16_status g16_witness_get(uint8_t out32[32], const g16_witness *w, uint64_t i);
 /* Reads / writes a witness file (.g16w): the values, 32-byte little-endian
  * canonical each, validated (< r, value 0 = 1) on read. */
 g16_status g16_witness_load(g16_witness **out, const char *path);
+/* Checks a witness file's header and size without reading its values (a submit-time check).
+ * Out: n: the number of values, n_pub: of public inputs.  Errors as g16_witness_load's. */
+g16_status g16_witness_peek(uint64_t *n, uint32_t *n_pub, const char *path);
 g16_status g16_witness_save(const g16_witness *w, const char *path);
 
 /* Returns: G16_OK when w satisfies every constraint of c; G16_ERR_UNSATISFIED

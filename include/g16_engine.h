@@ -122,6 +122,14 @@ g16_status g16_engine_job_status(g16_engine *e, g16_job_status *st, uint64_t id)
 g16_status g16_engine_await(g16_engine *e, uint64_t id, double timeout_s, uint8_t *proofs,
                             size_t cap, g16_job_status *st);
 
+/* As g16_engine_await, and (parts not NULL, parts_cap at least the job's partitions) each
+ * partition's final stage and seconds per stage, as g16_engine_job_parts gives them: the job
+ * is forgotten on return, so this is the last chance to read them. */
+struct g16_part_status;
+g16_status g16_engine_await_parts(g16_engine *e, uint64_t id, double timeout_s, uint8_t *proofs,
+                                  size_t cap, g16_job_status *st, struct g16_part_status *parts,
+                                  size_t parts_cap);
+
 /* Cancels a job: its queued and waiting partitions are dropped at once, running ones
  * are released at their next stage boundary; the job ends CANCELLED when the last
  * one is released.  Returns G16_ERR_ARG for an unknown id; G16_OK otherwise (also

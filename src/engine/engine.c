@@ -446,6 +446,21 @@ const char *g16_part_stage_name(g16_part_stage s)
     return (unsigned)s < sizeof names / sizeof names[0] ? names[s] : "?";
 }
 
+/* With e->mu held: each partition's stage and seconds per stage, up to now. */
+static void fill_parts(g16_engine *e, const g16_job *j, g16_part_status *out)
+{
+    double now = g16_engine_now(e);
+    for (uint32_t i = 0; i < j->n_parts; i++) {
+        const g16_part *p = &j->parts[i];
+        g16_part_status *o = &out[i];
+        o->stage = p->pstage;
+        o->stage_name = g16_part_stage_name(p->pstage);
+        o->attempt = p->attempt;
+        memcpy(o->stage_s, p->pstage_s, sizeof o->stage_s);
+        if (p->pstage < G16_PART_ACTIVE_STAGES) o->stage_s[p->pstage] += now - p->pstage_t;
+    }
+}
+
 g16_status g16_engine_job_parts(g16_engine *e, uint64_t id, g16_part_status *out, size_t cap)
 {
     pthread_mutex_lock(&e->mu);
@@ -457,16 +472,7 @@ g16_status g16_engine_job_parts(g16_engine *e, uint64_t id, g16_part_status *out
                             "for %zu", id, n, cap)
                  : g16_fail(G16_ERR_ARG, "engine job parts: no job %" PRIu64, id);
     }
-    double now = g16_engine_now(e);
-    for (uint32_t i = 0; i < j->n_parts; i++) {
-        const g16_part *p = &j->parts[i];
-        g16_part_status *o = &out[i];
-        o->stage = p->pstage;
-        o->stage_name = g16_part_stage_name(p->pstage);
-        o->attempt = p->attempt;
-        memcpy(o->stage_s, p->pstage_s, sizeof o->stage_s);
-        if (p->pstage < G16_PART_ACTIVE_STAGES) o->stage_s[p->pstage] += now - p->pstage_t;
-    }
+    fill_parts(e, j, out);
     pthread_mutex_unlock(&e->mu);
     return G16_OK;
 }
@@ -486,6 +492,13 @@ static void forget_job(g16_engine *e, g16_job *j)
 g16_status g16_engine_await(g16_engine *e, uint64_t id, double timeout_s, uint8_t *proofs, size_t cap,
                             g16_job_status *st_out)
 {
+    return g16_engine_await_parts(e, id, timeout_s, proofs, cap, st_out, NULL, 0);
+}
+
+g16_status g16_engine_await_parts(g16_engine *e, uint64_t id, double timeout_s, uint8_t *proofs,
+                                  size_t cap, g16_job_status *st_out, g16_part_status *parts,
+                                  size_t parts_cap)
+{
     struct timespec dl;
     clock_gettime(CLOCK_REALTIME, &dl);
     if (timeout_s >= 0) {
@@ -499,6 +512,11 @@ g16_status g16_engine_await(g16_engine *e, uint64_t id, double timeout_s, uint8_
     if (!j || j->awaited) {
         pthread_mutex_unlock(&e->mu);
         return g16_fail(G16_ERR_ARG, "engine await: no job %" PRIu64, id);
+    }
+    if (parts && parts_cap < j->n_parts) {
+        pthread_mutex_unlock(&e->mu);
+        return g16_fail(G16_ERR_ARG, "engine await: job %" PRIu64 " has %u partitions, room for %zu",
+                        id, j->n_parts, parts_cap);
     }
     if (proofs && cap < (size_t)j->n_parts * G16_PROOF_BYTES) {
         pthread_mutex_unlock(&e->mu);
@@ -525,6 +543,7 @@ g16_status g16_engine_await(g16_engine *e, uint64_t id, double timeout_s, uint8_
                         timeout_s);
     }
     if (st.state == G16_JOB_DONE && proofs) memcpy(proofs, j->proofs, (size_t)j->n_parts * G16_PROOF_BYTES);
+    if (parts) fill_parts(e, j, parts);
     forget_job(e, j);
     pthread_mutex_unlock(&e->mu);
     if (st.state == G16_JOB_DONE) return G16_OK;

@@ -443,8 +443,10 @@ g16_status g16_witness_save(const g16_witness *wt, const char *path)
     return close_writer(&w);
 }
 
-static g16_status parse_witness(g16_witness **out, const char *path, const uint8_t *base,
-                                uint64_t size)
+/* Checks a witness file's header and its size against the values it announces.
+ * Out: *n values, *n_pub inputs. */
+static g16_status witness_header(uint64_t *n_out, uint32_t *n_pub_out, const char *path,
+                                 const uint8_t *base, uint64_t size)
 {
     if (size < WIT_HEADER)
         return bad(path, size, "file ends inside the %u-byte header (the file has %llu bytes)",
@@ -469,6 +471,17 @@ static g16_status parse_witness(g16_witness **out, const char *path, const uint8
     if (bytes < size - WIT_HEADER)
         return bad(path, WIT_HEADER + bytes, "%llu bytes after the last value, expected the end of the file",
                    (ull)(size - WIT_HEADER - bytes));
+    *n_out = n;
+    *n_pub_out = n_pub;
+    return G16_OK;
+}
+
+static g16_status parse_witness(g16_witness **out, const char *path, const uint8_t *base,
+                                uint64_t size)
+{
+    uint64_t n = 0;
+    uint32_t n_pub = 0;
+    G16_TRY(witness_header(&n, &n_pub, path, base, size));
     g16_witness *w;
     G16_TRY(g16_witness_alloc_(&w, n, n_pub));
     scan_ctx x = {.kind = SCAN_FR_LE, .p = base + WIT_HEADER, .out = w->z};
@@ -484,6 +497,15 @@ static g16_status parse_witness(g16_witness **out, const char *path, const uint8
     }
     *out = w;
     return G16_OK;
+}
+
+g16_status g16_witness_peek(uint64_t *n, uint32_t *n_pub, const char *path)
+{
+    g16_r1cs_map m;
+    G16_TRY(map_file(&m, path));
+    g16_status s = witness_header(n, n_pub, path, m.base, m.len);
+    unmap(&m);
+    return s;
 }
 
 g16_status g16_witness_load(g16_witness **out, const char *path)

@@ -1,0 +1,220 @@
+/* Service internals shared by its files (docs/daemon.md):
+ *   store.c    the durable job store (SQLite, WAL): a job is written before it is acknowledged
+ *   paths.c    request paths confined to the configured roots
+ *   keys.c     proving keys in tiers (cold on disk, warm in host memory, hot on the devices)
+ *   jobs.c     the job table, the dispatcher into the engine and the waiters out of it
+ *   http.c     the HTTP server (libmicrohttpd): auth, limits, routing
+ *   api.c      the endpoints' JSON (jansson)
+ *   metrics.c  Prometheus text
+ *   service.c  create/destroy, logs
+ *
+ * Locking: s->mu guards the job table, the queue, the keys' state and the counters; s->cv is
+ * broadcast on every job state change and on stop.  File loading, proving and store writes
+ * never run with s->mu held, except the short store writes that must be ordered with a state
+ * change (submit, cancel).  s->db_mu serialises the store's one connection. */
+#ifndef G16_SERVICE_SERVICE_H
+#define G16_SERVICE_SERVICE_H
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "g16.h"
+#include "g16_service.h"
+
+typedef struct sqlite3 sqlite3;
+
+/* ---------------------------------------------------------------- jobs */
+typedef enum svc_state {
+    SVC_QUEUED = 0,
+    SVC_RUNNING = 1,
+    SVC_DONE = 2,
+    SVC_FAILED = 3,
+    SVC_CANCELLED = 4
+} svc_state;
+
+const char *svc_state_name(svc_state st);
+int svc_state_parse(const char *name); /* -1 for an unknown name */
+const char *svc_prio_name(g16_priority p);
+
+typedef struct svc_part {
+    char *circuit, *witness; /* resolved absolute paths */
+    /* while in the engine */
+    struct g16_circuit *circ;
+    struct g16_witness *wit;
+    /* at the end (kept in memory only): the engine's last word on the partition */
+    int stage;                                 /* a g16_part_stage; -1 not known */
+    double stage_s[G16_PART_ACTIVE_STAGES];
+} svc_part;
+
+#define SVC_ID_LEN 32 /* hex characters of a job id */
+
+typedef struct svc_job {
+    char id[SVC_ID_LEN + 1];
+    char *request_id;          /* NULL when the client gave none */
+    char *key;                 /* key name */
+    g16_priority prio;
+    svc_state state;
+    uint64_t seq;              /* submit order (FIFO within a priority) */
+    uint32_t n_parts;
+    svc_part *parts;
+    double created, started, finished, fetched; /* unix seconds; 0: not yet */
+    unsigned attempts;         /* times handed to the engine (restarts count) */
+    uint64_t engine_id;        /* while in the engine */
+    int cancel;                /* cancel asked while in the engine */
+    int stopping;              /* the engine job was cancelled by a shutdown */
+    char err_code[32];
+    char *err_msg;
+    uint8_t *proof;            /* 192 · n_parts bytes when DONE */
+    uint8_t *inputs;           /* public inputs, 32 bytes big-endian each, n_inputs per partition */
+    uint32_t n_inputs;
+    double queued_s, run_s;    /* from the engine's status at the end */
+    struct svc_job *hnext;     /* hash chain */
+} svc_job;
+
+/* ---------------------------------------------------------------- keys */
+typedef enum svc_tier { SVC_COLD = 0, SVC_WARM = 1, SVC_HOT = 2 } svc_tier;
+const char *svc_tier_name(svc_tier t);
+
+typedef struct svc_key {
+    char *name, *path, *cache_path;
+    struct g16_key *key;       /* NULL while cold */
+    svc_tier tier;
+    int loading;               /* a thread is loading it (others wait on s->cv) */
+    unsigned users;            /* jobs in the engine using it */
+    uint64_t bytes;            /* host bytes when loaded */
+    double last_used;
+    double load_s;             /* seconds the last load took */
+    char from[16];             /* "params" or "cache": where the last load read the points */
+    char *error;               /* the last load's failure, NULL if none */
+} svc_key;
+
+/* ---------------------------------------------------------------- metrics */
+#define SVC_HIST_BUCKETS 12
+typedef struct svc_hist {
+    uint64_t count, bucket[SVC_HIST_BUCKETS];
+    double sum;
+} svc_hist;
+extern const double svc_hist_bounds[SVC_HIST_BUCKETS];
+void svc_hist_add(svc_hist *h, double v);
+
+typedef struct svc_metrics {
+    uint64_t finished[5];      /* by svc_state (DONE, FAILED, CANCELLED used) */
+    uint64_t submitted, rejected, recovered;
+    uint64_t http[6];          /* responses by class: 1xx .. 5xx (index 1..5) */
+    svc_hist queued_s, run_s;  /* per job: submit → first partition, submit → end */
+    svc_hist api_s;            /* per request handling time */
+    svc_hist stage_s[G16_PART_ACTIVE_STAGES]; /* per partition, seconds in each engine stage */
+    uint64_t key_loads, key_evictions, key_load_failures;
+} svc_metrics;
+
+/* ---------------------------------------------------------------- the service */
+struct g16_service {
+    g16_service_config cfg;    /* copied; strings below are owned copies */
+    char *data_dir, *token, **roots, *addr;
+    size_t n_roots;
+    FILE *log;
+
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int draining;  /* stopping: nothing more goes to the engine, submits get 503 */
+    int stopping, ready;
+
+    g16_engine *engine;
+    unsigned devices_cuda;     /* devices running the CUDA backend (0: CPU) */
+
+    svc_key *keys;
+    size_t n_keys;
+
+    svc_job **table;           /* hash table of every job held (any state) */
+    size_t table_cap, n_jobs, n_active; /* active: queued or running */
+    uint64_t next_seq;
+    unsigned inflight;         /* jobs handed to the engine, not yet collected */
+    unsigned max_inflight;
+    unsigned n_queued[4];      /* queued jobs by priority */
+
+    sqlite3 *db;
+    pthread_mutex_t db_mu;
+
+    pthread_t dispatcher, janitor, loader;
+    int have_dispatcher, have_janitor, have_loader;
+
+    struct MHD_Daemon *http;
+    int listen_fd;
+    char *unix_path;
+
+    svc_metrics m;
+    double started_at;
+};
+
+/* service.c */
+void svc_log(g16_service *s, const char *level, const char *job, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+double svc_now(void);        /* unix time, seconds */
+char *svc_strdup(const char *s);
+
+/* store.c: every function returns G16_OK or G16_ERR_IO with the SQLite message. */
+g16_status svc_store_open(g16_service *s);
+void svc_store_close(g16_service *s);
+g16_status svc_store_insert(g16_service *s, const svc_job *j);
+g16_status svc_store_update(g16_service *s, const svc_job *j); /* state, times, error, proof */
+g16_status svc_store_delete(g16_service *s, const char *id);
+/* Calls add(s, job) for every stored job, oldest first; the job is the callee's. */
+g16_status svc_store_load(g16_service *s, void (*add)(g16_service *, svc_job *));
+
+/* paths.c: resolves path (symlinks too) and checks that it lies under a root and is a regular
+ * readable file.  Out: *out (malloc'd).  Returns G16_ERR_ARG with the reason. */
+g16_status svc_path_resolve(const g16_service *s, char **out, const char *path);
+
+/* keys.c */
+svc_key *svc_key_find(g16_service *s, const char *name); /* NULL: unknown */
+/* With s->mu held: makes the key warm (or hot when want_hot and the engine has CUDA devices),
+ * loading it and evicting idle keys by least recent use as the budget requires; waits while
+ * another thread loads it.  Releases s->mu while loading.  Returns G16_OK or the reason. */
+g16_status svc_key_acquire(g16_service *s, svc_key *k, int want_hot);
+/* With s->mu held: back to cold (refused with G16_ERR_ARG while jobs use it). */
+g16_status svc_key_evict(g16_service *s, svc_key *k);
+void svc_keys_free(g16_service *s);
+void *svc_key_loader_main(void *arg); /* loads every configured key at start, then ready */
+
+/* jobs.c */
+void svc_job_free(svc_job *j);
+svc_job *svc_job_find(g16_service *s, const char *id); /* with s->mu held */
+svc_job *svc_job_find_request(g16_service *s, const char *request_id);
+void svc_job_insert(g16_service *s, svc_job *j);       /* into the table, with s->mu held */
+void svc_job_remove(g16_service *s, svc_job *j);
+/* Validates and stores a new job (or returns the one with the same request_id).
+ * Out: *out (in the table), *existed.  On failure *http is the status to answer. */
+g16_status svc_job_submit(g16_service *s, svc_job **out, int *existed, int *http, svc_job *draft);
+/* Cancels (queued: at once; running: in the engine) or, once ended, forgets the job.
+ * Out: *http: 200, 202 or 404. */
+g16_status svc_job_cancel(g16_service *s, const char *id, int *http);
+void svc_job_recovered(g16_service *s, svc_job *j);   /* store load callback */
+void *svc_dispatcher_main(void *arg);
+void *svc_janitor_main(void *arg);
+
+/* http.c */
+g16_status svc_http_start(g16_service *s);
+void svc_http_quiesce(g16_service *s); /* stop accepting new connections */
+void svc_http_stop(g16_service *s);
+
+/* api.c: one request, already authenticated and read.  Out: *status, *body (malloc'd),
+ * *ctype, *retry_after (seconds; 0 none).  */
+typedef struct svc_reply {
+    int status;
+    char *body;
+    size_t len;
+    const char *ctype;
+    unsigned retry_after;
+} svc_reply;
+void svc_api_handle(g16_service *s, svc_reply *r, const char *method, const char *url,
+                    const char *query_wait, const char *query_state, const char *body, size_t len);
+/* A JSON error reply {"error": {"code": code, "message": ...}}. */
+void svc_reply_error(svc_reply *r, int status, const char *code, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* metrics.c: the Prometheus text exposition. */
+char *svc_metrics_text(g16_service *s, size_t *len);
+
+#endif
