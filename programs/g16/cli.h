@@ -20,6 +20,7 @@ int cli_setup(int argc, char **argv);
 int cli_prove(int argc, char **argv);
 int cli_verify(int argc, char **argv);
 int cli_info(int argc, char **argv);
+int cli_remote(int argc, char **argv); /* g16d's client (cmd_remote.c) */
 /* The key cache (cmd_key.c): `g16 key ...`; whether a file starts with the .g16k magic;
  * and a proving key from either a .params (flags: G16_PARAMS_CHECK_SUBGROUP) or a
  * .g16k (flags: G16_KEY_CACHE_TRUST), told apart by that magic. */

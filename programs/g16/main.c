@@ -25,6 +25,8 @@ static const char usage[] =
     "                        is valid\n"
     "  snarkjs prove|verify  circom/snarkjs interop: prove from .zkey + .wtns, verify\n"
     "                        snarkjs proofs (g16 snarkjs --help)\n"
+    "  remote submit|status|wait|cancel|proof|jobs|server|metrics\n"
+    "                        a client of the g16d daemon (g16 remote --help)\n"
     "  --version             version, arithmetic path and backends\n"
     "  --help                this text\n"
     "\n"
@@ -74,6 +76,7 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "info")) return cli_info(argc - 1, argv + 1);
     if (!strcmp(cmd, "key")) return cli_key(argc - 1, argv + 1);
     if (!strcmp(cmd, "snarkjs")) return cli_snarkjs(argc - 1, argv + 1);
+    if (!strcmp(cmd, "remote")) return cli_remote(argc - 1, argv + 1);
     fprintf(stderr, "g16: unknown command '%s' (g16 --help lists them)\n", cmd);
     return CLI_ERROR;
 }

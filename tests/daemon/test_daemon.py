@@ -1,0 +1,420 @@
+#!/usr/bin/env python3
+"""g16d end to end: the daemon on a random loopback port in a temp data dir.
+
+usage: test_daemon.py G16 G16D
+
+Submits by HTTP and by `g16 remote`, verifies every proof with `g16 verify`, checks priorities,
+cancel, idempotency, the bad-request table (each answer's status and that the daemon keeps
+serving), kill -9 and restart (the job ends once, valid), 200 concurrent submissions with
+bounded memory, SIGTERM, the config file and the unix socket.  Prints 'N passed, N failed'.
+"""
+import http.client
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+G16, G16D = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+TMP = tempfile.mkdtemp(prefix="g16_daemon_")
+ROOT = os.path.join(TMP, "in")
+TOKEN = "test-token-0123456789abcdef"
+passed = failed = 0
+
+
+def check(name, cond, detail=""):
+    global passed, failed
+    if cond:
+        passed += 1
+    else:
+        failed += 1
+        print(f"FAIL: {name} {detail}", file=sys.stderr, flush=True)
+
+
+def run(*args, check_rc=True):
+    p = subprocess.run(args, capture_output=True, text=True)
+    if check_rc and p.returncode != 0:
+        raise RuntimeError(f"{args}: exit {p.returncode}: {p.stderr}")
+    return p
+
+
+class Daemon:
+    """One g16d process on a data dir; start() waits for its address file and /readyz."""
+
+    def __init__(self, data, extra=(), keys=("k",)):
+        self.data, self.extra, self.keys, self.proc = data, list(extra), keys, None
+
+    def start(self, config=None):
+        addr_file = os.path.join(self.data, "g16d.addr")
+        if os.path.exists(addr_file):
+            os.unlink(addr_file)
+        args = [G16D]
+        if config:
+            args += ["--config", config]
+        else:
+            args += ["--listen", "127.0.0.1:0", "--data-dir", self.data, "--token-file", TOKEN_FILE,
+                     "--root", ROOT, "--pw", "1", "--gw", "1", "--budget", "2G"]
+            for k in self.keys:
+                args += ["--key", f"{k}={KEYS[k]}"]
+        args += self.extra
+        self.log = open(os.path.join(TMP, f"g16d-{time.time():.6f}.log"), "w")
+        self.proc = subprocess.Popen(args, stdout=self.log, stderr=subprocess.STDOUT)
+        for _ in range(600):
+            if os.path.exists(addr_file):
+                break
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"g16d exited {self.proc.returncode}: {open(self.log.name).read()}")
+            time.sleep(0.02)
+        self.addr = open(addr_file).read().strip()
+        for _ in range(600):
+            if self.request("GET", "/readyz")[0] == 200:
+                return self
+            time.sleep(0.05)
+        raise RuntimeError("g16d never became ready")
+
+    def request(self, method, path, body=None, token=TOKEN, headers=None, timeout=120):
+        if self.addr.startswith("unix:"):
+            c = UnixHTTPConnection(self.addr[5:], timeout=timeout)
+        else:
+            host, port = self.addr.rsplit(":", 1)
+            c = http.client.HTTPConnection(host, int(port), timeout=timeout)
+        h = dict(headers or {})
+        if token is not None:
+            h["Authorization"] = f"Bearer {token}"
+        if isinstance(body, (dict, list)):
+            body = json.dumps(body)
+        try:
+            c.request(method, path, body=body, headers=h)
+            r = c.getresponse()
+            data = r.read()
+            return r.status, data, dict(r.getheaders())
+        finally:
+            c.close()
+
+    def json(self, method, path, body=None, **kw):
+        st, data, _ = self.request(method, path, body, **kw)
+        try:
+            return st, json.loads(data)
+        except ValueError:
+            return st, {"raw": data[:200]}
+
+    def submit(self, parts, prio="normal", request_id=None, key="k"):
+        b = {"key": key, "priority": prio,
+             "partitions": [{"circuit": c, "witness": w} for c, w in parts]}
+        if request_id:
+            b["request_id"] = request_id
+        return self.json("POST", "/v1/jobs", b)
+
+    def wait(self, jid, limit=300):
+        t = time.time() + limit
+        while time.time() < t:
+            st, j = self.json("GET", f"/v1/jobs/{jid}?wait=30")
+            if st != 200 or j["state"] in ("done", "failed", "cancelled"):
+                return st, j
+        return 0, {}
+
+    def stop(self, sig=signal.SIGTERM, timeout=120):
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(sig)
+            try:
+                self.proc.wait(timeout)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.log.close()
+        return self.proc.returncode
+
+    def rss_peak_kb(self):
+        for line in open(f"/proc/{self.proc.pid}/status"):
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1])
+        return 0
+
+
+class UnixHTTPConnection(http.client.HTTPConnection):
+    def __init__(self, path, timeout=60):
+        super().__init__("localhost", timeout=timeout)
+        self.path_ = path
+
+    def connect(self):
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.sock.settimeout(self.timeout)
+        self.sock.connect(self.path_)
+
+
+def verify(name, d, jid, job, vk=None):
+    """Fetches the job's proofs and checks each with `g16 verify` against its inputs."""
+    st, data, hdr = d.request("GET", f"/v1/jobs/{jid}/proof")
+    check(f"{name}: proof 200", st == 200, f"{st} {data[:200]}")
+    check(f"{name}: proof type", hdr.get("Content-Type") == "application/octet-stream", str(hdr))
+    n = len(job["partitions"])
+    check(f"{name}: proof bytes", len(data) == 192 * n, f"{len(data)} for {n}")
+    pf, inf = os.path.join(TMP, "p.bin"), os.path.join(TMP, "p.in")
+    open(pf, "wb").write(data)
+    with open(inf, "w") as f:
+        for p in job["partitions"]:
+            f.write("\n".join(p["inputs"]) + "\n")
+    p = run(G16, "verify", "--vk", vk or VK, "--proof", pf, "--inputs", inf, check_rc=False)
+    check(f"{name}: g16 verify", p.returncode == 0, p.stderr + p.stdout)
+
+
+def gen(name, log_n, seed, inputs=2):
+    c = os.path.join(ROOT, f"{name}.g16c")
+    run(G16, "circuit", "gen", "--log-n", str(log_n), "--inputs", str(inputs), "--profile", "porep",
+        "--seed", str(seed), "-o", c)
+    return c, c[:-5] + ".g16w"
+
+
+# ------------------------------------------------------------------ fixtures
+os.makedirs(ROOT)
+TOKEN_FILE = os.path.join(TMP, "token")
+with open(TOKEN_FILE, "w") as f:
+    f.write(TOKEN + "\n")
+os.chmod(TOKEN_FILE, 0o600)
+small = gen("small", 10, 7)
+big = gen("big", 13, 8)          # the same circuit shape at 2^13: a slower partition
+other = gen("other", 11, 9)      # a circuit the key does not fit
+KEY = os.path.join(TMP, "k.params")
+VK = os.path.join(TMP, "k.vk")
+run(G16, "setup", "--circuit", small[0], "--seed", "7", "-o", KEY, "--vk", VK)
+KEY_BIG = os.path.join(TMP, "kb.params")
+VK_BIG = os.path.join(TMP, "kb.vk")
+run(G16, "setup", "--circuit", big[0], "--seed", "8", "-o", KEY_BIG, "--vk", VK_BIG)
+KEYS = {"k": KEY, "kb": KEY_BIG}
+outside = os.path.join(TMP, "outside.g16w")
+shutil.copy(small[1], outside)
+os.symlink(outside, os.path.join(ROOT, "link.g16w"))
+os.symlink(TMP, os.path.join(ROOT, "up"))
+
+data = os.path.join(TMP, "data")
+d = Daemon(data, keys=("k", "kb")).start()
+
+# ------------------------------------------------------------------ auth, health
+st, _, _ = d.request("GET", "/healthz", token=None)
+check("healthz without a token", st == 200, st)
+for path in ("/v1/status", "/metrics", "/readyz", "/v1/jobs"):
+    st, _, hdr = d.request("GET", path, token=None)
+    check(f"{path} without a token: 401", st == 401 and "Bearer" in hdr.get("WWW-Authenticate", ""), st)
+    st, _, _ = d.request("GET", path, token=TOKEN + "x")
+    check(f"{path} wrong token: 401", st == 401, st)
+st, s = d.json("GET", "/v1/status")
+check("status", st == 200 and {k["name"]: k["tier"] for k in s["keys"]} == {"k": "warm", "kb": "warm"}, s)
+
+# ------------------------------------------------------------------ submit by HTTP, verify
+st, r = d.submit([small, small], prio="high", request_id="req-1")
+check("submit 202", st == 202 and r["state"] == "queued" and len(r["id"]) == 32, (st, r))
+jid = r["id"]
+st, j = d.wait(jid)
+check("job done", st == 200 and j["state"] == "done", j)
+check("per-partition stage", all(p["stage"] == "done" and p["seconds"]["synthesis"] > 0
+                                 for p in j["partitions"]), j["partitions"])
+verify("http job", d, jid, j)
+st, r2 = d.submit([small, small], prio="high", request_id="req-1")
+check("same request_id: same job", st == 200 and r2["id"] == jid and r2["existing"] and r2["state"] == "done",
+      (st, r2))
+st, lst = d.json("GET", "/v1/jobs?state=done")
+check("list by state", st == 200 and jid in [x["id"] for x in lst["jobs"]], lst)
+
+# ------------------------------------------------------------------ the client
+url = "http://" + d.addr
+p = run(G16, "remote", "submit", "--url", url, "--token-file", TOKEN_FILE, "--key", "k",
+        "--part", f"{small[0]}:{small[1]}", "--priority", "low", check_rc=False)
+cid = p.stdout.strip()
+check("remote submit", p.returncode == 0 and len(cid) == 32, p.stderr)
+p = run(G16, "remote", "wait", cid, "--url", url, "--token-file", TOKEN_FILE, check_rc=False)
+check("remote wait", p.returncode == 0 and '"done"' in p.stdout, p.stderr + p.stdout)
+pf = os.path.join(TMP, "remote.bin")
+p = run(G16, "remote", "proof", cid, "-o", pf, "--url", url, "--token-file", TOKEN_FILE, check_rc=False)
+p2 = run(G16, "verify", "--vk", VK, "--proof", pf, "--inputs", small[1], check_rc=False)
+check("remote proof verifies", p.returncode == 0 and p2.returncode == 0, p.stderr + p2.stderr)
+p = run(G16, "remote", "metrics", "--url", url, "--token-file", TOKEN_FILE, check_rc=False)
+check("remote metrics", p.returncode == 0 and 'g16_jobs_finished_total{outcome="done"} 2' in p.stdout, p.stdout[:300])
+p = run(G16, "remote", "status", "0" * 32, "--url", url, "--token-file", TOKEN_FILE, check_rc=False)
+check("remote status of an unknown job: exit 2", p.returncode == 2 and "404" in p.stderr, p.stderr)
+
+# ------------------------------------------------------------------ priorities
+lows = [d.submit([big, big], prio="low", key="kb")[1]["id"] for _ in range(6)]
+time.sleep(0.3)
+st, r = d.submit([big], prio="critical", key="kb")
+crit = r["id"]
+st, cj = d.wait(crit)
+ends = {x: d.wait(x)[1]["finished"] for x in lows}
+later = sum(1 for x in lows if ends[x] > cj["finished"])
+check("critical ends before low jobs queued earlier", cj["state"] == "done" and later >= 2, (later, cj["state"]))
+st, m, _ = d.request("GET", "/metrics")
+check("queue depth metric", b'g16_queue_depth{priority="low"} 0' in m, m[:200])
+
+# ------------------------------------------------------------------ cancel
+st, r = d.submit([big] * 16, prio="normal", key="kb")
+cjid = r["id"]
+time.sleep(0.3)
+st, c = d.json("DELETE", f"/v1/jobs/{cjid}")
+check("cancel accepted", st in (200, 202), (st, c))
+st, j = d.wait(cjid)
+check("cancelled", j.get("state") == "cancelled", j)
+st, r = d.submit([big] * 4, prio="low", key="kb")
+qid = r["id"]
+st, c = d.json("DELETE", f"/v1/jobs/{qid}")
+st, j = d.wait(qid)
+check("cancel (queued or running) ends cancelled", j.get("state") == "cancelled", j)
+time.sleep(0.5)
+st, m, _ = d.request("GET", "/metrics")
+for ctr in ("abc_bytes", "assign_bytes", "synth", "waiting", "device", "final"):
+    check(f"counter {ctr} back to 0", f'g16_engine_counter{{name="{ctr}"}} 0'.encode() in m,
+          [l for l in m.decode().splitlines() if ctr in l])
+st, _, _ = d.request("DELETE", f"/v1/jobs/{cjid}")
+check("delete an ended job", st == 200, st)
+st, _, _ = d.request("GET", f"/v1/jobs/{cjid}")
+check("deleted job is gone", st == 404, st)
+
+# ------------------------------------------------------------------ bad requests
+deep = "[" * 5000 + "]" * 5000
+bad_requests = [
+    ("malformed JSON", "POST", "/v1/jobs", '{"key": "k", "partitions": [', 400),
+    ("not an object", "POST", "/v1/jobs", "[1,2]", 400),
+    ("deep JSON", "POST", "/v1/jobs", deep, 400),
+    ("unknown field", "POST", "/v1/jobs", {"key": "k", "partitions": [], "x": 1}, 400),
+    ("no partitions", "POST", "/v1/jobs", {"key": "k", "partitions": []}, 400),
+    ("bad priority", "POST", "/v1/jobs", {"key": "k", "priority": "urgent",
+                                          "partitions": [{"circuit": small[0], "witness": small[1]}]}, 400),
+    ("unknown key", "POST", "/v1/jobs", {"key": "nope", "partitions": [{"circuit": small[0], "witness": small[1]}]}, 422),
+    ("path outside the roots", "POST", "/v1/jobs", {"key": "k", "partitions": [{"circuit": small[0], "witness": outside}]}, 403),
+    ("relative path", "POST", "/v1/jobs", {"key": "k", "partitions": [{"circuit": "in/small.g16c", "witness": small[1]}]}, 403),
+    (".. escape", "POST", "/v1/jobs", {"key": "k", "partitions": [{"circuit": small[0],
+                                                                  "witness": ROOT + "/../outside.g16w"}]}, 403),
+    ("symlink escape", "POST", "/v1/jobs", {"key": "k", "partitions": [{"circuit": small[0],
+                                                                       "witness": ROOT + "/link.g16w"}]}, 403),
+    ("symlinked folder escape", "POST", "/v1/jobs", {"key": "k", "partitions": [{"circuit": small[0],
+                                                                                "witness": ROOT + "/up/outside.g16w"}]}, 403),
+    ("missing file", "POST", "/v1/jobs", {"key": "k", "partitions": [{"circuit": small[0], "witness": ROOT + "/no.g16w"}]}, 403),
+    ("wrong witness", "POST", "/v1/jobs", {"key": "k", "partitions": [{"circuit": small[0], "witness": other[1]}]}, 422),
+    ("witness is a circuit", "POST", "/v1/jobs", {"key": "k", "partitions": [{"circuit": small[0], "witness": small[0]}]}, 422),
+    ("unknown job", "GET", "/v1/jobs/" + "f" * 32, None, 404),
+    ("proof of an unknown job", "GET", "/v1/jobs/" + "f" * 32 + "/proof", None, 404),
+    ("unknown endpoint", "GET", "/v2/nothing", None, 404),
+    ("wrong method", "PUT", "/v1/jobs", "{}", 405),
+    ("bad wait", "GET", f"/v1/jobs/{jid}?wait=abc", None, 400),
+    ("bad state filter", "GET", "/v1/jobs?state=sleeping", None, 400),
+    ("preload an unknown key", "POST", "/v1/keys/nope/preload", None, 404),
+]
+for name, method, path, body, want in bad_requests:
+    st, j = d.json(method, path, body)
+    ok = st == want and isinstance(j.get("error"), dict) and j["error"].get("code") and j["error"].get("message")
+    check(f"bad request: {name}: {want}", ok, (st, str(j)[:300]))
+
+
+def raw(d, head, body=b""):
+    """Sends head (and body) on a plain socket and returns the status line's code."""
+    host, port = d.addr.rsplit(":", 1)
+    with socket.create_connection((host, int(port)), timeout=30) as so:
+        so.sendall(head.encode() + body)
+        line = so.makefile("rb").readline().decode()
+    return int(line.split()[1]) if line.startswith("HTTP/") else 0
+
+
+auth = f"Authorization: Bearer {TOKEN}\r\n"
+check("huge body announced: 413 before it is read",
+      raw(d, f"POST /v1/jobs HTTP/1.1\r\nHost: x\r\n{auth}Content-Length: {64 << 20}\r\n\r\n", b"{") == 413)
+chunk = b"x" * 65536
+chunked = b"".join(b"%x\r\n" % len(chunk) + chunk + b"\r\n" for _ in range(20)) + b"0\r\n\r\n"
+check("huge chunked body: 413",
+      raw(d, f"POST /v1/jobs HTTP/1.1\r\nHost: x\r\n{auth}Transfer-Encoding: chunked\r\n\r\n", chunked) == 413)
+check("body of a request without a token is not read: 401",
+      raw(d, f"POST /v1/jobs HTTP/1.1\r\nHost: x\r\nContent-Length: {64 << 20}\r\n\r\n", b"{") == 401)
+st, _, _ = d.request("GET", "/healthz", token=None)
+check("still serving after the bad requests", st == 200, st)
+st, r = d.submit([small])
+check("still proving after the bad requests", d.wait(r["id"])[1].get("state") == "done", r)
+# the key the big circuit needs is not the small one's: a job of mismatched key fails cleanly
+st, r = d.submit([big], key="k")
+st, j = d.wait(r["id"]) if st == 202 else (st, r)
+check("circuit that does not fit the key: fails with a reason",
+      (st == 422) or (j.get("state") == "failed" and j["error"]["message"]), (st, j))
+
+# ------------------------------------------------------------------ keys: preload, evict
+st, r = d.json("POST", "/v1/keys/kb/evict")
+check("evict", st == 200 and r["tier"] == "cold", (st, r))
+st, r = d.json("POST", "/v1/keys/kb/preload")
+check("preload", st == 200 and r["tier"] in ("warm", "hot"), (st, r))
+st, s = d.json("GET", "/v1/status")
+kb = [k for k in s["keys"] if k["name"] == "kb"][0]
+check("preload read the cache", kb["loaded_from"] == "cache", kb)
+
+# ------------------------------------------------------------------ 200 concurrent submissions
+tiny = gen("tiny", 8, 11)
+run(G16, "setup", "--circuit", tiny[0], "--seed", "9", "-o", os.path.join(TMP, "kt.params"), "--vk",
+    os.path.join(TMP, "kt.vk"))
+d.stop()
+KEYS["kt"] = os.path.join(TMP, "kt.params")
+d = Daemon(data, keys=("k", "kb", "kt")).start()
+rss0 = d.rss_peak_kb()
+ids, errs = [], []
+
+
+def burst(n):
+    for _ in range(n):
+        st, r = d.submit([tiny], key="kt")
+        (ids if st == 202 else errs).append(r.get("id") or (st, r))
+
+
+th = [threading.Thread(target=burst, args=(20,)) for _ in range(10)]
+[t.start() for t in th]
+[t.join() for t in th]
+check("200 concurrent submissions accepted", len(ids) == 200 and not errs, (len(ids), errs[:3]))
+states = [d.wait(i)[1].get("state") for i in ids]
+check("200 concurrent jobs done", states.count("done") == 200, {s: states.count(s) for s in set(states)})
+rss = d.rss_peak_kb()
+check("memory bounded under 200 jobs", rss < 400 * 1024, f"peak RSS {rss} kB (start {rss0} kB)")
+
+# ------------------------------------------------------------------ kill -9 while a job runs
+st, r = d.submit([big] * 12, prio="normal", request_id="survivor", key="kb")
+kid = r["id"]
+for _ in range(200):
+    st, j = d.json("GET", f"/v1/jobs/{kid}")
+    if j["state"] == "running":
+        break
+    time.sleep(0.02)
+check("job running before the kill", j["state"] == "running", j)
+d.proc.kill()
+d.proc.wait()
+d.log.close()
+d = Daemon(data, keys=("k", "kb", "kt")).start()
+st, j = d.wait(kid)
+check("job survives kill -9 and ends done", j.get("state") == "done" and j["attempts"] == 2, j)
+verify("after restart", d, kid, j, VK_BIG)
+st, lst = d.json("GET", "/v1/jobs")
+check("exactly one job for the request", [x["id"] for x in lst["jobs"]].count(kid) == 1, lst)
+st, r = d.submit([big] * 12, prio="normal", request_id="survivor", key="kb")
+check("request_id still known after the restart", st == 200 and r["id"] == kid, (st, r))
+st, m, _ = d.request("GET", "/metrics")
+check("recovered metric", b"g16_jobs_recovered_total 1" in m, m[:100])
+
+# ------------------------------------------------------------------ SIGTERM keeps queued work
+ids = [d.submit([big] * 4, prio="low", key="kb")[1]["id"] for _ in range(5)]
+time.sleep(0.2)
+rc = d.stop(signal.SIGTERM)
+check("SIGTERM: exit 0", rc == 0, rc)
+cfg = os.path.join(TMP, "g16d.json")
+sock = os.path.join(TMP, "g16d.sock")
+json.dump({"listen": "unix:" + sock, "data_dir": data, "token_file": TOKEN_FILE, "roots": [ROOT],
+           "keys": {"k": KEY, "kb": KEY_BIG}, "pw": 1, "gw": 1, "budget": "2G", "log_format": "json"},
+          open(cfg, "w"))
+d = Daemon(data).start(config=cfg)
+check("config file + unix socket", d.addr == "unix:" + sock, d.addr)
+states = [d.wait(i)[1].get("state") for i in ids]
+check("jobs queued at SIGTERM run after the restart", states.count("done") == 5, states)
+p = run(G16, "remote", "jobs", "--state", "done", "--url", "unix:" + sock, "--token-file", TOKEN_FILE,
+        check_rc=False)
+check("remote over the unix socket", p.returncode == 0 and ids[0] in p.stdout, p.stderr)
+d.stop()
+log = open(d.log.name).read().splitlines()
+check("json logs", log and all(json.loads(l).get("ts") for l in log if l.startswith("{")), log[:2])
+
+shutil.rmtree(TMP, ignore_errors=True)
+print(f"{passed} passed, {failed} failed")
+sys.exit(1 if failed else 0)
