@@ -349,7 +349,7 @@ check("preload read the cache", kb["loaded_from"] == "cache", kb)
 tiny = gen("tiny", 8, 11)
 run(G16, "setup", "--circuit", tiny[0], "--seed", "9", "-o", os.path.join(TMP, "kt.params"), "--vk",
     os.path.join(TMP, "kt.vk"))
-d.stop()
+check("restart for the burst: exit 0", d.stop() == 0)
 KEYS["kt"] = os.path.join(TMP, "kt.params")
 d = Daemon(data, keys=("k", "kb", "kt")).start()
 rss0 = d.rss_peak_kb()
@@ -411,9 +411,16 @@ check("jobs queued at SIGTERM run after the restart", states.count("done") == 5,
 p = run(G16, "remote", "jobs", "--state", "done", "--url", "unix:" + sock, "--token-file", TOKEN_FILE,
         check_rc=False)
 check("remote over the unix socket", p.returncode == 0 and ids[0] in p.stdout, p.stderr)
-d.stop()
+check("last stop: exit 0", d.stop() == 0)
 log = open(d.log.name).read().splitlines()
 check("json logs", log and all(json.loads(l).get("ts") for l in log if l.startswith("{")), log[:2])
+
+# every graceful stop exited 0, and no sanitizer (ASan/UBSan/LSan builds) said anything
+for name in sorted(os.listdir(TMP)):
+    if name.startswith("g16d-") and name.endswith(".log"):
+        text = open(os.path.join(TMP, name)).read()
+        check(f"{name}: no sanitizer report", "Sanitizer" not in text and "runtime error" not in text,
+              text[-2000:])
 
 shutil.rmtree(TMP, ignore_errors=True)
 print(f"{passed} passed, {failed} failed")
