@@ -415,6 +415,23 @@ check("last stop: exit 0", d.stop() == 0)
 log = open(d.log.name).read().splitlines()
 check("json logs", log and all(json.loads(l).get("ts") for l in log if l.startswith("{")), log[:2])
 
+# ------------------------------------------------------------------ systemd notify
+ns_path = os.path.join(TMP, "notify.sock")
+ns = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+ns.bind(ns_path)
+ns.settimeout(60)
+d = Daemon(data)
+os.environ["NOTIFY_SOCKET"] = ns_path
+d.start()
+del os.environ["NOTIFY_SOCKET"]
+msg = ns.recv(4096).decode()
+check("systemd notify: READY=1 once the keys are loaded", "READY=1" in msg, msg)
+d.proc.send_signal(signal.SIGTERM)
+msg = ns.recv(4096).decode()
+check("systemd notify: STOPPING=1 on SIGTERM", "STOPPING=1" in msg, msg)
+check("stop after notify: exit 0", d.stop() == 0)
+ns.close()
+
 # every graceful stop exited 0, and no sanitizer (ASan/UBSan/LSan builds) said anything
 for name in sorted(os.listdir(TMP)):
     if name.startswith("g16d-") and name.endswith(".log"):
