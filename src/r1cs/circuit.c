@@ -32,6 +32,22 @@ void g16_circuit_free(g16_circuit *c)
     memset(c, 0, sizeof *c);
 }
 
+static size_t pages(uint64_t bytes)
+{
+    return (size_t)((bytes + 4095) / 4096 * 4096);
+}
+
+size_t g16_circuit_bytes(const g16_circuit *c)
+{
+    const g16_csr *ms[3] = {&c->a, &c->b, &c->c};
+    size_t total = pages((uint64_t)c->n_coefs * sizeof(g16_fr));
+    for (int i = 0; i < 3; i++) {
+        uint64_t nnz = g16_csr_nnz(ms[i], c->n_constraints);
+        total += pages((c->n_constraints + 1) * 8) + 2 * pages(nnz * 4);
+    }
+    return total;
+}
+
 void g16_circuit_destroy(g16_circuit *c)
 {
     g16_circuit_free(c);
