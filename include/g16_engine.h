@@ -204,7 +204,9 @@ typedef enum g16_counter {
     G16_CTR_AUX_BYTES,    /* density bitmaps and the pending proofs' copies */
     G16_CTR_PINNED_BYTES, /* buffers owned by the pinned pool (in use or idle) */
     G16_CTR_DEVICE_BYTES, /* working memory of the device stage (host for the CPU backend) */
-    G16_CTR_KEY_BYTES,    /* proving keys of live jobs */
+    G16_CTR_KEY_BYTES,    /* proving keys held or used by admitted partitions */
+    G16_CTR_CIRCUIT_BYTES, /* compiled circuits used by admitted partitions (once each) */
+    G16_CTR_WITNESS_BYTES, /* witnesses of admitted partitions (once each) */
     G16_CTR_RESERVED_BYTES, /* everything charged to the budget */
     G16_CTR_COUNT
 } g16_counter;
@@ -263,6 +265,8 @@ typedef struct g16_bench_pipeline_result {
     double wall_s;          /* submit of the first job to the end of the last */
     double s_per_proof;     /* wall_s / proofs */
     double bound_s;         /* s/proof the stage times allow with the workers that run side by side */
+    uint64_t rss_proc;      /* resident bytes of the process before prepare made the circuit,
+                               witness and key: what no job made it hold */
     uint64_t rss_base;      /* resident bytes before the engine started (key, circuit, witness) */
     uint64_t rss_peak;      /* highest resident bytes sampled during the run */
     uint64_t proofs;

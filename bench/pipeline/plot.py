@@ -4,9 +4,10 @@
 usage: plot.py RESULTS.jsonl OUT.png [TITLE]
 
 One line per (log_n, devices, gw) series.  Left panel: seconds per proof; right
-panel: peak RSS above the pre-run baseline (MiB), plus the key where the run reports it
-(peak_key_bytes: the key is in the baseline but counts in the budget), with each run's
-budget as a dashed line.
+panel: peak RSS (MiB) against each run's budget (dashed): runs that report
+rss_proc_bytes (the process before the circuit, witness and key were made) are drawn as
+rss_peak_bytes itself, since the budget counts key, circuit and witness; older runs as the
+RSS above the pre-run baseline plus the key (peak_key_bytes).
 Needs only the Python standard library: the PNG is drawn here (a 5x7 bitmap font,
 Bresenham lines, zlib), because matplotlib is not installed on every machine.
 """
@@ -154,7 +155,10 @@ def main():
     for r in rows:
         # The key is loaded before the run (in the baseline) but counts in the budget:
         # runs that report it are plotted as RSS above the baseline plus the key.
-        r['rss_mib'] = (max(0, r['rss_peak_bytes'] - r['rss_base_bytes']) + r.get('peak_key_bytes', 0)) / 1048576.0
+        if 'rss_proc_bytes' in r:
+            r['rss_mib'] = r['rss_peak_bytes'] / 1048576.0
+        else:
+            r['rss_mib'] = (max(0, r['rss_peak_bytes'] - r['rss_base_bytes']) + r.get('peak_key_bytes', 0)) / 1048576.0
         name = '2^%d ROWS GW %d DEV %d' % (r['log_n'], r['gw'], r['devices'])
         series.setdefault(name, []).append(r)
     budgets = sorted({r['budget_bytes'] / 1048576.0 for r in rows})
@@ -165,8 +169,9 @@ def main():
     panel(cv, 110, 120, 520, 380, series, 's_per_proof', 'SECONDS PER PROOF', 'S/PROOF')
     rss_max = max(r['rss_mib'] for r in rows)
     keyed = all('peak_key_bytes' in r for r in rows)
+    whole = all('rss_proc_bytes' in r for r in rows)
     panel(cv, 800, 120, 520, 380, series, 'rss_mib',
-          'PEAK RSS ABOVE BASELINE + KEY' if keyed else 'PEAK RSS ABOVE BASELINE', 'MIB',
+          'PEAK RSS' if whole else 'PEAK RSS ABOVE BASELINE + KEY' if keyed else 'PEAK RSS ABOVE BASELINE', 'MIB',
           hlines=[b for b in budgets if b < 4 * max(rss_max, 1)])
     ly = 560
     lx = 110

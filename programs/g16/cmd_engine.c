@@ -335,16 +335,19 @@ int cli_bench_pipeline(int argc, char **argv)
             printf("{\"bench\":\"pipeline\",\"pw\":%u,\"gw\":%u,\"devices\":%u,\"jobs\":%u,\"partitions\":%u,"
                    "\"log_n\":%u,\"profile\":\"%s\",\"proofs\":%llu,\"wall_s\":%.4f,\"s_per_proof\":%.5f,"
                    "\"bound_s_per_proof\":%.5f,\"device_busy\":%.4f,\"device_busy_steady\":%.4f,"
-                   "\"rss_base_bytes\":%llu,"
+                   "\"rss_proc_bytes\":%llu,\"rss_base_bytes\":%llu,"
                    "\"rss_peak_bytes\":%llu,\"peak_reserved_bytes\":%lld,\"budget_bytes\":%llu,"
-                   "\"fixed_bytes\":%llu,\"peak_key_bytes\":%lld,"
+                   "\"fixed_bytes\":%llu,\"peak_key_bytes\":%lld,\"peak_circuit_bytes\":%lld,"
+                   "\"peak_witness_bytes\":%lld,"
                    "\"peak_waiting\":%lld,\"peak_abc_bytes\":%lld%s,\"verified\":%s}\n",
                    pws[k], gw, s->devices, jobs, parts, log_n, g16_profile_name(profile),
                    (unsigned long long)r.proofs, r.wall_s, r.s_per_proof, r.bound_s, s->device_busy,
                    s->device_busy_steady,
-                   (unsigned long long)r.rss_base, (unsigned long long)r.rss_peak,
+                   (unsigned long long)r.rss_proc, (unsigned long long)r.rss_base,
+                   (unsigned long long)r.rss_peak,
                    (long long)s->peak[G16_CTR_RESERVED_BYTES], (unsigned long long)s->budget_bytes,
                    (unsigned long long)s->fixed_bytes, (long long)s->peak[G16_CTR_KEY_BYTES],
+                   (long long)s->peak[G16_CTR_CIRCUIT_BYTES], (long long)s->peak[G16_CTR_WITNESS_BYTES],
                    (long long)s->peak[G16_CTR_WAITING], (long long)s->peak[G16_CTR_ABC_BYTES],
                    parts_json, r.all_verified ? "true" : "false");
         else

@@ -62,11 +62,6 @@ void g16_engine_set_hooks(g16_engine *e, const g16_engine_hooks *hooks)
     pthread_mutex_unlock(&e->mu);
 }
 
-void g16_budget_charge(g16_engine *e, int64_t bytes)
-{
-    g16_tracker_add(&e->tr, G16_CTR_RESERVED_BYTES, bytes);
-}
-
 static unsigned online_cpus(void)
 {
     long n = sysconf(_SC_NPROCESSORS_ONLN);
@@ -102,6 +97,11 @@ static void free_engine(g16_engine *e)
         free(j);
     }
     g16_keys_free(e);
+    while (e->objs) {
+        g16_objent *o = e->objs;
+        e->objs = o->next;
+        free(o);
+    }
     g16_trace_free(&e->trace);
     pthread_mutex_destroy(&e->trace.mu);
     pthread_cond_destroy(&e->cv);
@@ -243,55 +243,6 @@ fail:
 
 /* ---------------------------------------------------------------- submit */
 
-void g16_part_attempt_sizes(g16_part *p)
-{
-    p->aux_bytes = p->attempt ? p->aux_cpu : p->aux_dev;
-    p->scratch_bytes = p->attempt ? p->scratch_cpu : p->scratch_dev;
-}
-
-/* What a partition reserves, from the circuit's sizes and the backends' host
- * needs (docs/engine.md, "Memory"): dev for the device's backend, cpu for the
- * CPU retry. */
-static void size_part(g16_part *p, const g16_engine *e)
-{
-    g16_backend *dev = e->devs[0].be;
-    const g16_circuit *c = p->circ;
-    p->rows = g16_circuit_rows(c);
-    p->N = 1ull << g16_domain_log(p->rows);
-    p->n_vars = g16_circuit_vars(c);
-    p->abc_each = g16_buf_round(p->rows * sizeof(g16_fr));
-    p->z_bytes = g16_buf_round(p->n_vars * sizeof(g16_fr));
-    size_t bitmaps = (2 * ((size_t)c->n_aux / 64 + 1) + (c->n_pub + 1) / 64 + 1) * 8;
-    size_t merged = 2 * (p->n_vars / 64 + 1) * 8; /* prove_start's merged density */
-    size_t scratch, pending;
-    g16_backend *cpu = g16_cpu_backend();
-    cpu->ops->host_need(cpu, p->N, p->n_vars, &scratch, &pending);
-    p->aux_cpu = bitmaps + merged + pending;
-    p->scratch_cpu = scratch;
-    dev->ops->host_need(dev, p->N, p->n_vars, &scratch, &pending);
-    if (e->hooks.dev_host_scratch) scratch = e->hooks.dev_host_scratch, pending = 0;
-    p->aux_dev = bitmaps + merged + pending;
-    p->scratch_dev = scratch;
-    g16_part_attempt_sizes(p);
-}
-
-static size_t part_total(const g16_part *p)
-{
-    return 3 * p->abc_each + p->z_bytes + p->aux_bytes + p->scratch_bytes;
-}
-
-void g16_engine_part_need(const g16_engine *e, const g16_circuit *c, const g16_key *k,
-                          size_t *dev, size_t *cpu)
-{
-    g16_part p;
-    memset(&p, 0, sizeof p);
-    p.circ = c;
-    size_part(&p, e);
-    size_t common = 3 * p.abc_each + p.z_bytes + g16_key_bytes(k);
-    *dev = common + p.aux_dev + p.scratch_dev;
-    *cpu = common + p.aux_cpu + p.scratch_cpu;
-}
-
 static g16_status check_part(const g16_key *k, const g16_partition *pp, size_t i)
 {
     if (!pp->circuit || !pp->witness)
@@ -325,7 +276,9 @@ g16_status g16_engine_submit(g16_engine *e, uint64_t *id, g16_key *key, const g1
         free(j), free(ps), free(proofs), free(kn);
         return g16_fail(G16_ERR_NOMEM, "engine submit: out of memory");
     }
-    size_t kb = g16_key_bytes(key), worst = 0;
+    /* The most one partition can need with its key, circuit and witness: if that
+     * exceeds what the budget leaves to partitions, the job can never run. */
+    size_t kb = g16_key_bytes(key), worst = 0, worst_cw = 0;
     for (size_t i = 0; i < n; i++) {
         g16_part *p = &ps[i];
         p->job = j;
@@ -333,18 +286,20 @@ g16_status g16_engine_submit(g16_engine *e, uint64_t *id, g16_key *key, const g1
         p->circ = parts[i].circuit;
         p->wit = parts[i].witness;
         p->stage = G16_STAGE_QUEUE;
-        size_part(p, e);
-        if (part_total(p) > worst) worst = part_total(p);
+        g16_part_size(p, e);
+        size_t cw = g16_circuit_bytes(p->circ) + g16_witness_bytes_(p->circ);
+        if (g16_part_total(p) + cw > worst + worst_cw) worst = g16_part_total(p), worst_cw = cw;
     }
-    if (worst + kb > e->budget) {
+    if (worst + worst_cw + kb > e->budget) {
         free(j), free(ps), free(proofs), free(kn);
         char why[160] = "";
         if (e->fixed)
             snprintf(why, sizeof why, " (%" PRIu64 " less the device backends' own %" PRIu64 ")",
                      e->budget + e->fixed, e->fixed);
-        return g16_fail(G16_ERR_NOMEM, "engine submit: a partition needs %zu bytes and the key %zu bytes, "
-                        "more than the %" PRIu64 " bytes of the budget that partitions may use%s: this job "
-                        "can never run", worst, kb, e->budget, why);
+        return g16_fail(G16_ERR_NOMEM, "engine submit: a partition needs %zu bytes: %zu of its own, %zu for "
+                        "its circuit and witness and %zu for the key, more than the %" PRIu64 " bytes of the "
+                        "budget that partitions may use%s: this job can never run",
+                        worst + worst_cw + kb, worst, worst_cw, kb, e->budget, why);
     }
 
     pthread_mutex_lock(&e->mu);
@@ -352,6 +307,15 @@ g16_status g16_engine_submit(g16_engine *e, uint64_t *id, g16_key *key, const g1
         pthread_mutex_unlock(&e->mu);
         free(j), free(ps), free(proofs), free(kn);
         return g16_fail(G16_ERR_ARG, "engine submit: the engine is stopping");
+    }
+    for (size_t i = 0; i < n; i++) {
+        g16_status st = g16_objs_ref(e, &ps[i]);
+        if (st) {
+            while (i--) g16_objs_unref(e, &ps[i]);
+            pthread_mutex_unlock(&e->mu);
+            free(j), free(ps), free(proofs), free(kn);
+            return st;
+        }
     }
     g16_keyent *ke = e->keys;
     while (ke && ke->key != key) ke = ke->next;
@@ -679,4 +643,9 @@ void g16_engine_destroy(g16_engine *e, int drain)
             fprintf(stderr, "engine: %s\n", g16_last_error());
     }
     free_engine(e);
+#ifdef __GLIBC__
+    /* What the workers' malloc arenas keep of freed blocks goes back to the OS with
+     * the engine, not with the process. */
+    malloc_trim(0);
+#endif
 }

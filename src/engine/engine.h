@@ -126,7 +126,8 @@ struct g16_part {
     /* What this partition holds now (all charged to the budget). */
     g16_buf a, b, c, z;
     size_t held_aux, held_scratch;
-    int key_charged;       /* this partition counts in its key's in-flight count */
+    int shared_charged;    /* counts in the in-flight counts of its key, circuit and witness */
+    struct g16_objent *cent, *went; /* its circuit's and its witness's charge entries */
     g16_part_stage pstage; /* the public stage (g16_engine_job_parts) */
     double pstage_t;       /* when it was entered, engine clock */
     double pstage_s[G16_PART_ACTIVE_STAGES]; /* time spent per public stage before it */
@@ -149,6 +150,17 @@ typedef struct g16_keyent {
     uint64_t fake_resident; /* devices the test hook's fake upload reached (bit d) */
     struct g16_keyent *next;
 } g16_keyent;               /* charged while held or inflight > 0; freed when !held and jobs == 0 */
+
+/* A compiled circuit or a witness (kind 0 / 1), charged once while admitted
+ * partitions use it; the entry lives while partitions of live jobs name it. */
+typedef struct g16_objent {
+    const void *obj;
+    size_t bytes;
+    int kind;
+    unsigned inflight;      /* admitted partitions using it: charged while > 0 */
+    unsigned parts;         /* partitions of live jobs naming it */
+    struct g16_objent *next;
+} g16_objent;
 
 /* Work of the key mover thread: device copies made or forgotten off the workers' paths. */
 typedef struct g16_keytask {
@@ -231,6 +243,7 @@ struct g16_engine {
     uint64_t next_id, next_seq;
     g16_job *jobs;
     g16_keyent *keys;
+    g16_objent *objs;       /* circuits and witnesses of live jobs */
     g16_part *queue;        /* sorted: priority, job seq, index, attempt */
     g16_part *waiting;      /* sorted the same way */
     g16_part *finalq, *finalq_tail; /* FIFO */
@@ -283,8 +296,23 @@ void g16_bufpool_evict(g16_engine *e, size_t keep_a, size_t n_a, size_t keep_b, 
 /* Waits (mu held) until the freer queue is empty. */
 void g16_bufpool_wait_freer(g16_engine *e);
 
-/* --- budget (engine.c, mu held) */
+/* --- budget.c (mu held unless noted) */
 void g16_budget_charge(g16_engine *e, int64_t bytes);
+/* Sizes p for its circuit and the engine's backends (both attempts); no lock needed. */
+void g16_part_size(g16_part *p, const g16_engine *e);
+/* What p's current attempt reserves, its key, circuit and witness left out. */
+size_t g16_part_total(const g16_part *p);
+/* Bytes charged for a witness of circuit c. */
+size_t g16_witness_bytes_(const g16_circuit *c);
+/* Names p's circuit and witness in the charge table (at submit) / forgets them (at
+ * job end).  Returns G16_OK or G16_ERR_NOMEM. */
+g16_status g16_objs_ref(g16_engine *e, g16_part *p);
+void g16_objs_unref(g16_engine *e, g16_part *p);
+/* Admits p if its reservation (with its key, circuit and witness when not charged
+ * yet) fits the budget now; returns 0 when it does not. */
+int g16_admit(g16_engine *e, g16_part *p);
+/* Gives back p's use of its key, circuit and witness (their charge with the last use). */
+void g16_part_unuse_shared(g16_engine *e, g16_part *p);
 
 /* --- keys.c (mu held unless noted) */
 /* Bytes of a key's sections (what the budget charges for it). */

@@ -63,6 +63,7 @@ static void end_job(g16_engine *e, g16_job *j)
     }
     j->t_end = now;
     g16_keyent_job_out(e, j->kent);
+    for (uint32_t i = 0; i < j->n_parts; i++) g16_objs_unref(e, &j->parts[i]);
     j->kent = NULL;
     g16_key_release(j->key);
     j->key = NULL;
@@ -103,10 +104,7 @@ static void release_holdings(g16_engine *e, g16_part *p)
         g16_budget_charge(e, -(int64_t)p->held_scratch);
         p->held_scratch = 0;
     }
-    if (p->key_charged) {
-        g16_keyent_unuse(e, p->job->kent);
-        p->key_charged = 0;
-    }
+    g16_part_unuse_shared(e, p);
     pthread_cond_broadcast(&e->cv);
 }
 
@@ -207,50 +205,6 @@ static void fail_msg(char *out, size_t cap, const g16_part *p, g16_stage s)
 
 /* ---------------------------------------------------------------- synthesis */
 
-/* Admits the head of the queue if its reservation fits the budget now (mu held).
- * Idle pool buffers of the partition's sizes are reused: their bytes are already
- * charged, so only the rest is new. */
-static int admit(g16_engine *e, g16_part *p)
-{
-    g16_keyent *ke = p->job->kent;
-    size_t key = g16_keyent_charged(ke) ? 0 : ke->bytes;
-    size_t abc_idle = g16_bufpool_count_idle(e, p->abc_each);
-    size_t n_abc = abc_idle < 3 ? abc_idle : 3, n_z;
-    if (p->z_bytes == p->abc_each)
-        n_z = abc_idle > 3 ? 1 : 0;
-    else
-        n_z = g16_bufpool_count_idle(e, p->z_bytes) ? 1 : 0;
-    size_t reuse = n_abc * p->abc_each + n_z * p->z_bytes;
-    size_t need = 3 * p->abc_each + p->z_bytes + p->aux_bytes + p->scratch_bytes + key - reuse;
-    int64_t used = g16_tracker_get(&e->tr, G16_CTR_RESERVED_BYTES);
-    if ((uint64_t)used + need > e->budget) {
-        /* Idle buffers this partition will not reuse are the first room to be had. */
-        if (e->pool.idle_bytes > reuse)
-            g16_bufpool_evict(e, p->abc_each, n_abc + (p->z_bytes == p->abc_each ? n_z : 0), p->z_bytes,
-                              p->z_bytes == p->abc_each ? 0 : n_z);
-        return 0;
-    }
-    g16_budget_charge(e, (int64_t)need);
-    g16_buf *abc[3] = {&p->a, &p->b, &p->c};
-    for (int i = 0; i < 3; i++) {
-        abc[i]->bytes = p->abc_each;
-        if ((size_t)i < n_abc && g16_bufpool_take_idle(e, abc[i], p->abc_each))
-            g16_tracker_add(&e->tr, G16_CTR_ABC_BYTES, (int64_t)p->abc_each);
-    }
-    p->z.bytes = p->z_bytes;
-    if (n_z && g16_bufpool_take_idle(e, &p->z, p->z_bytes))
-        g16_tracker_add(&e->tr, G16_CTR_ASSIGN_BYTES, (int64_t)p->z_bytes);
-    p->held_aux = p->aux_bytes;
-    g16_tracker_add(&e->tr, G16_CTR_AUX_BYTES, (int64_t)p->aux_bytes);
-    p->held_scratch = p->scratch_bytes;
-    if (key) {
-        g16_tracker_add(&e->tr, G16_CTR_KEY_BYTES, (int64_t)key);
-    }
-    ke->inflight++;
-    p->key_charged = 1;
-    return 1;
-}
-
 /* Maps the buffers admission did not find idle (mu not held; bytes already charged). */
 static g16_status map_buffers(g16_engine *e, g16_part *p)
 {
@@ -296,7 +250,7 @@ static void synth_loop(g16_worker *w)
              * would hold memory (and, with GPUs, fresh page-locked buffers whose
              * registration stalls the driver) for partitions no device can take yet. */
             int64_t ahead = g16_tracker_get(&e->tr, G16_CTR_SYNTH) + g16_tracker_get(&e->tr, G16_CTR_WAITING);
-            if (e->queue && ahead < (int64_t)e->cfg.max_ahead && admit(e, e->queue)) {
+            if (e->queue && ahead < (int64_t)e->cfg.max_ahead && g16_admit(e, e->queue)) {
                 p = pop(&e->queue);
                 break;
             }
@@ -561,7 +515,7 @@ static void final_loop(g16_worker *w)
         if (st) g16_job_fail(e, j, G16_STAGE_FINAL, st, msg);
         if (!j->dead && vst) {
             size_t cpu_need = 3 * p->abc_each + p->z_bytes + p->aux_cpu + p->scratch_cpu +
-                              j->kent->bytes;
+                              j->kent->bytes + p->cent->bytes + p->went->bytes;
             if (p->attempt == 0 && cpu_need <= e->budget) {
                 /* A wrong proof is never returned: redo this partition from
                  * synthesis on the CPU backend, once, and report it. */

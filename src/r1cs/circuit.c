@@ -32,6 +32,22 @@ void g16_circuit_free(g16_circuit *c)
     memset(c, 0, sizeof *c);
 }
 
+static size_t pages(uint64_t bytes)
+{
+    return (size_t)((bytes + 4095) / 4096 * 4096);
+}
+
+size_t g16_circuit_bytes(const g16_circuit *c)
+{
+    const g16_csr *ms[3] = {&c->a, &c->b, &c->c};
+    size_t total = pages((uint64_t)c->n_coefs * sizeof(g16_fr));
+    for (int i = 0; i < 3; i++) {
+        uint64_t nnz = g16_csr_nnz(ms[i], c->n_constraints);
+        total += pages((c->n_constraints + 1) * 8) + 2 * pages(nnz * 4);
+    }
+    return total;
+}
+
 void g16_circuit_destroy(g16_circuit *c)
 {
     g16_circuit_free(c);
@@ -124,88 +140,6 @@ g16_status g16_witness_get(uint8_t out32[32], const g16_witness *w, uint64_t i)
 }
 
 /* ---------------------------------------------------------------------------
- * Evaluation */
-
-g16_status g16_r1cs_coef_kinds_(uint8_t **kinds, const g16_circuit *c)
-{
-    *kinds = malloc(c->n_coefs ? c->n_coefs : 1);
-    if (!*kinds) return g16_fail(G16_ERR_NOMEM, "coefficient kinds (%u)", c->n_coefs);
-    g16_fr m1;
-    g16_fr_neg(&m1, &g16_fr_one_mont);
-    for (uint32_t i = 0; i < c->n_coefs; i++)
-        (*kinds)[i] = g16_fr_is_one(&c->coefs[i]) ? G16_COEF_ONE
-                      : g16_fr_eq(&c->coefs[i], &m1) ? G16_COEF_MINUS_ONE
-                                                     : G16_COEF_MUL;
-    return G16_OK;
-}
-
-void g16_r1cs_eval_row_(g16_fr *acc, const g16_csr *m, uint64_t r, const g16_fr *coefs,
-                        const uint8_t *kinds, const g16_fr *z)
-{
-    g16_fr t;
-    g16_fr_set_zero(acc);
-    for (uint64_t k = m->row_start[r], e = m->row_start[r + 1]; k < e; k++) {
-        const g16_fr *v = &z[m->col[k]];
-        uint32_t ci = m->coef[k];
-        switch (kinds[ci]) {
-        case G16_COEF_ONE: g16_fr_add(acc, acc, v); break;
-        case G16_COEF_MINUS_ONE: g16_fr_sub(acc, acc, v); break;
-        default:
-            g16_fr_mul(&t, &coefs[ci], v);
-            g16_fr_add(acc, acc, &t);
-        }
-    }
-}
-
-static g16_status check_z(const g16_circuit *circ, const g16_fr *z, size_t n_z)
-{
-    if (n_z != g16_circuit_vars(circ))
-        return g16_fail(G16_ERR_ARG, "assignment has %zu values, the circuit %llu variables", n_z,
-                        (unsigned long long)g16_circuit_vars(circ));
-    if (!g16_fr_is_one(&z[0])) return g16_fail(G16_ERR_ARG, "assignment value 0 is not one");
-    return G16_OK;
-}
-
-typedef struct synth_ctx {
-    const g16_circuit *circ;
-    const g16_fr *z;
-    const uint8_t *kinds;
-    g16_fr *a, *b, *c;
-} synth_ctx;
-
-static void synth_range(void *vctx, size_t begin, size_t end, unsigned worker)
-{
-    const synth_ctx *x = vctx;
-    const g16_circuit *circ = x->circ;
-    uint64_t n = circ->n_constraints;
-    for (uint64_t r = begin; r < end; r++) {
-        if (r < n) {
-            g16_r1cs_eval_row_(&x->a[r], &circ->a, r, circ->coefs, x->kinds, x->z);
-            g16_r1cs_eval_row_(&x->b[r], &circ->b, r, circ->coefs, x->kinds, x->z);
-            g16_r1cs_eval_row_(&x->c[r], &circ->c, r, circ->coefs, x->kinds, x->z);
-        } else {
-            /* bellperson's per-input row: input_i · 0 = 0 */
-            x->a[r] = x->z[r - n];
-            g16_fr_set_zero(&x->b[r]);
-            g16_fr_set_zero(&x->c[r]);
-        }
-    }
-}
-
-g16_status g16_synthesize(g16_fr *a, g16_fr *b, g16_fr *c, const g16_circuit *circ,
-                          const g16_fr *z, size_t n_z)
-{
-    G16_TRY(check_z(circ, z, n_z));
-    synth_ctx x = {circ, z, NULL, a, b, c};
-    uint8_t *kinds;
-    G16_TRY(g16_r1cs_coef_kinds_(&kinds, circ));
-    x.kinds = kinds;
-    g16_parallel_for((size_t)g16_circuit_rows(circ), ROW_GRAIN, synth_range, &x);
-    free(kinds);
-    return G16_OK;
-}
-
-/* ---------------------------------------------------------------------------
  * Satisfaction: every chunk finds its own first failing row, the lowest wins. */
 
 typedef struct sat_ctx {
@@ -262,7 +196,7 @@ static void fr_hex(char out[67], const g16_fr *v)
 
 g16_status g16_circuit_is_satisfied(const g16_circuit *circ, const g16_fr *z, size_t n_z)
 {
-    G16_TRY(check_z(circ, z, n_z));
+    G16_TRY(g16_r1cs_check_z_(circ, z, n_z));
     uint8_t *kinds;
     G16_TRY(g16_r1cs_coef_kinds_(&kinds, circ));
     sat_ctx x = {circ, z, kinds, UINT64_MAX};

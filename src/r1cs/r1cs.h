@@ -51,6 +51,10 @@ static inline uint64_t g16_circuit_vars(const g16_circuit *c) { return 1ull + c-
 static inline uint64_t g16_circuit_rows(const g16_circuit *c) { return c->n_constraints + 1ull + c->n_pub; }
 static inline int g16_bit(const uint64_t *bits, uint64_t i) { return (int)((bits[i >> 6] >> (i & 63)) & 1); }
 
+/* Bytes the circuit's arrays take in memory (CSR arrays and coefficient table, each
+ * rounded up to whole pages): what holding it costs, mapped from a file or not. */
+size_t g16_circuit_bytes(const g16_circuit *c);
+
 /* Frees what a circuit owns (heap or mapped file); the struct is zeroed.  NULL ok. */
 void g16_circuit_free(g16_circuit *c);
 

@@ -1,0 +1,193 @@
+/* The byte budget: what each partition reserves, the charges of objects shared by
+ * partitions (keys are in keys.c; compiled circuits and witnesses here, each charged
+ * once while an admitted partition uses it), and admission (docs/engine.md,
+ * "Memory accounting"). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend/backend.h"
+#include "common/error.h"
+#include "engine/engine.h"
+
+void g16_budget_charge(g16_engine *e, int64_t bytes)
+{
+    g16_tracker_add(&e->tr, G16_CTR_RESERVED_BYTES, bytes);
+}
+
+/* ---------------------------------------------------------------- partition sizes */
+
+void g16_part_attempt_sizes(g16_part *p)
+{
+    p->aux_bytes = p->attempt ? p->aux_cpu : p->aux_dev;
+    p->scratch_bytes = p->attempt ? p->scratch_cpu : p->scratch_dev;
+}
+
+void g16_part_size(g16_part *p, const g16_engine *e)
+{
+    g16_backend *dev = e->devs[0].be;
+    const g16_circuit *c = p->circ;
+    p->rows = g16_circuit_rows(c);
+    p->N = 1ull << g16_domain_log(p->rows);
+    p->n_vars = g16_circuit_vars(c);
+    p->abc_each = g16_buf_round(p->rows * sizeof(g16_fr));
+    p->z_bytes = g16_buf_round(p->n_vars * sizeof(g16_fr));
+    size_t bitmaps = (2 * ((size_t)c->n_aux / 64 + 1) + (c->n_pub + 1) / 64 + 1) * 8;
+    size_t merged = 2 * (p->n_vars / 64 + 1) * 8; /* prove_start's merged density */
+    size_t scratch, pending;
+    g16_backend *cpu = g16_cpu_backend();
+    cpu->ops->host_need(cpu, p->N, p->n_vars, &scratch, &pending);
+    p->aux_cpu = bitmaps + merged + pending;
+    p->scratch_cpu = scratch;
+    dev->ops->host_need(dev, p->N, p->n_vars, &scratch, &pending);
+    if (e->hooks.dev_host_scratch) scratch = e->hooks.dev_host_scratch, pending = 0;
+    p->aux_dev = bitmaps + merged + pending;
+    p->scratch_dev = scratch;
+    g16_part_attempt_sizes(p);
+}
+
+size_t g16_part_total(const g16_part *p)
+{
+    return 3 * p->abc_each + p->z_bytes + p->aux_bytes + p->scratch_bytes;
+}
+
+size_t g16_witness_bytes_(const g16_circuit *c)
+{
+    return g16_buf_round(g16_circuit_vars(c) * sizeof(g16_fr));
+}
+
+void g16_engine_part_need(const g16_engine *e, const g16_circuit *c, const g16_key *k,
+                          size_t *dev, size_t *cpu)
+{
+    g16_part p;
+    memset(&p, 0, sizeof p);
+    p.circ = c;
+    g16_part_size(&p, e);
+    size_t common = 3 * p.abc_each + p.z_bytes + g16_key_bytes(k) + g16_circuit_bytes(c) +
+                    g16_witness_bytes_(c);
+    *dev = common + p.aux_dev + p.scratch_dev;
+    *cpu = common + p.aux_cpu + p.scratch_cpu;
+}
+
+/* ---------------------------------------------------------------- shared objects */
+
+static g16_objent *obj_find(g16_engine *e, const void *obj, int kind)
+{
+    for (g16_objent *o = e->objs; o; o = o->next)
+        if (o->obj == obj && o->kind == kind) return o;
+    return NULL;
+}
+
+static g16_objent *obj_ref(g16_engine *e, const void *obj, int kind, size_t bytes)
+{
+    g16_objent *o = obj_find(e, obj, kind);
+    if (!o) {
+        if (!(o = calloc(1, sizeof *o))) return NULL;
+        o->obj = obj;
+        o->kind = kind;
+        o->bytes = bytes;
+        o->next = e->objs;
+        e->objs = o;
+    }
+    o->parts++;
+    return o;
+}
+
+static void obj_unref(g16_engine *e, g16_objent *o)
+{
+    if (!o || --o->parts) return;
+    for (g16_objent **pp = &e->objs; *pp; pp = &(*pp)->next)
+        if (*pp == o) {
+            *pp = o->next;
+            break;
+        }
+    free(o);
+}
+
+g16_status g16_objs_ref(g16_engine *e, g16_part *p)
+{
+    p->cent = obj_ref(e, p->circ, 0, g16_circuit_bytes(p->circ));
+    p->went = p->cent ? obj_ref(e, p->wit, 1, g16_witness_bytes_(p->circ)) : NULL;
+    if (p->went) return G16_OK;
+    obj_unref(e, p->cent);
+    p->cent = NULL;
+    return g16_fail(G16_ERR_NOMEM, "engine submit: out of memory");
+}
+
+void g16_objs_unref(g16_engine *e, g16_part *p)
+{
+    obj_unref(e, p->cent);
+    obj_unref(e, p->went);
+    p->cent = p->went = NULL;
+}
+
+static const g16_counter obj_ctr[2] = {G16_CTR_CIRCUIT_BYTES, G16_CTR_WITNESS_BYTES};
+
+static size_t obj_need(const g16_objent *o)
+{
+    return o->inflight ? 0 : o->bytes;
+}
+
+static void obj_use(g16_engine *e, g16_objent *o)
+{
+    if (o->inflight++ == 0) g16_tracker_add(&e->tr, obj_ctr[o->kind], (int64_t)o->bytes);
+}
+
+static void obj_unuse(g16_engine *e, g16_objent *o)
+{
+    if (--o->inflight == 0) {
+        g16_tracker_add(&e->tr, obj_ctr[o->kind], -(int64_t)o->bytes);
+        g16_budget_charge(e, -(int64_t)o->bytes);
+    }
+}
+
+void g16_part_unuse_shared(g16_engine *e, g16_part *p)
+{
+    if (!p->shared_charged) return;
+    g16_keyent_unuse(e, p->job->kent);
+    obj_unuse(e, p->cent);
+    obj_unuse(e, p->went);
+    p->shared_charged = 0;
+}
+
+/* ---------------------------------------------------------------- admission */
+
+int g16_admit(g16_engine *e, g16_part *p)
+{
+    g16_keyent *ke = p->job->kent;
+    size_t shared = (g16_keyent_charged(ke) ? 0 : ke->bytes) + obj_need(p->cent) + obj_need(p->went);
+    size_t abc_idle = g16_bufpool_count_idle(e, p->abc_each);
+    size_t n_abc = abc_idle < 3 ? abc_idle : 3, n_z;
+    if (p->z_bytes == p->abc_each)
+        n_z = abc_idle > 3 ? 1 : 0;
+    else
+        n_z = g16_bufpool_count_idle(e, p->z_bytes) ? 1 : 0;
+    size_t reuse = n_abc * p->abc_each + n_z * p->z_bytes;
+    size_t need = 3 * p->abc_each + p->z_bytes + p->aux_bytes + p->scratch_bytes + shared - reuse;
+    int64_t used = g16_tracker_get(&e->tr, G16_CTR_RESERVED_BYTES);
+    if ((uint64_t)used + need > e->budget) {
+        /* Idle buffers this partition will not reuse are the first room to be had. */
+        if (e->pool.idle_bytes > reuse)
+            g16_bufpool_evict(e, p->abc_each, n_abc + (p->z_bytes == p->abc_each ? n_z : 0), p->z_bytes,
+                              p->z_bytes == p->abc_each ? 0 : n_z);
+        return 0;
+    }
+    g16_budget_charge(e, (int64_t)need);
+    g16_buf *abc[3] = {&p->a, &p->b, &p->c};
+    for (int i = 0; i < 3; i++) {
+        abc[i]->bytes = p->abc_each;
+        if ((size_t)i < n_abc && g16_bufpool_take_idle(e, abc[i], p->abc_each))
+            g16_tracker_add(&e->tr, G16_CTR_ABC_BYTES, (int64_t)p->abc_each);
+    }
+    p->z.bytes = p->z_bytes;
+    if (n_z && g16_bufpool_take_idle(e, &p->z, p->z_bytes))
+        g16_tracker_add(&e->tr, G16_CTR_ASSIGN_BYTES, (int64_t)p->z_bytes);
+    p->held_aux = p->aux_bytes;
+    g16_tracker_add(&e->tr, G16_CTR_AUX_BYTES, (int64_t)p->aux_bytes);
+    p->held_scratch = p->scratch_bytes;
+    if (!g16_keyent_charged(ke)) g16_tracker_add(&e->tr, G16_CTR_KEY_BYTES, (int64_t)ke->bytes);
+    ke->inflight++;
+    obj_use(e, p->cent);
+    obj_use(e, p->went);
+    p->shared_charged = 1;
+    return 1;
+}
