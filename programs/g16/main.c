@@ -22,6 +22,9 @@ static const char usage[] =
     "  info FILE             what a .g16c/.g16w/.params/.vk/proof file holds, and if it is valid\n"
     "  snarkjs prove|verify  circom/snarkjs interop: prove from .zkey + .wtns, verify\n"
     "                        snarkjs proofs (g16 snarkjs --help)\n"
+    "  filecoin poseidon|post-check|circuit\n"
+    "                        Filecoin PoSt: Poseidon, vanilla-proof check, circuit counts\n"
+    "                        (g16 filecoin --help)\n"
     "  --version             version, arithmetic path and backends\n"
     "  --help                this text\n"
     "\n"
@@ -70,6 +73,7 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "verify")) return cli_verify(argc - 1, argv + 1);
     if (!strcmp(cmd, "info")) return cli_info(argc - 1, argv + 1);
     if (!strcmp(cmd, "snarkjs")) return cli_snarkjs(argc - 1, argv + 1);
+    if (!strcmp(cmd, "filecoin")) return cli_filecoin(argc - 1, argv + 1);
     fprintf(stderr, "g16: unknown command '%s' (g16 --help lists them)\n", cmd);
     return CLI_ERROR;
 }
