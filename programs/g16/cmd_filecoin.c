@@ -7,6 +7,8 @@
 #include "cli.h"
 #include "common/error.h"
 #include "filecoin/poseidon.h"
+#include "filecoin/post.h"
+#include "filecoin/vproof.h"
 #include "io/json.h"
 
 static const char usage[] =
@@ -105,6 +107,55 @@ static int cmd_poseidon(int argc, char **argv)
     return CLI_OK;
 }
 
+static int cmd_post_check(int argc, char **argv)
+{
+    const char *vpath = NULL, *pubpath = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--pub") && i + 1 < argc) {
+            pubpath = argv[++i];
+        } else if (argv[i][0] == '-' && argv[i][1] == '-') {
+            fprintf(stderr, "g16 filecoin post-check: unknown option %s\n", argv[i]);
+            return CLI_ERROR;
+        } else if (!vpath) {
+            vpath = argv[i];
+        } else {
+            fprintf(stderr, "g16 filecoin post-check: one vanilla proof file, got '%s' too\n", argv[i]);
+            return CLI_ERROR;
+        }
+    }
+    if (!vpath || !pubpath) {
+        fprintf(stderr, "usage: g16 filecoin post-check VPROOF --pub PUB.json\n");
+        return CLI_ERROR;
+    }
+    g16_fc_post_pub pub;
+    g16_status st = g16_fc_post_pub_read(&pub, pubpath);
+    if (st != G16_OK) return cli_fail("filecoin post-check", st);
+    g16_fc_vproof v;
+    st = g16_fc_vproof_read(&v, vpath);
+    if (st != G16_OK) {
+        g16_fc_post_pub_free(&pub);
+        return cli_fail("filecoin post-check", st);
+    }
+    st = g16_fc_post_check(&v, &pub);
+    int rc;
+    if (st == G16_OK) {
+        uint64_t n = 0;
+        for (uint64_t s = 0; s < v.n_sectors; s++) n += v.sectors[s].n_incl;
+        printf("valid: sector %llu, %llu sector proof(s), %llu inclusion proofs hash to comm_r_last, "
+               "comm_r = Poseidon-2(comm_c, comm_r_last), every challenged leaf opened\n",
+               (unsigned long long)v.sector_id, (unsigned long long)v.n_sectors, (unsigned long long)n);
+        rc = CLI_OK;
+    } else if (st == G16_ERR_UNSATISFIED) {
+        printf("invalid: %s\n", g16_last_error());
+        rc = CLI_INVALID;
+    } else {
+        rc = cli_fail("filecoin post-check", st);
+    }
+    g16_fc_vproof_free(&v);
+    g16_fc_post_pub_free(&pub);
+    return rc;
+}
+
 int cli_filecoin(int argc, char **argv)
 {
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
@@ -112,6 +163,7 @@ int cli_filecoin(int argc, char **argv)
         return argc < 2 ? CLI_ERROR : CLI_OK;
     }
     if (!strcmp(argv[1], "poseidon")) return cmd_poseidon(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "post-check")) return cmd_post_check(argc - 1, argv + 1);
     fprintf(stderr, "g16 filecoin: unknown subcommand '%s' (g16 filecoin --help)\n", argv[1]);
     return CLI_ERROR;
 }

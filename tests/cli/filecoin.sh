@@ -27,4 +27,43 @@ run "poseidon junk" 2 "$g16" filecoin poseidon --arity 2 0 12ab && has "junk mes
 run "poseidon too few" 2 "$g16" filecoin poseidon --arity 4 0 1 2
 run "poseidon arity 3" 2 "$g16" filecoin poseidon --arity 3 0 1 2
 run "poseidon no arity" 2 "$g16" filecoin poseidon 0 1
+
+# post-check: the real 32 GiB WindowPoSt sector proof (Curio testgolden) is valid
+fx="$2/tests/filecoin"
+vp="$fx/window-post-32g-sector1.vproof"
+pub="$fx/window-post-32g-sector1.pub.json"
+run "post-check real" 0 "$g16" filecoin post-check "$vp" --pub "$pub" &&
+    has "post-check real" "$tmp/out" "^valid: sector 1, 1 sector proof(s), 10 inclusion proofs"
+# one changed byte in each field kind: exit 1 (a check failed) or 2 (malformed), never 0
+flip() { # flip SRC OFFSET DST: DST = SRC with byte OFFSET xor 0x01
+    cp "$1" "$3"
+    local o
+    o=$(od -An -tu1 -j "$2" -N1 "$1" | tr -d ' ')
+    printf "$(printf '\\%03o' $((o ^ 1)))" | dd of="$3" bs=1 seek="$2" conv=notrunc status=none
+}
+for off in 0 8 39 40 48 56 60 68 76 300 364 2470 2476 2508 2539 12000 24895 24896 24928 24959; do
+    flip "$vp" $off "$tmp/m.vproof"
+    "$g16" filecoin post-check "$tmp/m.vproof" --pub "$pub" >"$tmp/out" 2>"$tmp/err"
+    code=$?
+    { [ $code = 1 ] || [ $code = 2 ]; } && ok || bad "byte $off flipped: exit $code"
+done
+flip "$vp" 200 "$tmp/m.vproof"
+run "sibling changed" 1 "$g16" filecoin post-check "$tmp/m.vproof" --pub "$pub" &&
+    has "sibling changed message" "$tmp/out" "^invalid: sector proof 0, inclusion proof 0 (offset 56): the path hashes to 0x"
+flip "$vp" 24930 "$tmp/m.vproof"
+run "comm_c changed" 1 "$g16" filecoin post-check "$tmp/m.vproof" --pub "$pub" &&
+    has "comm_c changed message" "$tmp/out" "Poseidon-2(comm_c, comm_r_last)"
+head -c 24000 "$vp" >"$tmp/short.vproof"
+run "truncated" 2 "$g16" filecoin post-check "$tmp/short.vproof" --pub "$pub" && has "truncated message" "$tmp/err" "short.vproof: offset [0-9]*: "
+{ cat "$vp"; printf x; } >"$tmp/long.vproof"
+run "extended" 2 "$g16" filecoin post-check "$tmp/long.vproof" --pub "$pub" && has "extended message" "$tmp/err" "offset 24960"
+sed 's/"SectorNumber":1/"SectorNumber":2/' "$pub" >"$tmp/pub2.json"
+run "other sector" 1 "$g16" filecoin post-check "$vp" --pub "$tmp/pub2.json"
+sed 's/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=/AQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=/' "$pub" >"$tmp/pub3.json"
+run "other randomness" 1 "$g16" filecoin post-check "$vp" --pub "$tmp/pub3.json" && has "other randomness message" "$tmp/out" "names leaf"
+run "missing proof file" 2 "$g16" filecoin post-check "$tmp/none.vproof" --pub "$pub"
+run "missing --pub" 2 "$g16" filecoin post-check "$vp"
+echo '{' >"$tmp/bad.json"
+run "bad json" 2 "$g16" filecoin post-check "$vp" --pub "$tmp/bad.json"
+
 finish filecoin.sh
