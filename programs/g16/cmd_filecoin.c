@@ -8,6 +8,7 @@
 #include "common/error.h"
 #include "filecoin/poseidon.h"
 #include "filecoin/post.h"
+#include "filecoin/post_circuit.h"
 #include "filecoin/vproof.h"
 #include "io/json.h"
 
@@ -15,6 +16,7 @@ static const char usage[] =
     "usage: g16 filecoin poseidon --arity 2|4|8|11 X...\n"
     "       g16 filecoin post-check VPROOF --pub PUB.json\n"
     "       g16 filecoin circuit --kind window|winning --sector-size 2KiB|8MiB|32GiB|64GiB --count\n"
+    "       g16 filecoin circuit --kind window|winning --sector-size SIZE --vanilla VPROOF\n"
     "\n"
     "poseidon    Filecoin's Poseidon (neptune, Standard strength, Merkle-tree domain tag) of\n"
     "            exactly ARITY field elements, each decimal or 0x hex and < r; prints the\n"
@@ -24,8 +26,11 @@ static const char usage[] =
     "            sector number) and checks it natively: comm_r matches the CID, every Merkle\n"
     "            path hashes to comm_r_last, Poseidon-2(comm_c, comm_r_last) = comm_r, and each\n"
     "            path opens the leaf its challenge names.\n"
-    "circuit     counts of the FallbackPoSt circuit (bellperson order: ONE counted in inputs,\n"
-    "            the per-input rows not counted in constraints) without building matrices.\n"
+    "circuit     --count: constraints, inputs and aux of one FallbackPoSt partition (bellperson\n"
+    "            order; ONE counted in inputs, the per-input rows not in constraints), counted\n"
+    "            by the circuit code without building matrices (512MiB also accepted).\n"
+    "            --vanilla: builds the circuit of the sectors in one vanilla proof file\n"
+    "            (10 challenges each; WinningPoSt 1) with its witness and checks every row.\n"
     "\n"
     "exit status: 0 valid / done, 1 invalid (a check failed: says which), 2 error\n";
 
@@ -156,6 +161,83 @@ static int cmd_post_check(int argc, char **argv)
     return rc;
 }
 
+static int cmd_circuit(int argc, char **argv)
+{
+    const char *kind = NULL, *size = NULL, *vanilla = NULL;
+    int count = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--kind") && i + 1 < argc) kind = argv[++i];
+        else if (!strcmp(argv[i], "--sector-size") && i + 1 < argc) size = argv[++i];
+        else if (!strcmp(argv[i], "--vanilla") && i + 1 < argc) vanilla = argv[++i];
+        else if (!strcmp(argv[i], "--count")) count = 1;
+        else {
+            fprintf(stderr, "g16 filecoin circuit: unknown argument %s\n", argv[i]);
+            return CLI_ERROR;
+        }
+    }
+    g16_fc_post_kind k;
+    if (kind && !strcmp(kind, "window")) k = G16_FC_WINDOW;
+    else if (kind && !strcmp(kind, "winning")) k = G16_FC_WINNING;
+    else {
+        fprintf(stderr, "g16 filecoin circuit: --kind window|winning is required\n");
+        return CLI_ERROR;
+    }
+    if (!size || (!count && !vanilla)) {
+        fprintf(stderr, "usage: g16 filecoin circuit --kind window|winning --sector-size SIZE --count\n"
+                        "       g16 filecoin circuit --kind window --sector-size SIZE --vanilla VPROOF\n");
+        return CLI_ERROR;
+    }
+    uint64_t bytes;
+    g16_status st = g16_fc_parse_sector_size(&bytes, size);
+    g16_fc_post_config cfg;
+    if (st == G16_OK) st = g16_fc_post_config_for(&cfg, k, bytes);
+    if (st != G16_OK) return cli_fail("filecoin circuit", st);
+    if (count) {
+        g16_fc_counts n;
+        st = g16_fc_post_count(&n, &cfg);
+        if (st != G16_OK) return cli_fail("filecoin circuit", st);
+        printf("constraints %llu\n", (unsigned long long)n.constraints);
+        printf("inputs %llu\n", (unsigned long long)n.inputs);
+        printf("aux %llu\n", (unsigned long long)n.aux);
+        return CLI_OK;
+    }
+    /* --vanilla: the circuit of one sector's proof (the sectors of one vanilla
+     * proof file), built with its witness and checked row by row */
+    g16_fc_vproof v;
+    st = g16_fc_vproof_read(&v, vanilla);
+    if (st != G16_OK) return cli_fail("filecoin circuit", st);
+    unsigned per = k == G16_FC_WINNING ? 1 : cfg.challenges;
+    g16_builder *b = NULL;
+    g16_circuit *c = NULL;
+    g16_witness *w = NULL;
+    st = g16_builder_new(&b);
+    g16_fc_cs cs = {.b = b};
+    for (uint64_t s = 0; st == G16_OK && s < v.n_sectors; s++) st = g16_fc_post_sector(&cs, &cfg.shape, per, &v, s);
+    if (st == G16_OK) st = g16_builder_finish(b, &c, &w);
+    int rc;
+    if (st != G16_OK) {
+        rc = cli_fail("filecoin circuit", st);
+    } else {
+        printf("constraints %llu\ninputs %llu\naux %llu\n", (unsigned long long)cs.constraints,
+               (unsigned long long)cs.inputs + 1, (unsigned long long)cs.aux);
+        st = g16_circuit_check(c, w);
+        if (st == G16_OK) {
+            printf("satisfied\n");
+            rc = CLI_OK;
+        } else if (st == G16_ERR_UNSATISFIED) {
+            printf("not satisfied: %s\n", g16_last_error());
+            rc = CLI_INVALID;
+        } else {
+            rc = cli_fail("filecoin circuit", st);
+        }
+    }
+    g16_circuit_destroy(c);
+    g16_witness_destroy(w);
+    g16_builder_free(b);
+    g16_fc_vproof_free(&v);
+    return rc;
+}
+
 int cli_filecoin(int argc, char **argv)
 {
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
@@ -164,6 +246,7 @@ int cli_filecoin(int argc, char **argv)
     }
     if (!strcmp(argv[1], "poseidon")) return cmd_poseidon(argc - 1, argv + 1);
     if (!strcmp(argv[1], "post-check")) return cmd_post_check(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "circuit")) return cmd_circuit(argc - 1, argv + 1);
     fprintf(stderr, "g16 filecoin: unknown subcommand '%s' (g16 filecoin --help)\n", argv[1]);
     return CLI_ERROR;
 }

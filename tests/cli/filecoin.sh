@@ -66,4 +66,26 @@ run "missing --pub" 2 "$g16" filecoin post-check "$vp"
 echo '{' >"$tmp/bad.json"
 run "bad json" 2 "$g16" filecoin post-check "$vp" --pub "$tmp/bad.json"
 
+# circuit --count: the counts the Rust library states (filecoin-proofs constants.rs:
+# 2349 sectors "gives 125,279,217 constraints", 2300 at 64 GiB 129,887,900) and the
+# WinningPoSt 32 GiB 370,590 / 133 inputs
+run "count window 32GiB" 0 "$g16" filecoin circuit --kind window --sector-size 32GiB --count &&
+    has "window 32GiB constraints" "$tmp/out" "^constraints 125279217$" &&
+    has "window 32GiB inputs" "$tmp/out" "^inputs 25840$" && has "window 32GiB aux" "$tmp/out" "^aux [0-9]*$"
+run "count window 64GiB" 0 "$g16" filecoin circuit --kind window --sector-size 64GiB --count &&
+    has "window 64GiB constraints" "$tmp/out" "^constraints 129887900$"
+run "count winning 32GiB" 0 "$g16" filecoin circuit --kind winning --sector-size 32GiB --count &&
+    has "winning 32GiB constraints" "$tmp/out" "^constraints 370590$" && has "winning inputs" "$tmp/out" "^inputs 133$"
+run "count window 2KiB" 0 "$g16" filecoin circuit --kind window --sector-size 2KiB --count &&
+    has "window 2KiB inputs" "$tmp/out" "^inputs 23$"
+run "count bad size" 2 "$g16" filecoin circuit --kind window --sector-size 4KiB --count
+run "count bad kind" 2 "$g16" filecoin circuit --kind porep --sector-size 32GiB --count
+# --vanilla: the real sector's circuit and witness satisfy every row
+run "circuit from vanilla" 0 "$g16" filecoin circuit --kind window --sector-size 32GiB --vanilla "$vp" &&
+    has "vanilla rows" "$tmp/out" "^constraints 53333$" && has "vanilla satisfied" "$tmp/out" "^satisfied$"
+flip "$vp" 200 "$tmp/m.vproof"
+run "circuit from changed vanilla" 1 "$g16" filecoin circuit --kind window --sector-size 32GiB --vanilla "$tmp/m.vproof" &&
+    has "changed vanilla" "$tmp/out" "^not satisfied: "
+run "circuit vanilla wrong shape" 2 "$g16" filecoin circuit --kind window --sector-size 64GiB --vanilla "$vp"
+
 finish filecoin.sh
