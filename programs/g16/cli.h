@@ -32,6 +32,8 @@ g16_status cli_key_read(g16_key **out, const char *path, unsigned flags);
 int cli_snarkjs(int argc, char **argv);
 int cli_prove_zkey(int argc, char **argv);
 int cli_verify_snarkjs(int argc, char **argv);
+/* Filecoin PoSt (cmd_filecoin.c): poseidon, post-check, circuit --count. */
+int cli_filecoin(int argc, char **argv);
 
 /* Prints "g16 <what>: <status>: <last error>" to stderr and returns CLI_ERROR. */
 int cli_fail(const char *what, g16_status s);

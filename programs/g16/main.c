@@ -27,6 +27,9 @@ static const char usage[] =
     "                        snarkjs proofs (g16 snarkjs --help)\n"
     "  remote submit|status|wait|cancel|proof|jobs|server|metrics\n"
     "                        a client of the g16d daemon (g16 remote --help)\n"
+    "  filecoin poseidon|post-check|circuit\n"
+    "                        Filecoin PoSt: Poseidon, vanilla-proof check, circuit counts\n"
+    "                        (g16 filecoin --help)\n"
     "  --version             version, arithmetic path and backends\n"
     "  --help                this text\n"
     "\n"
@@ -77,6 +80,7 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "key")) return cli_key(argc - 1, argv + 1);
     if (!strcmp(cmd, "snarkjs")) return cli_snarkjs(argc - 1, argv + 1);
     if (!strcmp(cmd, "remote")) return cli_remote(argc - 1, argv + 1);
+    if (!strcmp(cmd, "filecoin")) return cli_filecoin(argc - 1, argv + 1);
     fprintf(stderr, "g16: unknown command '%s' (g16 --help lists them)\n", cmd);
     return CLI_ERROR;
 }
