@@ -60,6 +60,18 @@ static enum MHD_Result send_reply(g16_service *s, struct MHD_Connection *c, svc_
     return ok;
 }
 
+/* Open connections, counted so that those past max_connections get a 503 with Retry-After
+ * instead of a refused connection (the server itself takes a few more than the cap). */
+static void on_connection(void *cls, struct MHD_Connection *c, void **socket_ctx,
+                          enum MHD_ConnectionNotificationCode code)
+{
+    g16_service *s = cls;
+    pthread_mutex_lock(&s->mu);
+    if (code == MHD_CONNECTION_NOTIFY_STARTED) s->connections++;
+    else if (s->connections) s->connections--;
+    pthread_mutex_unlock(&s->mu);
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url,
                                   const char *method, const char *version, const char *upload,
                                   size_t *upload_size, void **con_cls)
@@ -76,6 +88,15 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         if (strcmp(url, "/healthz") &&
             !token_ok(s, MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION))) {
             svc_reply_error(&rep, 401, "unauthorized", "a valid 'Authorization: Bearer TOKEN' header is required");
+            r->replied = 1;
+            return send_reply(s, c, &rep);
+        }
+        pthread_mutex_lock(&s->mu);
+        unsigned open = s->connections;
+        pthread_mutex_unlock(&s->mu);
+        if (open > s->cfg.max_connections && strcmp(url, "/healthz")) {
+            svc_reply_error(&rep, 503, "busy", "%u connections are open, the most this service takes",
+                            s->cfg.max_connections);
             r->replied = 1;
             return send_reply(s, c, &rep);
         }
@@ -241,7 +262,8 @@ g16_status svc_http_start(g16_service *s)
         0, NULL, NULL, on_request, s,
         MHD_OPTION_EXTERNAL_LOGGER, on_log, s, /* first, so that every message comes here */
         MHD_OPTION_LISTEN_SOCKET, s->listen_fd,
-        MHD_OPTION_CONNECTION_LIMIT, (unsigned)s->cfg.max_connections,
+        MHD_OPTION_CONNECTION_LIMIT, (unsigned)s->cfg.max_connections + 16,
+        MHD_OPTION_NOTIFY_CONNECTION, on_connection, s,
         MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)s->cfg.conn_timeout_s,
         MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,
         MHD_OPTION_END);

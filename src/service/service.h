@@ -142,6 +142,7 @@ struct g16_service {
 
     struct MHD_Daemon *http;
     int listen_fd;
+    unsigned connections;      /* open HTTP connections */
     char *unix_path;
 
     svc_metrics m;

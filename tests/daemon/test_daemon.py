@@ -336,6 +336,31 @@ st, j = d.wait(r["id"]) if st == 202 else (st, r)
 check("circuit that does not fit the key: fails with a reason",
       (st == 422) or (j.get("state") == "failed" and j["error"]["message"]), (st, j))
 
+# ------------------------------------------------------------------ connections: the cap answers 503
+d.stop()
+d = Daemon(data, extra=["--max-connections", "4", "--timeout", "1"], keys=("k", "kb")).start()
+host, port = d.addr.rsplit(":", 1)
+held = [socket.create_connection((host, int(port))) for _ in range(6)]
+time.sleep(0.3)
+st, j, hdr = d.request("GET", "/v1/status")
+check("past max_connections: 503 with Retry-After", st == 503 and hdr.get("Retry-After") == "5", (st, j))
+for so in held:
+    so.close()
+time.sleep(0.3)
+st, _, _ = d.request("GET", "/v1/status")
+check("connections closed: served again", st == 200, st)
+slow = socket.create_connection((host, int(port)))
+slow.sendall(b"GET /v1/status HTTP/1.1\r\n")   # and never more
+check("server still serving beside a slow client", d.request("GET", "/healthz", token=None)[0] == 200)
+slow.settimeout(10)
+t0 = time.time()
+try:
+    closed = slow.recv(100) == b""
+except (ConnectionResetError, socket.timeout):
+    closed = False
+check("a slow client is cut off after --timeout", closed and time.time() - t0 < 5, time.time() - t0)
+slow.close()
+
 # ------------------------------------------------------------------ keys: preload, evict
 st, r = d.json("POST", "/v1/keys/kb/evict")
 check("evict", st == 200 and r["tier"] == "cold", (st, r))
