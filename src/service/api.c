@@ -1,6 +1,8 @@
 /* The endpoints (docs/daemon.md): request bodies parsed and checked field by field with
  * jansson, replies built with it.  Every error is {"error": {"code": ..., "message": ...}}. */
 #include <jansson.h>
+#include <limits.h>
+#include <openssl/evp.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -135,6 +137,34 @@ static int valid_name(const char *v, size_t max)
     return 1;
 }
 
+/* Standard base64 (padding required), through OpenSSL's decoder.  Returns 0, or -1 for text
+ * that is not base64 or empty. */
+static int base64_decode(uint8_t **out, size_t *len, const char *text)
+{
+    size_t n = strlen(text);
+    *out = NULL;
+    if (!n || n % 4 || n > INT_MAX) return -1;
+    uint8_t *b = malloc(n / 4 * 3 + 1);
+    if (!b) return -1;
+    EVP_ENCODE_CTX *ctx = EVP_ENCODE_CTX_new();
+    int a = 0, f = 0;
+    if (!ctx) {
+        free(b);
+        return -1;
+    }
+    EVP_DecodeInit(ctx);
+    int ok = EVP_DecodeUpdate(ctx, b, &a, (const unsigned char *)text, (int)n) >= 0 &&
+             EVP_DecodeFinal(ctx, b + a, &f) == 1;
+    EVP_ENCODE_CTX_free(ctx);
+    if (!ok || a + f == 0) {
+        free(b);
+        return -1;
+    }
+    *out = b;
+    *len = (size_t)(a + f);
+    return 0;
+}
+
 static void submit(g16_service *s, svc_reply *r, const char *body, size_t len)
 {
     json_error_t err;
@@ -192,16 +222,31 @@ static void submit(g16_service *s, svc_reply *r, const char *body, size_t len)
     d->request_id = rv ? svc_strdup(json_string_value(rv)) : NULL;
     for (size_t i = 0; i < n; i++) {
         json_t *p = json_array_get(parts, i);
-        const char *c = json_string_value(json_object_get(p, "circuit"));
-        const char *w = json_string_value(json_object_get(p, "witness"));
-        if (!json_is_object(p) || !c || !w || json_object_size(p) != 2) {
-            svc_reply_error(r, 400, "bad_request",
-                            "partition %zu: expected {\"circuit\": PATH.g16c, \"witness\": PATH.g16w}", i);
-            goto out;
+        svc_part *dp = &d->parts[i];
+        dp->stage = -1;
+        for (int k = 0; k < 2; k++) {
+            const char *name = k ? "witness" : "circuit", *b64name = k ? "witness_b64" : "circuit_b64";
+            const char *path = json_string_value(json_object_get(p, name));
+            const char *b64 = json_string_value(json_object_get(p, b64name));
+            if (!json_is_object(p) || json_object_size(p) != 2 || !path == !b64) {
+                svc_reply_error(r, 400, "bad_request",
+                                "partition %zu: expected {\"circuit\": PATH.g16c, \"witness\": PATH.g16w}, "
+                                "either of them as \"circuit_b64\"/\"witness_b64\": the file in base64", i);
+                goto out;
+            }
+            char **dst = k ? &dp->witness : &dp->circuit;
+            if (path) {
+                *dst = svc_strdup(path);
+                continue;
+            }
+            uint8_t **buf = k ? &dp->up_witness : &dp->up_circuit;
+            size_t *len = k ? &dp->up_witness_len : &dp->up_circuit_len;
+            if (base64_decode(buf, len, b64)) {
+                svc_reply_error(r, 400, "bad_request", "partition %zu: %s is not base64", i, b64name);
+                goto out;
+            }
+            *dst = svc_strdup(b64name); /* replaced by the stored file's path at submit */
         }
-        d->parts[i].circuit = svc_strdup(c);
-        d->parts[i].witness = svc_strdup(w);
-        d->parts[i].stage = -1;
     }
     svc_job *j;
     int existed, http;

@@ -7,10 +7,16 @@
  * it).  Only a few jobs are in the engine at once (max_inflight), since each holds its inputs
  * (circuits mapped, witnesses read); the engine orders their partitions by priority.  A CRITICAL
  * or HIGH job may exceed that limit by a few, so that it never waits for a PoRep to end. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "common/error.h"
 #include "service/service.h"
@@ -42,6 +48,8 @@ void svc_job_free(svc_job *j)
     for (uint32_t i = 0; j->parts && i < j->n_parts; i++) {
         free(j->parts[i].circuit);
         free(j->parts[i].witness);
+        free(j->parts[i].up_circuit);
+        free(j->parts[i].up_witness);
         g16_circuit_destroy(j->parts[i].circ);
         g16_witness_destroy(j->parts[i].wit);
     }
@@ -157,6 +165,75 @@ static void new_id(char out[SVC_ID_LEN + 1])
     for (size_t i = 0; i < sizeof r; i++) sprintf(out + 2 * i, "%02x", r[i]);
 }
 
+/* ---------------------------------------------------------------- uploads */
+void svc_uploads_remove(g16_service *s, const char *id)
+{
+    char dir[PATH_MAX], path[PATH_MAX + 320];
+    snprintf(dir, sizeof dir, "%s/uploads/%s", s->data_dir, id);
+    DIR *d = opendir(dir);
+    if (!d) return;
+    struct dirent *e;
+    while ((e = readdir(d)))
+        if (e->d_name[0] != '.') {
+            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+            unlink(path);
+        }
+    closedir(d);
+    rmdir(dir);
+}
+
+static g16_status write_durable(const char *path, const uint8_t *b, size_t n)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (fd < 0) return g16_fail(G16_ERR_IO, "%s: %s", path, strerror(errno));
+    size_t done = 0;
+    while (done < n) {
+        ssize_t w = write(fd, b + done, n - done);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) break;
+        done += (size_t)w;
+    }
+    int e = done == n && fsync(fd) == 0 ? 0 : errno ? errno : EIO;
+    close(fd);
+    return e ? g16_fail(G16_ERR_IO, "%s: %s", path, strerror(e)) : G16_OK;
+}
+
+/* Writes a job's uploaded inputs under DATA_DIR/uploads/ID (fsync'd before the job is
+ * stored, so a restart finds them) and points the partitions at them. */
+static g16_status write_uploads(g16_service *s, svc_job *d)
+{
+    int any = 0;
+    for (uint32_t i = 0; i < d->n_parts; i++) any |= d->parts[i].up_circuit || d->parts[i].up_witness;
+    if (!any) return G16_OK;
+    char dir[PATH_MAX], path[PATH_MAX + 320];
+    snprintf(dir, sizeof dir, "%s/uploads", s->data_dir);
+    mkdir(dir, 0700);
+    snprintf(dir, sizeof dir, "%s/uploads/%s", s->data_dir, d->id);
+    if (mkdir(dir, 0700)) return g16_fail(G16_ERR_IO, "%s: %s", dir, strerror(errno));
+    for (uint32_t i = 0; i < d->n_parts; i++) {
+        svc_part *p = &d->parts[i];
+        for (int k = 0; k < 2; k++) {
+            uint8_t **buf = k ? &p->up_witness : &p->up_circuit;
+            size_t len = k ? p->up_witness_len : p->up_circuit_len;
+            if (!*buf) continue;
+            snprintf(path, sizeof path, "%s/p%u.%s", dir, i, k ? "g16w" : "g16c");
+            G16_TRY(write_durable(path, *buf, len));
+            free(*buf);
+            *buf = NULL;
+            p->uploaded |= 1u << k;
+            char **dst = k ? &p->witness : &p->circuit;
+            free(*dst);
+            *dst = svc_strdup(path);
+        }
+    }
+    int fd = open(dir, O_RDONLY | O_DIRECTORY);
+    if (fd >= 0) {
+        fsync(fd);
+        close(fd);
+    }
+    return G16_OK;
+}
+
 /* ---------------------------------------------------------------- submit */
 /* The submit-time checks of one partition: both files resolve inside the roots, the witness's
  * header matches the circuit's counts.  The values are read when the job runs. */
@@ -164,16 +241,20 @@ static g16_status check_part(g16_service *s, svc_part *p, uint32_t idx, int *htt
 {
     char *c = NULL, *w = NULL;
     *http = 403;
-    if (svc_path_resolve(s, &c, p->circuit) != G16_OK)
-        return g16_fail_ctx(G16_ERR_ARG, "partition %u: circuit", idx);
-    if (svc_path_resolve(s, &w, p->witness) != G16_OK) {
-        free(c);
-        return g16_fail_ctx(G16_ERR_ARG, "partition %u: witness", idx);
+    if (!(p->uploaded & 1)) {
+        if (svc_path_resolve(s, &c, p->circuit) != G16_OK)
+            return g16_fail_ctx(G16_ERR_ARG, "partition %u: circuit", idx);
+        free(p->circuit);
+        p->circuit = c;
     }
-    free(p->circuit);
-    free(p->witness);
-    p->circuit = c;
-    p->witness = w;
+    if (!(p->uploaded & 2)) {
+        if (svc_path_resolve(s, &w, p->witness) != G16_OK)
+            return g16_fail_ctx(G16_ERR_ARG, "partition %u: witness", idx);
+        free(p->witness);
+        p->witness = w;
+    }
+    c = p->circuit;
+    w = p->witness;
     *http = 422;
     g16_circuit *circ;
     g16_status st = g16_circuit_load(&circ, c);
@@ -213,9 +294,19 @@ g16_status svc_job_submit(g16_service *s, svc_job **out, int *existed, int *http
             return G16_OK;
         }
     }
+    /* the id first: uploaded inputs are written under it before they are checked */
+    new_id(d->id);
+    g16_status st = write_uploads(s, d);
+    if (st != G16_OK) {
+        *http = 503;
+        svc_uploads_remove(s, d->id);
+        svc_job_free(d);
+        return st;
+    }
     for (uint32_t i = 0; i < d->n_parts; i++) {
-        g16_status st = check_part(s, &d->parts[i], i, http);
+        st = check_part(s, &d->parts[i], i, http);
         if (st != G16_OK) {
+            svc_uploads_remove(s, d->id);
             svc_job_free(d);
             return st;
         }
@@ -224,6 +315,7 @@ g16_status svc_job_submit(g16_service *s, svc_job **out, int *existed, int *http
     svc_job *dup = d->request_id ? svc_job_find_request(s, d->request_id) : NULL;
     if (dup) { /* the same request raced us */
         pthread_mutex_unlock(&s->mu);
+        svc_uploads_remove(s, d->id);
         svc_job_free(d);
         *out = dup;
         *existed = 1;
@@ -232,25 +324,27 @@ g16_status svc_job_submit(g16_service *s, svc_job **out, int *existed, int *http
     }
     if (s->stopping || s->draining) {
         pthread_mutex_unlock(&s->mu);
+        svc_uploads_remove(s, d->id);
         svc_job_free(d);
         *http = 503;
         return g16_fail(G16_ERR_ARG, "the service is stopping");
     }
     if (s->n_active >= s->cfg.max_queued) {
         pthread_mutex_unlock(&s->mu);
+        svc_uploads_remove(s, d->id);
         svc_job_free(d);
         *http = 429;
         return g16_fail(G16_ERR_ARG, "%u jobs are queued or running, the most this service takes",
                         s->cfg.max_queued);
     }
-    new_id(d->id);
     d->seq = ++s->next_seq;
     d->state = SVC_QUEUED;
     d->created = svc_now();
-    g16_status st = svc_store_insert(s, d);
+    st = svc_store_insert(s, d);
     if (st != G16_OK) {
         pthread_mutex_unlock(&s->mu);
         svc_log(s, "error", d->id, "%s", g16_last_error());
+        svc_uploads_remove(s, d->id);
         svc_job_free(d);
         *http = 503;
         return st;
@@ -290,6 +384,7 @@ g16_status svc_job_cancel(g16_service *s, const char *id, int *http)
         /* ended: forget it and its proof */
         svc_job_remove(s, j);
         st = svc_store_delete(s, j->id);
+        svc_uploads_remove(s, j->id);
         svc_job_free(j);
         *http = 200;
     }
@@ -558,6 +653,7 @@ void *svc_janitor_main(void *arg)
                 *pp = j->hnext;
                 s->n_jobs--;
                 svc_store_delete(s, j->id);
+                svc_uploads_remove(s, j->id);
                 svc_log(s, "info", j->id, "forgotten after its retention");
                 svc_job_free(j);
             }

@@ -40,6 +40,11 @@ const char *svc_prio_name(g16_priority p);
 
 typedef struct svc_part {
     char *circuit, *witness; /* resolved absolute paths */
+    /* files uploaded in the request (base64 in the body), until written under
+     * DATA_DIR/uploads/ID/ at submit; then circuit/witness name them */
+    uint8_t *up_circuit, *up_witness;
+    size_t up_circuit_len, up_witness_len;
+    unsigned uploaded;        /* bit 0: the circuit was uploaded, bit 1: the witness */
     /* while in the engine */
     struct g16_circuit *circ;
     struct g16_witness *wit;
@@ -188,6 +193,8 @@ void svc_job_remove(g16_service *s, svc_job *j);
 /* Validates and stores a new job (or returns the one with the same request_id).
  * Out: *out (in the table), *existed.  On failure *http is the status to answer. */
 g16_status svc_job_submit(g16_service *s, svc_job **out, int *existed, int *http, svc_job *draft);
+/* Removes DATA_DIR/uploads/ID and what it holds (a job's uploaded inputs).  */
+void svc_uploads_remove(g16_service *s, const char *id);
 /* Cancels (queued: at once; running: in the engine) or, once ended, forgets the job.
  * Out: *http: 200, 202 or 404. */
 g16_status svc_job_cancel(g16_service *s, const char *id, int *http);

@@ -361,6 +361,31 @@ except (ConnectionResetError, socket.timeout):
 check("a slow client is cut off after --timeout", closed and time.time() - t0 < 5, time.time() - t0)
 slow.close()
 
+# ------------------------------------------------------------------ inputs uploaded in the request
+import base64  # noqa: E402
+b64 = lambda path: base64.b64encode(open(path, "rb").read()).decode()
+st, r = d.json("POST", "/v1/jobs", {"key": "k", "partitions": [
+    {"circuit_b64": b64(small[0]), "witness_b64": b64(small[1])},
+    {"circuit": small[0], "witness_b64": b64(small[1])}]})
+check("upload: 202", st == 202, (st, r))
+st, j = d.wait(r["id"])
+check("upload: done", j.get("state") == "done", j)
+verify("uploaded inputs", d, r["id"], j)
+updir = os.path.join(data, "uploads", r["id"])
+check("upload: files kept while the job is", os.path.isfile(os.path.join(updir, "p0.g16w")), updir)
+d.request("DELETE", f"/v1/jobs/{r['id']}")
+check("upload: files removed with the job", not os.path.exists(updir), updir)
+st, j = d.json("POST", "/v1/jobs", {"key": "k", "partitions": [{"circuit": small[0], "witness_b64": "not base64!"}]})
+check("upload: bad base64: 400", st == 400 and j["error"]["code"] == "bad_request", (st, j))
+st, j = d.json("POST", "/v1/jobs", {"key": "k", "partitions": [{"circuit": small[0],
+                                                                  "witness_b64": base64.b64encode(b"g16witn" + b"\0" * 60).decode()}]})
+check("upload: a bad witness file: 422 with its offset", st == 422 and "offset" in j["error"]["message"], (st, j))
+check("upload: a refused job leaves no files", os.listdir(os.path.join(data, "uploads")) == [],
+      os.listdir(os.path.join(data, "uploads")))
+st, j = d.json("POST", "/v1/jobs", {"key": "k", "partitions": [{"circuit": small[0], "witness": small[1],
+                                                                  "witness_b64": b64(small[1])}]})
+check("upload: a path and an upload of the same file: 400", st == 400, (st, j))
+
 # ------------------------------------------------------------------ keys: preload, evict
 st, r = d.json("POST", "/v1/keys/kb/evict")
 check("evict", st == 200 and r["tier"] == "cold", (st, r))
