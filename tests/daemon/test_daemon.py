@@ -8,6 +8,7 @@ cancel, idempotency, the bad-request table (each answer's status and that the da
 serving), kill -9 and restart (the job ends once, valid), 200 concurrent submissions with
 bounded memory, SIGTERM, the config file and the unix socket.  Prints 'N passed, N failed'.
 """
+import atexit
 import http.client
 import json
 import os
@@ -43,6 +44,19 @@ def run(*args, check_rc=True):
     return p
 
 
+STARTED = []
+
+
+@atexit.register
+def _cleanup():
+    """A test that dies half-way leaves no daemon and no temp dir behind."""
+    for p in STARTED:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+    shutil.rmtree(TMP, ignore_errors=True)
+
+
 class Daemon:
     """One g16d process on a data dir; start() waits for its address file and /readyz."""
 
@@ -64,6 +78,7 @@ class Daemon:
         args += self.extra
         self.log = open(os.path.join(TMP, f"g16d-{time.time():.6f}.log"), "w")
         self.proc = subprocess.Popen(args, stdout=self.log, stderr=subprocess.STDOUT)
+        STARTED.append(self.proc)
         for _ in range(600):
             if os.path.exists(addr_file):
                 break
