@@ -19,6 +19,8 @@ void svc_reply_error(svc_reply *r, int status, const char *code, const char *fmt
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     json_t *o = json_pack("{s:{s:s,s:s}}", "error", "code", code, "message", msg);
+    if (!o) /* a message that is not UTF-8 (a file name, say) */
+        o = json_pack("{s:{s:s,s:s}}", "error", "code", code, "message", "(the message is not valid UTF-8)");
     free(r->body);
     r->body = o ? json_dumps(o, JSON_COMPACT) : NULL;
     json_decref(o);
@@ -70,7 +72,9 @@ static json_t *job_json(g16_service *s, const svc_job *j)
     }
     json_t *parts = json_array();
     for (uint32_t i = 0; i < j->n_parts; i++) {
-        json_t *p = json_pack("{s:s,s:s}", "circuit", j->parts[i].circuit, "witness", j->parts[i].witness);
+        json_t *p = j->zkey ? json_pack("{s:s}", "wtns", j->parts[i].witness)
+                            : json_pack("{s:s,s:s}", "circuit", j->parts[i].circuit, "witness",
+                                        j->parts[i].witness);
         g16_part_status ps = {0};
         const char *stage = j->state == SVC_QUEUED ? "queued" : j->state == SVC_RUNNING ? "loading" : NULL;
         if (live) {
@@ -107,7 +111,8 @@ static json_t *job_json(g16_service *s, const svc_job *j)
                           "attempts", (json_int_t)j->attempts, "queued_s", j->queued_s, "run_s",
                           j->run_s, "partitions", parts);
     if (j->request_id) json_object_set_new(o, "request_id", json_string(j->request_id));
-    if (j->state == SVC_DONE)
+    json_object_set_new(o, "kind", json_string(j->zkey ? "snarkjs" : "bellperson"));
+    if (j->state == SVC_DONE && !j->zkey)
         json_object_set_new(o, "proof_bytes", json_integer((json_int_t)G16_PROOF_BYTES * j->n_parts));
     if (j->err_code[0])
         json_object_set_new(o, "error", json_pack("{s:s,s:s}", "code", j->err_code, "message",
@@ -218,12 +223,34 @@ static void submit(g16_service *s, svc_reply *r, const char *body, size_t len)
     }
     d->n_parts = (uint32_t)n;
     d->key = svc_strdup(key);
+    const svc_key *sk = svc_key_find(s, key); /* the key list and kinds never change */
+    d->zkey = sk && sk->zkey;
     d->prio = prio;
     d->request_id = rv ? svc_strdup(json_string_value(rv)) : NULL;
     for (size_t i = 0; i < n; i++) {
         json_t *p = json_array_get(parts, i);
         svc_part *dp = &d->parts[i];
         dp->stage = -1;
+        if (d->zkey) { /* {"wtns": PATH} or {"wtns_b64": BASE64} */
+            const char *path = json_string_value(json_object_get(p, "wtns"));
+            const char *b64 = json_string_value(json_object_get(p, "wtns_b64"));
+            if (!json_is_object(p) || json_object_size(p) != 1 || !path == !b64) {
+                svc_reply_error(r, 400, "bad_request",
+                                "partition %zu: key '%s' is a snarkjs .zkey: expected {\"wtns\": PATH.wtns} "
+                                "or {\"wtns_b64\": BASE64}", i, key);
+                goto out;
+            }
+            dp->circuit = svc_strdup("");
+            if (path) {
+                dp->witness = svc_strdup(path);
+            } else if (base64_decode(&dp->up_witness, &dp->up_witness_len, b64)) {
+                svc_reply_error(r, 400, "bad_request", "partition %zu: wtns_b64 is not base64", i);
+                goto out;
+            } else {
+                dp->witness = svc_strdup("wtns_b64");
+            }
+            continue;
+        }
         for (int k = 0; k < 2; k++) {
             const char *name = k ? "witness" : "circuit", *b64name = k ? "witness_b64" : "circuit_b64";
             const char *path = json_string_value(json_object_get(p, name));
@@ -302,6 +329,41 @@ static void get_job(g16_service *s, svc_reply *r, const char *id, const char *wa
     else reply_json(r, 200, o);
 }
 
+/* A snarkjs job's proof.json (file "proof") or public.json ("public") of partition part. */
+static void get_sj_file(g16_service *s, svc_reply *r, const char *id, const char *file, const char *part)
+{
+    char *end;
+    unsigned long idx = part ? strtoul(part, &end, 10) : 0;
+    if (part && (end == part || *end)) {
+        svc_reply_error(r, 400, "bad_request", "?part=N takes a partition index");
+        return;
+    }
+    pthread_mutex_lock(&s->mu);
+    svc_job *j = svc_job_find(s, id);
+    json_t *o = j && j->zkey && j->state == SVC_DONE ? json_loads((const char *)j->proof, 0, NULL) : NULL;
+    int known = j != NULL, zkey = j && j->zkey;
+    svc_state st = j ? j->state : SVC_QUEUED;
+    pthread_mutex_unlock(&s->mu);
+    if (!known) svc_reply_error(r, 404, "not_found", "no job %s", id);
+    else if (!zkey) svc_reply_error(r, 404, "not_found", "job %s is not a snarkjs job: GET /v1/jobs/%s/proof", id, id);
+    else if (st != SVC_DONE) svc_reply_error(r, 409, "not_done", "job %s is %s", id, svc_state_name(st));
+    else {
+        json_t *f = json_object_get(json_array_get(json_object_get(o, "partitions"), idx), file);
+        if (!f) {
+            svc_reply_error(r, 404, "not_found", "job %s has no partition %lu", id, idx);
+        } else {
+            reply_json(r, 200, json_incref(f));
+            pthread_mutex_lock(&s->mu);
+            if ((j = svc_job_find(s, id)) && !j->fetched) { /* the retention clock starts */
+                j->fetched = svc_now();
+                svc_store_update(s, j);
+            }
+            pthread_mutex_unlock(&s->mu);
+        }
+    }
+    json_decref(o);
+}
+
 static void get_proof(g16_service *s, svc_reply *r, const char *id)
 {
     pthread_mutex_lock(&s->mu);
@@ -318,7 +380,8 @@ static void get_proof(g16_service *s, svc_reply *r, const char *id)
                         svc_state_name(st));
         return;
     }
-    size_t n = (size_t)G16_PROOF_BYTES * j->n_parts;
+    size_t n = j->proof_len;
+    r->ctype = j->zkey ? "application/json" : "application/octet-stream";
     r->body = malloc(n);
     if (r->body) memcpy(r->body, j->proof, n);
     if (!j->fetched) {
@@ -332,7 +395,6 @@ static void get_proof(g16_service *s, svc_reply *r, const char *id)
     }
     r->len = n;
     r->status = 200;
-    r->ctype = "application/octet-stream";
 }
 
 static void list_jobs(g16_service *s, svc_reply *r, const char *state)
@@ -455,7 +517,7 @@ static int segment(const char *url, const char *prefix, char *seg, size_t cap, c
 }
 
 void svc_api_handle(g16_service *s, svc_reply *r, const char *method, const char *url,
-                    const char *wait, const char *state, const char *body, size_t len)
+                    const char *wait, const char *state, const char *part, const char *body, size_t len)
 {
     int get = !strcmp(method, "GET"), post = !strcmp(method, "POST"), del = !strcmp(method, "DELETE");
     char seg[160];
@@ -497,7 +559,9 @@ void svc_api_handle(g16_service *s, svc_reply *r, const char *method, const char
                 reply_json(r, http, o);
             }
         } else if (!strcmp(rest, "/proof") && get) get_proof(s, r, seg);
-        else if (!*rest || !strcmp(rest, "/proof"))
+        else if (!strcmp(rest, "/proof.json") && get) get_sj_file(s, r, seg, "proof", part);
+        else if (!strcmp(rest, "/public.json") && get) get_sj_file(s, r, seg, "public", part);
+        else if (!*rest || !strcmp(rest, "/proof") || !strcmp(rest, "/proof.json") || !strcmp(rest, "/public.json"))
             svc_reply_error(r, 405, "method", "%s %s: not allowed", method, url);
         else svc_reply_error(r, 404, "not_found", "no endpoint %s", url);
     } else if (segment(url, "/v1/keys/", seg, sizeof seg, &rest)) {

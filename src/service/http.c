@@ -143,6 +143,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         svc_api_handle(s, &rep, method, url,
                        MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "wait"),
                        MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "state"),
+                       MHD_lookup_connection_value(c, MHD_GET_ARGUMENT_KIND, "part"),
                        r->buf ? r->buf : "", r->len);
     }
     enum MHD_Result ok = send_reply(s, c, &rep);

@@ -216,7 +216,7 @@ static g16_status write_uploads(g16_service *s, svc_job *d)
             uint8_t **buf = k ? &p->up_witness : &p->up_circuit;
             size_t len = k ? p->up_witness_len : p->up_circuit_len;
             if (!*buf) continue;
-            snprintf(path, sizeof path, "%s/p%u.%s", dir, i, k ? "g16w" : "g16c");
+            snprintf(path, sizeof path, "%s/p%u.%s", dir, i, k ? (d->zkey ? "wtns" : "g16w") : "g16c");
             G16_TRY(write_durable(path, *buf, len));
             free(*buf);
             *buf = NULL;
@@ -237,6 +237,23 @@ static g16_status write_uploads(g16_service *s, svc_job *d)
 /* ---------------------------------------------------------------- submit */
 /* The submit-time checks of one partition: both files resolve inside the roots, the witness's
  * header matches the circuit's counts.  The values are read when the job runs. */
+/* A snarkjs partition: the .wtns resolves inside the roots, reads, and (zvars: the key's signal
+ * count when the key is loaded, else 0) has the key circuit's length. */
+static g16_status check_wtns(g16_service *s, svc_part *p, uint32_t idx, uint32_t zvars, int *http)
+{
+    *http = 403;
+    if (!(p->uploaded & 2)) {
+        char *w = NULL;
+        if (svc_path_resolve(s, &w, p->witness) != G16_OK)
+            return g16_fail_ctx(G16_ERR_ARG, "partition %u: wtns", idx);
+        free(p->witness);
+        p->witness = w;
+    }
+    *http = 422;
+    if (svc_sj_check_wtns(p->witness, zvars) != G16_OK) return g16_fail_ctx(G16_ERR_ARG, "partition %u", idx);
+    return G16_OK;
+}
+
 static g16_status check_part(g16_service *s, svc_part *p, uint32_t idx, int *http)
 {
     char *c = NULL, *w = NULL;
@@ -278,10 +295,20 @@ g16_status svc_job_submit(g16_service *s, svc_job **out, int *existed, int *http
 {
     *out = NULL;
     *existed = 0;
-    if (!svc_key_find(s, d->key)) {
-        *http = 422;
-        return g16_fail(G16_ERR_ARG, "unknown key '%s' (GET /v1/status lists the keys)", d->key);
+    svc_key *key = svc_key_find(s, d->key);
+    if (!key || d->zkey != key->zkey) {
+        g16_status st = !key ? g16_fail(G16_ERR_ARG, "unknown key '%s' (GET /v1/status lists the keys)", d->key)
+                        : key->zkey ? g16_fail(G16_ERR_ARG, "key '%s' is a snarkjs .zkey: partitions are "
+                                                            "{\"wtns\": PATH}", d->key)
+                                    : g16_fail(G16_ERR_ARG, "key '%s' is a .params key: partitions are "
+                                                            "{\"circuit\": PATH, \"witness\": PATH}", d->key);
+        *http = key ? 400 : 422;
+        svc_job_free(d);
+        return st;
     }
+    pthread_mutex_lock(&s->mu);
+    uint32_t zvars = key->sj ? svc_sj_key_vars(key->sj) : 0;
+    pthread_mutex_unlock(&s->mu);
     if (d->request_id) {
         pthread_mutex_lock(&s->mu);
         svc_job *j = svc_job_find_request(s, d->request_id);
@@ -304,7 +331,7 @@ g16_status svc_job_submit(g16_service *s, svc_job **out, int *existed, int *http
         return st;
     }
     for (uint32_t i = 0; i < d->n_parts; i++) {
-        st = check_part(s, &d->parts[i], i, http);
+        st = d->zkey ? check_wtns(s, &d->parts[i], i, zvars, http) : check_part(s, &d->parts[i], i, http);
         if (st != G16_OK) {
             svc_uploads_remove(s, d->id);
             svc_job_free(d);
@@ -378,6 +405,7 @@ g16_status svc_job_cancel(g16_service *s, const char *id, int *http)
         *http = 200;
     } else if (j->state == SVC_RUNNING) {
         j->cancel = 1;
+        j->halt = 1;
         if (j->engine_id) g16_engine_cancel(s->engine, j->engine_id);
         *http = 202; /* ends CANCELLED once the engine has released it */
     } else {
@@ -477,6 +505,7 @@ static void collect(g16_service *s, svc_job *j, svc_key *k, g16_status st, const
     if (st == G16_OK) {
         free(j->proof);
         j->proof = proofs;
+        j->proof_len = (size_t)G16_PROOF_BYTES * j->n_parts;
         set_state(s, j, SVC_DONE);
         svc_log(s, "info", j->id, "done: %u proof(s), %.3f s after submit", j->n_parts,
                 j->finished - j->created);
@@ -550,6 +579,78 @@ static void fail_locked(g16_service *s, svc_job *j, const char *code, const char
     if (svc_store_update(s, j) != G16_OK) svc_log(s, "error", j->id, "%s", g16_last_error());
 }
 
+/* A snarkjs job's thread: proves its partitions one after the other, then ends the job. */
+static void *sj_main(void *arg)
+{
+    waiter w = *(waiter *)arg;
+    free(arg);
+    g16_service *s = w.s;
+    svc_job *j = w.j;
+    char scratch[PATH_MAX];
+    snprintf(scratch, sizeof scratch, "%s/uploads", s->data_dir);
+    mkdir(scratch, 0700);
+    snprintf(scratch, sizeof scratch, "%s/uploads/%s", s->data_dir, j->id);
+    mkdir(scratch, 0700);
+    char **wtns = malloc(j->n_parts * sizeof *wtns);
+    char *json = NULL;
+    g16_status st;
+    if (!wtns) {
+        st = g16_fail(G16_ERR_NOMEM, "no memory");
+    } else {
+        for (uint32_t i = 0; i < j->n_parts; i++) wtns[i] = j->parts[i].witness;
+        st = svc_sj_prove_job(&json, w.k->sj, wtns, j->n_parts, scratch, &j->halt);
+    }
+    free(wtns);
+    char msg[512];
+    snprintf(msg, sizeof msg, "%s", st == G16_OK ? "" : g16_last_error());
+    rmdir(scratch); /* only when empty: uploaded inputs stay with the job */
+    pthread_mutex_lock(&s->mu);
+    w.k->users--;
+    s->inflight--;
+    j->queued_s = j->started - j->created;
+    j->run_s = svc_now() - j->created;
+    if (j->stopping && !j->cancel) {
+        free(json);
+        set_state(s, j, SVC_QUEUED);
+    } else if (st == G16_OK) {
+        free(j->proof);
+        j->proof = (uint8_t *)json;
+        j->proof_len = strlen(json);
+        set_state(s, j, SVC_DONE);
+        svc_log(s, "info", j->id, "done: %u snarkjs proof(s), %.3f s after submit", j->n_parts,
+                j->finished - j->created);
+    } else if (st == G16_ERR_CANCELLED || j->cancel) {
+        set_error(j, "cancelled", "cancelled by a client while it ran");
+        set_state(s, j, SVC_CANCELLED);
+    } else {
+        set_error(j, g16_status_str(st), msg);
+        set_state(s, j, SVC_FAILED);
+        svc_log(s, "error", j->id, "failed: %s", msg);
+    }
+    if (j->state != SVC_QUEUED && svc_store_update(s, j) != G16_OK)
+        svc_log(s, "error", j->id, "%s", g16_last_error());
+    pthread_mutex_unlock(&s->mu);
+    return NULL;
+}
+
+/* Starts a snarkjs job's thread (s->mu held; the key is acquired and counted as used). */
+static void dispatch_zkey(g16_service *s, svc_job *j, svc_key *k)
+{
+    waiter *w = malloc(sizeof *w);
+    pthread_t th;
+    pthread_attr_t at;
+    if (w) *w = (waiter){s, j, k};
+    pthread_attr_init(&at);
+    pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+    if (!w || pthread_create(&th, &at, sj_main, w)) {
+        free(w);
+        k->users--;
+        s->inflight--;
+        fail_locked(s, j, "internal", "no memory or thread for the job");
+    }
+    pthread_attr_destroy(&at);
+}
+
 /* Hands one job to the engine.  Called and returns with s->mu held. */
 static void dispatch(g16_service *s, svc_job *j)
 {
@@ -567,6 +668,10 @@ static void dispatch(g16_service *s, svc_job *j)
         return;
     }
     k->users++;
+    if (j->zkey) {
+        dispatch_zkey(s, j, k);
+        return;
+    }
     g16_key *key = k->key;
     g16_key_retain(key);
     pthread_mutex_unlock(&s->mu);

@@ -36,9 +36,11 @@ static void set_error(svc_key *k, const char *msg)
 
 static void to_cold(g16_service *s, svc_key *k)
 {
-    g16_engine_key_drop(s->engine, k->key);
+    if (k->key) g16_engine_key_drop(s->engine, k->key);
     g16_key_release(k->key);
     k->key = NULL;
+    svc_sj_key_free(k->sj);
+    k->sj = NULL;
     k->tier = SVC_COLD;
     k->bytes = 0;
 }
@@ -49,6 +51,7 @@ static svc_key *lru_idle(g16_service *s, const svc_key *keep)
     svc_key *best = NULL;
     for (size_t i = 0; i < s->n_keys; i++) {
         svc_key *k = &s->keys[i];
+        /* zkey keys are outside the engine's budget: dropping one frees nothing there */
         if (k == keep || !k->key || k->users || k->loading) continue;
         if (!best || k->last_used < best->last_used) best = k;
     }
@@ -76,10 +79,45 @@ static svc_tier engine_tier(g16_service *s, const g16_key *key)
     return t >= 2 ? SVC_HOT : t == 1 ? SVC_WARM : SVC_COLD;
 }
 
+/* A snarkjs key: loaded into host memory (warm); there is no hot tier for it. */
+static g16_status acquire_zkey(g16_service *s, svc_key *k)
+{
+    if (k->sj) return G16_OK;
+    k->loading = 1;
+    pthread_mutex_unlock(&s->mu);
+    double t0 = svc_now();
+    void *pk = NULL;
+    uint64_t bytes = 0;
+    g16_status st = svc_sj_key_load(&pk, &bytes, k->path);
+    char msg[512] = "";
+    if (st != G16_OK) snprintf(msg, sizeof msg, "%s", g16_last_error());
+    double dt = svc_now() - t0;
+    pthread_mutex_lock(&s->mu);
+    k->loading = 0;
+    pthread_cond_broadcast(&s->cv);
+    if (st != G16_OK) {
+        set_error(k, msg);
+        s->m.key_load_failures++;
+        svc_log(s, "error", NULL, "key %s: %s", k->name, msg);
+        return g16_fail(st, "key %s: %s", k->name, msg);
+    }
+    set_error(k, NULL);
+    k->sj = pk;
+    k->bytes = bytes;
+    k->tier = SVC_WARM;
+    k->load_s = dt;
+    snprintf(k->from, sizeof k->from, "zkey");
+    s->m.key_loads++;
+    svc_log(s, "info", NULL, "key %s: warm, %.3f s from the zkey (%llu bytes, outside the engine's budget)",
+            k->name, dt, (unsigned long long)bytes);
+    return G16_OK;
+}
+
 g16_status svc_key_acquire(g16_service *s, svc_key *k, int want_hot)
 {
     while (k->loading) pthread_cond_wait(&s->cv, &s->mu);
     k->last_used = svc_now();
+    if (k->zkey) return acquire_zkey(s, k);
     if (k->key) {
         if (want_hot && k->tier < SVC_HOT && s->devices_cuda) {
             G16_TRY(hold(s, k, k->key, 1));
@@ -130,7 +168,7 @@ g16_status svc_key_evict(g16_service *s, svc_key *k)
     while (k->loading) pthread_cond_wait(&s->cv, &s->mu);
     if (k->users)
         return g16_fail(G16_ERR_ARG, "key %s: %u job(s) in the engine use it", k->name, k->users);
-    if (k->key) {
+    if (k->key || k->sj) {
         to_cold(s, k);
         s->m.key_evictions++;
         svc_log(s, "info", NULL, "key %s: evicted on request", k->name);
@@ -142,7 +180,7 @@ void svc_keys_free(g16_service *s)
 {
     for (size_t i = 0; i < s->n_keys; i++) {
         svc_key *k = &s->keys[i];
-        if (k->key) to_cold(s, k);
+        if (k->key || k->sj) to_cold(s, k);
         free(k->name);
         free(k->path);
         free(k->cache_path);

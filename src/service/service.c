@@ -127,6 +127,7 @@ static g16_status setup(g16_service *s, const g16_service_config *cfg)
         svc_key *sk = &s->keys[s->n_keys++];
         sk->name = svc_strdup(k->name);
         sk->path = svc_strdup(realpath(k->path, buf) ? buf : k->path);
+        sk->zkey = svc_is_zkey_path(k->path);
         snprintf(buf, sizeof buf, "%s/keys/%s.g16k", s->data_dir, k->name);
         sk->cache_path = svc_strdup(buf);
         if (!sk->name || !sk->path || !sk->cache_path) return g16_fail(G16_ERR_NOMEM, "no memory");
@@ -256,6 +257,7 @@ void g16_service_destroy(g16_service *s, double grace_s)
             for (svc_job *j = s->table[i]; j; j = j->hnext)
                 if (j->state == SVC_RUNNING) {
                     j->stopping = 1;
+                    j->halt = 1;
                     if (j->engine_id) g16_engine_cancel(s->engine, j->engine_id);
                 }
     pthread_cond_broadcast(&s->cv);

@@ -68,10 +68,14 @@ typedef struct svc_job {
     unsigned attempts;         /* times handed to the engine (restarts count) */
     uint64_t engine_id;        /* while in the engine */
     int cancel;                /* cancel asked while in the engine */
+    volatile int halt;         /* a snarkjs job's run stops between partitions (cancel or stop) */
     int stopping;              /* the engine job was cancelled by a shutdown */
     char err_code[32];
     char *err_msg;
-    uint8_t *proof;            /* 192 · n_parts bytes when DONE */
+    int zkey;                  /* a snarkjs job: partitions are .wtns files (witness), no circuit */
+    uint8_t *proof;            /* DONE: 192 · n_parts bytes, or (zkey) the JSON of proof.json and
+                                  public.json of each partition */
+    size_t proof_len;
     uint8_t *inputs;           /* public inputs, 32 bytes big-endian each, n_inputs per partition */
     uint32_t n_inputs;
     double queued_s, run_s;    /* from the engine's status at the end */
@@ -84,7 +88,9 @@ const char *svc_tier_name(svc_tier t);
 
 typedef struct svc_key {
     char *name, *path, *cache_path;
+    int zkey;                  /* a snarkjs .zkey (sjobs.c), not held in the engine */
     struct g16_key *key;       /* NULL while cold */
+    void *sj;                  /* zkey: the snarkjs proving key, NULL while cold */
     svc_tier tier;
     int loading;               /* a thread is loading it (others wait on s->cv) */
     unsigned users;            /* jobs in the engine using it */
@@ -202,6 +208,18 @@ void svc_job_recovered(g16_service *s, svc_job *j);   /* store load callback */
 void *svc_dispatcher_main(void *arg);
 void *svc_janitor_main(void *arg);
 
+/* sjobs.c: snarkjs jobs ({"wtns": PATH} partitions against a .zkey), proved outside the engine */
+int svc_is_zkey_path(const char *path);
+g16_status svc_sj_key_load(void **pk, uint64_t *bytes, const char *path);
+void svc_sj_key_free(void *pk);
+uint32_t svc_sj_key_vars(const void *pk);
+/* Reads a .wtns and, when want_vars is not 0, checks its length against the key's circuit. */
+g16_status svc_sj_check_wtns(const char *path, uint32_t want_vars);
+/* Proves every partition; *json_out: {"partitions": [{"proof": {...}, "public": [...]}, ...]}.
+ * scratch: a folder for the writers' files; *cancel nonzero stops between partitions. */
+g16_status svc_sj_prove_job(char **json_out, const void *pk, char *const *wtns, uint32_t n_parts,
+                            const char *scratch, volatile int *cancel);
+
 /* http.c */
 g16_status svc_http_start(g16_service *s);
 void svc_http_quiesce(g16_service *s); /* stop accepting new connections */
@@ -217,7 +235,8 @@ typedef struct svc_reply {
     unsigned retry_after;
 } svc_reply;
 void svc_api_handle(g16_service *s, svc_reply *r, const char *method, const char *url,
-                    const char *query_wait, const char *query_state, const char *body, size_t len);
+                    const char *query_wait, const char *query_state, const char *query_part,
+                    const char *body, size_t len);
 /* A JSON error reply {"error": {"code": code, "message": ...}}. */
 void svc_reply_error(svc_reply *r, int status, const char *code, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));

@@ -153,7 +153,7 @@ g16_status svc_store_update(g16_service *s, const svc_job *j)
         sqlite3_bind_int(q, 5, (int)j->attempts);
         bind_text(q, 6, j->err_code[0] ? j->err_code : NULL);
         bind_text(q, 7, j->err_msg);
-        if (j->proof) sqlite3_bind_blob(q, 8, j->proof, (int)(G16_PROOF_BYTES * j->n_parts), SQLITE_STATIC);
+        if (j->proof) sqlite3_bind_blob(q, 8, j->proof, (int)j->proof_len, SQLITE_STATIC);
         else sqlite3_bind_null(q, 8);
         if (j->inputs)
             sqlite3_bind_blob(q, 9, j->inputs, (int)(32ull * j->n_inputs * j->n_parts), SQLITE_STATIC);
@@ -191,12 +191,17 @@ static char *col_dup(sqlite3_stmt *q, int i)
     return t ? svc_strdup((const char *)t) : NULL;
 }
 
+/* A blob column of exactly want bytes, copied with a NUL after it (JSON results are text), or
+ * NULL. */
 static void *col_blob(sqlite3_stmt *q, int i, size_t want)
 {
     const void *b = sqlite3_column_blob(q, i);
     if (!b || (size_t)sqlite3_column_bytes(q, i) != want || !want) return NULL;
-    void *p = malloc(want);
-    if (p) memcpy(p, b, want);
+    char *p = malloc(want + 1);
+    if (p) {
+        memcpy(p, b, want);
+        p[want] = 0;
+    }
     return p;
 }
 
@@ -240,8 +245,11 @@ static svc_job *row_job(sqlite3_stmt *q)
     if (ec) snprintf(j->err_code, sizeof j->err_code, "%s", (const char *)ec);
     j->err_msg = col_dup(q, 13);
     j->n_inputs = (uint32_t)sqlite3_column_int(q, 16);
+    j->zkey = j->parts[0].circuit[0] == 0; /* snarkjs partitions have no circuit */
     if (j->state == SVC_DONE) {
-        j->proof = col_blob(q, 14, (size_t)G16_PROOF_BYTES * j->n_parts);
+        /* a snarkjs job's result is JSON text of any length */
+        j->proof_len = j->zkey ? (size_t)sqlite3_column_bytes(q, 14) : (size_t)G16_PROOF_BYTES * j->n_parts;
+        j->proof = col_blob(q, 14, j->proof_len);
         if (!j->proof) goto bad;
         j->inputs = col_blob(q, 15, 32ull * j->n_inputs * j->n_parts);
     }

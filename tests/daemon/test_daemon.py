@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """g16d end to end: the daemon on a random loopback port in a temp data dir.
 
-usage: test_daemon.py G16 G16D
+usage: test_daemon.py G16 G16D SOURCE_DIR
 
 Submits by HTTP and by `g16 remote`, verifies every proof with `g16 verify`, checks priorities,
 cancel, idempotency, the bad-request table (each answer's status and that the daemon keeps
@@ -22,6 +22,7 @@ import threading
 import time
 
 G16, G16D = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+SRC = os.path.abspath(sys.argv[3]) if len(sys.argv) > 3 else None  # the source tree: snarkjs fixtures
 TMP = tempfile.mkdtemp(prefix="g16_daemon_")
 ROOT = os.path.join(TMP, "in")
 TOKEN = "test-token-0123456789abcdef"
@@ -479,6 +480,58 @@ check("remote over the unix socket", p.returncode == 0 and ids[0] in p.stdout, p
 check("last stop: exit 0", d.stop() == 0)
 log = open(d.log.name).read().splitlines()
 check("json logs", log and all(json.loads(l).get("ts") for l in log if l.startswith("{")), log[:2])
+
+# ------------------------------------------------------------------ snarkjs jobs (.zkey + .wtns)
+fx = os.path.join(SRC, "tests", "interop", "fixtures")
+zroot = os.path.join(TMP, "zk")
+shutil.copytree(fx, zroot)
+d.stop()
+d = Daemon(data, extra=["--root", zroot, "--key", f"mul={zroot}/multiplier/circuit.zkey",
+                        "--key", f"pos={zroot}/poseidon/circuit.zkey"], keys=("k",)).start()
+st, s = d.json("GET", "/v1/status")
+check("zkey keys warm at start", {k["name"]: k["tier"] for k in s["keys"]}.get("pos") == "warm", s["keys"])
+jobs = {}
+for c in ("multiplier", "poseidon"):
+    st, r = d.json("POST", "/v1/jobs", {"key": "mul" if c == "multiplier" else "pos", "partitions": [
+        {"wtns": f"{zroot}/{c}/witness.wtns"}, {"wtns_b64": b64(f"{zroot}/{c}/witness.wtns")}]})
+    check(f"zkey job {c}: 202", st == 202, (st, r))
+    jobs[c] = r.get("id")
+sj_lines = []
+for c, jid in jobs.items():
+    st, j = d.wait(jid)
+    check(f"zkey job {c}: done", j.get("state") == "done" and j.get("kind") == "snarkjs", j)
+    for part in (0, 1):
+        pf, uf = os.path.join(TMP, f"{c}{part}.proof.json"), os.path.join(TMP, f"{c}{part}.public.json")
+        st1, b1, _ = d.request("GET", f"/v1/jobs/{jid}/proof.json?part={part}")
+        st2, b2, _ = d.request("GET", f"/v1/jobs/{jid}/public.json?part={part}")
+        open(pf, "wb").write(b1)
+        open(uf, "wb").write(b2)
+        check(f"zkey job {c}: proof.json and public.json", st1 == 200 and st2 == 200, (st1, st2))
+        vk = f"{zroot}/{c}/verification_key.json"
+        p = run(G16, "verify", "--vk", vk, "--proof", pf, "--public", uf, check_rc=False)
+        check(f"zkey job {c} partition {part}: g16 verify", p.returncode == 0, p.stdout + p.stderr)
+        check(f"zkey job {c}: public.json equals snarkjs's", json.loads(b2) == json.load(open(f"{zroot}/{c}/public.json")))
+        sj_lines.append(f"OK {c}{part} {vk} {uf} {pf}")
+    st, all_, hdr = d.request("GET", f"/v1/jobs/{jid}/proof")
+    check(f"zkey job {c}: /proof is JSON of both", st == 200 and len(json.loads(all_)["partitions"]) == 2, st)
+node_verify = os.path.join(SRC, "tests", "interop", "snarkjs-verify.mjs")
+if shutil.which("node") and os.path.isdir(os.path.join(SRC, "node_modules", "snarkjs")):
+    p = subprocess.run(["node", node_verify], input="\n".join(sj_lines) + "\n", capture_output=True, text=True,
+                       cwd=SRC)
+    check("snarkjs's own verifier accepts the daemon's proofs", p.returncode == 0, p.stdout + p.stderr)
+else:
+    check("node and snarkjs present (scripts/install-deps.sh installs them)", False)
+st, j = d.json("POST", "/v1/jobs", {"key": "mul", "partitions": [{"circuit": small[0], "witness": small[1]}]})
+check("zkey key with .params-style partitions: 400", st == 400, (st, j))
+st, j = d.json("POST", "/v1/jobs", {"key": "mul", "partitions": [{"wtns": f"{zroot}/poseidon/witness.wtns"}]})
+check("zkey: a witness of another circuit: 422", st == 422, (st, j))
+st, j = d.json("POST", "/v1/jobs", {"key": "mul", "partitions": [{"wtns": small[1]}]})
+check("zkey: a file that is not a .wtns: 422", st == 422 and j["error"]["message"], (st, j))
+st, j = d.json("POST", "/v1/jobs", {"key": "k", "partitions": [{"wtns": f"{zroot}/multiplier/witness.wtns"}]})
+check(".params key with wtns partitions: 400", st == 400, (st, j))
+st, j = d.json("GET", f"/v1/jobs/{jobs['poseidon']}/proof.json?part=7")
+check("zkey: no such partition: 404", st == 404, (st, j))
+d.stop()
 
 # ------------------------------------------------------------------ systemd notify
 ns_path = os.path.join(TMP, "notify.sock")
