@@ -29,8 +29,10 @@ static const char usage[] =
     "circuit     --count: constraints, inputs and aux of one FallbackPoSt partition (bellperson\n"
     "            order; ONE counted in inputs, the per-input rows not in constraints), counted\n"
     "            by the circuit code without building matrices (512MiB also accepted).\n"
-    "            --vanilla: builds the circuit of the sectors in one vanilla proof file\n"
-    "            (10 challenges each; WinningPoSt 1) with its witness and checks every row.\n"
+    "            --vanilla: builds the circuit of the sector proofs in one vanilla proof file\n"
+    "            (WindowPoSt: a circuit sector each, no padding; WinningPoSt: 66 circuit\n"
+    "            sectors from the 66 inclusion proofs of sector proof 0) with its witness,\n"
+    "            and checks every row: exit 0 satisfied, 1 not.\n"
     "\n"
     "exit status: 0 valid / done, 1 invalid (a check failed: says which), 2 error\n";
 
@@ -206,20 +208,16 @@ static int cmd_circuit(int argc, char **argv)
     g16_fc_vproof v;
     st = g16_fc_vproof_read(&v, vanilla);
     if (st != G16_OK) return cli_fail("filecoin circuit", st);
-    unsigned per = k == G16_FC_WINNING ? 1 : cfg.challenges;
-    g16_builder *b = NULL;
     g16_circuit *c = NULL;
     g16_witness *w = NULL;
-    st = g16_builder_new(&b);
-    g16_fc_cs cs = {.b = b};
-    for (uint64_t s = 0; st == G16_OK && s < v.n_sectors; s++) st = g16_fc_post_sector(&cs, &cfg.shape, per, &v, s);
-    if (st == G16_OK) st = g16_builder_finish(b, &c, &w);
+    g16_fc_counts n;
+    st = g16_fc_post_build(&c, &w, &n, &cfg, &v);
     int rc;
     if (st != G16_OK) {
         rc = cli_fail("filecoin circuit", st);
     } else {
-        printf("constraints %llu\ninputs %llu\naux %llu\n", (unsigned long long)cs.constraints,
-               (unsigned long long)cs.inputs + 1, (unsigned long long)cs.aux);
+        printf("constraints %llu\ninputs %llu\naux %llu\n", (unsigned long long)n.constraints,
+               (unsigned long long)n.inputs, (unsigned long long)n.aux);
         st = g16_circuit_check(c, w);
         if (st == G16_OK) {
             printf("satisfied\n");
@@ -233,7 +231,6 @@ static int cmd_circuit(int argc, char **argv)
     }
     g16_circuit_destroy(c);
     g16_witness_destroy(w);
-    g16_builder_free(b);
     g16_fc_vproof_free(&v);
     return rc;
 }

@@ -86,6 +86,8 @@ run "circuit from vanilla" 0 "$g16" filecoin circuit --kind window --sector-size
 flip "$vp" 200 "$tmp/m.vproof"
 run "circuit from changed vanilla" 1 "$g16" filecoin circuit --kind window --sector-size 32GiB --vanilla "$tmp/m.vproof" &&
     has "changed vanilla" "$tmp/out" "^not satisfied: "
+run "winning circuit from a window proof" 2 "$g16" filecoin circuit --kind winning --sector-size 32GiB --vanilla "$vp" &&
+    has "winning wants 66" "$tmp/err" "WinningPoSt challenges 66"
 run "circuit vanilla wrong shape" 2 "$g16" filecoin circuit --kind window --sector-size 64GiB --vanilla "$vp"
 
 finish filecoin.sh
