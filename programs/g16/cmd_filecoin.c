@@ -16,7 +16,7 @@ static const char usage[] =
     "usage: g16 filecoin poseidon --arity 2|4|8|11 X...\n"
     "       g16 filecoin post-check VPROOF --pub PUB.json\n"
     "       g16 filecoin circuit --kind window|winning --sector-size 2KiB|8MiB|32GiB|64GiB --count\n"
-    "       g16 filecoin circuit --kind window|winning --sector-size SIZE --vanilla VPROOF\n"
+    "       g16 filecoin circuit --kind window|winning --sector-size SIZE --vanilla VPROOF [-o C.g16c]\n"
     "\n"
     "poseidon    Filecoin's Poseidon (neptune, Standard strength, Merkle-tree domain tag) of\n"
     "            exactly ARITY field elements, each decimal or 0x hex and < r; prints the\n"
@@ -29,8 +29,12 @@ static const char usage[] =
     "circuit     --count: constraints, inputs and aux of one FallbackPoSt partition (bellperson\n"
     "            order; ONE counted in inputs, the per-input rows not in constraints), counted\n"
     "            by the circuit code without building matrices (512MiB also accepted).\n"
-    "            --vanilla: builds the circuit of the sectors in one vanilla proof file\n"
-    "            (10 challenges each; WinningPoSt 1) with its witness and checks every row.\n"
+    "            --vanilla: builds the circuit of the sector proofs in one vanilla proof file\n"
+    "            (WindowPoSt: a circuit sector each, no padding; WinningPoSt: 66 circuit\n"
+    "            sectors from the 66 inclusion proofs of sector proof 0) with its witness,\n"
+    "            and checks every row: exit 0 satisfied, 1 not.  -o writes the circuit and,\n"
+    "            beside it, the witness (.g16w) for g16 setup / prove / verify (TEST-ONLY keys:\n"
+    "            Filecoin's official parameters are not this circuit's until proven so).\n"
     "\n"
     "exit status: 0 valid / done, 1 invalid (a check failed: says which), 2 error\n";
 
@@ -161,15 +165,32 @@ static int cmd_post_check(int argc, char **argv)
     return rc;
 }
 
+/* Writes FILE.g16c and its witness beside it (FILE.g16w), as `g16 circuit gen` does. */
+static int save_circuit(const g16_circuit *c, const g16_witness *w, const char *path)
+{
+    size_t n = strlen(path);
+    char *wpath = malloc(n + 6);
+    if (!wpath) return cli_fail("filecoin circuit", G16_ERR_NOMEM);
+    memcpy(wpath, path, n + 1);
+    if (n > 5 && !strcmp(path + n - 5, ".g16c")) strcpy(wpath + n - 5, ".g16w");
+    else strcat(wpath, ".g16w");
+    g16_status st = g16_circuit_save(c, path);
+    if (st == G16_OK) st = g16_witness_save(w, wpath);
+    if (st == G16_OK) printf("wrote %s and %s\n", path, wpath);
+    free(wpath);
+    return st == G16_OK ? CLI_OK : cli_fail("filecoin circuit", st);
+}
+
 static int cmd_circuit(int argc, char **argv)
 {
-    const char *kind = NULL, *size = NULL, *vanilla = NULL;
+    const char *kind = NULL, *size = NULL, *vanilla = NULL, *outp = NULL;
     int count = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--kind") && i + 1 < argc) kind = argv[++i];
         else if (!strcmp(argv[i], "--sector-size") && i + 1 < argc) size = argv[++i];
         else if (!strcmp(argv[i], "--vanilla") && i + 1 < argc) vanilla = argv[++i];
         else if (!strcmp(argv[i], "--count")) count = 1;
+        else if (!strcmp(argv[i], "-o") && i + 1 < argc) outp = argv[++i];
         else {
             fprintf(stderr, "g16 filecoin circuit: unknown argument %s\n", argv[i]);
             return CLI_ERROR;
@@ -206,24 +227,21 @@ static int cmd_circuit(int argc, char **argv)
     g16_fc_vproof v;
     st = g16_fc_vproof_read(&v, vanilla);
     if (st != G16_OK) return cli_fail("filecoin circuit", st);
-    unsigned per = k == G16_FC_WINNING ? 1 : cfg.challenges;
-    g16_builder *b = NULL;
     g16_circuit *c = NULL;
     g16_witness *w = NULL;
-    st = g16_builder_new(&b);
-    g16_fc_cs cs = {.b = b};
-    for (uint64_t s = 0; st == G16_OK && s < v.n_sectors; s++) st = g16_fc_post_sector(&cs, &cfg.shape, per, &v, s);
-    if (st == G16_OK) st = g16_builder_finish(b, &c, &w);
+    g16_fc_counts n;
+    st = g16_fc_post_build(&c, &w, &n, &cfg, &v);
     int rc;
     if (st != G16_OK) {
         rc = cli_fail("filecoin circuit", st);
     } else {
-        printf("constraints %llu\ninputs %llu\naux %llu\n", (unsigned long long)cs.constraints,
-               (unsigned long long)cs.inputs + 1, (unsigned long long)cs.aux);
+        printf("constraints %llu\ninputs %llu\naux %llu\n", (unsigned long long)n.constraints,
+               (unsigned long long)n.inputs, (unsigned long long)n.aux);
         st = g16_circuit_check(c, w);
         if (st == G16_OK) {
             printf("satisfied\n");
             rc = CLI_OK;
+            if (outp) rc = save_circuit(c, w, outp);
         } else if (st == G16_ERR_UNSATISFIED) {
             printf("not satisfied: %s\n", g16_last_error());
             rc = CLI_INVALID;
@@ -233,7 +251,6 @@ static int cmd_circuit(int argc, char **argv)
     }
     g16_circuit_destroy(c);
     g16_witness_destroy(w);
-    g16_builder_free(b);
     g16_fc_vproof_free(&v);
     return rc;
 }

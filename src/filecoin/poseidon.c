@@ -79,116 +79,159 @@ g16_status g16_poseidon_grain(g16_fr *out, size_t count, unsigned sbox, unsigned
 }
 
 /* ---------------------------------------------------------------------------
- * Small dense linear algebra over Fr for the optimized schedule. */
+ * Small dense linear algebra over Fr, row-vector convention (v · M). */
 typedef g16_fr mat[G16_POSEIDON_MAX_T][G16_POSEIDON_MAX_T];
 
-/* Solves a·x = b for an n×n invertible a (Gauss–Jordan; a and b are copies). */
-static int solve(g16_fr *x, mat a_in, const g16_fr *b_in, unsigned n)
+/* out = a⁻¹ for an n×n matrix (Gauss–Jordan); -1 when singular. */
+static int mat_inv(mat out, mat a_in, unsigned n)
 {
-    mat a;
-    g16_fr b[G16_POSEIDON_MAX_T];
+    mat a, r;
     memcpy(a, a_in, sizeof a);
-    memcpy(b, b_in, n * sizeof *b);
+    for (unsigned i = 0; i < n; i++)
+        for (unsigned j = 0; j < n; j++) {
+            if (i == j) g16_fr_set_one(&r[i][j]);
+            else g16_fr_set_zero(&r[i][j]);
+        }
     for (unsigned c = 0; c < n; c++) {
         unsigned p = c;
         while (p < n && g16_fr_is_zero(&a[p][c])) p++;
         if (p == n) return -1;
-        if (p != c) {
-            for (unsigned j = 0; j < n; j++) {
-                g16_fr tmp = a[c][j];
-                a[c][j] = a[p][j];
-                a[p][j] = tmp;
-            }
-            g16_fr tmp = b[c];
-            b[c] = b[p];
-            b[p] = tmp;
+        for (unsigned j = 0; j < n && p != c; j++) {
+            g16_fr tmp = a[c][j];
+            a[c][j] = a[p][j];
+            a[p][j] = tmp;
+            tmp = r[c][j];
+            r[c][j] = r[p][j];
+            r[p][j] = tmp;
         }
         g16_fr inv;
         g16_fr_inv(&inv, &a[c][c]);
-        for (unsigned j = 0; j < n; j++) g16_fr_mul(&a[c][j], &a[c][j], &inv);
-        g16_fr_mul(&b[c], &b[c], &inv);
-        for (unsigned r = 0; r < n; r++) {
-            if (r == c || g16_fr_is_zero(&a[r][c])) continue;
-            g16_fr f = a[r][c], t;
+        for (unsigned j = 0; j < n; j++) {
+            g16_fr_mul(&a[c][j], &a[c][j], &inv);
+            g16_fr_mul(&r[c][j], &r[c][j], &inv);
+        }
+        for (unsigned i = 0; i < n; i++) {
+            if (i == c || g16_fr_is_zero(&a[i][c])) continue;
+            g16_fr f = a[i][c], t;
             for (unsigned j = 0; j < n; j++) {
                 g16_fr_mul(&t, &f, &a[c][j]);
-                g16_fr_sub(&a[r][j], &a[r][j], &t);
+                g16_fr_sub(&a[i][j], &a[i][j], &t);
+                g16_fr_mul(&t, &f, &r[c][j]);
+                g16_fr_sub(&r[i][j], &r[i][j], &t);
             }
-            g16_fr_mul(&t, &f, &b[c]);
-            g16_fr_sub(&b[r], &b[r], &t);
         }
     }
-    memcpy(x, b, n * sizeof *b);
+    memcpy(out, r, sizeof r);
     return 0;
 }
 
-static void mat_vec(g16_fr *out, mat m, const g16_fr *v, unsigned t)
+/* out = v · m (out may alias v) */
+static void vec_mat(g16_fr *out, const g16_fr *v, const g16_fr m[G16_POSEIDON_MAX_T][G16_POSEIDON_MAX_T],
+                    unsigned n)
 {
-    g16_fr r[G16_POSEIDON_MAX_T], p;
-    for (unsigned i = 0; i < t; i++) {
-        g16_fr_set_zero(&r[i]);
-        for (unsigned j = 0; j < t; j++) {
-            g16_fr_mul(&p, &m[i][j], &v[j]);
-            g16_fr_add(&r[i], &r[i], &p);
+    g16_fr r[G16_POSEIDON_MAX_T], q;
+    for (unsigned j = 0; j < n; j++) {
+        g16_fr_set_zero(&r[j]);
+        for (unsigned i = 0; i < n; i++) {
+            g16_fr_mul(&q, &v[i], &m[i][j]);
+            g16_fr_add(&r[j], &r[j], &q);
         }
     }
-    memcpy(out, r, t * sizeof *r);
+    memcpy(out, r, n * sizeof *r);
 }
 
-/* The optimized schedule, derived from the plain constants:
- * 1. In a partial round only element 0 passes the S-box, so the constants added
- *    to elements 1.. commute with it: they are moved past the S-box and the MDS
- *    (as M·c) into the next round's constants, leaving one constant a round.
- * 2. Each partial round's matrix A factors as A = P·S with P = diag(1, Â) and
- *    S = [[a00, a_row], [Â⁻¹·a_col, I]].  P leaves element 0 alone, so it commutes
- *    with the next round's S-box and is folded into the next matrix (M·P).  Only
- *    the last partial round keeps a dense matrix. */
-static int build_optimized(g16_poseidon *p)
+static void mat_mul(mat out, mat a, mat b, unsigned n)
 {
-    unsigned t = p->t, half = p->rf / 2, rounds = p->rf + p->rp;
-    p->orc = malloc((size_t)rounds * t * sizeof *p->orc);
-    p->sp_row = malloc((size_t)p->rp * t * sizeof *p->sp_row);
-    p->sp_col = malloc((size_t)p->rp * (t - 1) * sizeof *p->sp_col);
-    if (!p->orc || !p->sp_row || !p->sp_col) return -1;
-    memcpy(p->orc, p->rc, (size_t)rounds * t * sizeof *p->orc);
-    for (unsigned r = half; r < half + p->rp; r++) {
-        g16_fr tail[G16_POSEIDON_MAX_T], moved[G16_POSEIDON_MAX_T];
-        g16_fr_set_zero(&tail[0]);
-        for (unsigned i = 1; i < t; i++) {
-            tail[i] = p->orc[r * t + i];
-            g16_fr_set_zero(&p->orc[r * t + i]);
-        }
-        mat_vec(moved, p->mds, tail, t);
-        for (unsigned i = 0; i < t; i++) g16_fr_add(&p->orc[(r + 1) * t + i], &p->orc[(r + 1) * t + i], &moved[i]);
-    }
-    mat a;
-    memcpy(a, p->mds, sizeof a);
-    for (unsigned k = 0; k + 1 < p->rp; k++) {
-        mat hat;
-        g16_fr col[G16_POSEIDON_MAX_T];
-        for (unsigned i = 1; i < t; i++) {
-            col[i - 1] = a[i][0];
-            for (unsigned j = 1; j < t; j++) hat[i - 1][j - 1] = a[i][j];
-        }
-        for (unsigned j = 0; j < t; j++) p->sp_row[k * t + j] = a[0][j];
-        if (solve(&p->sp_col[k * (t - 1)], hat, col, t - 1)) return -1;
-        /* next A = M · diag(1, Â) */
-        mat next;
-        for (unsigned i = 0; i < t; i++) {
-            next[i][0] = p->mds[i][0];
-            for (unsigned j = 1; j < t; j++) {
-                g16_fr s, q;
-                g16_fr_set_zero(&s);
-                for (unsigned m = 1; m < t; m++) {
-                    g16_fr_mul(&q, &p->mds[i][m], &hat[m - 1][j - 1]);
-                    g16_fr_add(&s, &s, &q);
-                }
-                next[i][j] = s;
+    mat r;
+    g16_fr q;
+    for (unsigned i = 0; i < n; i++)
+        for (unsigned j = 0; j < n; j++) {
+            g16_fr_set_zero(&r[i][j]);
+            for (unsigned k = 0; k < n; k++) {
+                g16_fr_mul(&q, &a[i][k], &b[k][j]);
+                g16_fr_add(&r[i][j], &r[i][j], &q);
             }
         }
-        memcpy(a, next, sizeof a);
+    memcpy(out, r, sizeof r);
+}
+
+/* neptune's preprocessing, rederived:
+ * - Constants move backward through the (invertible) MDS: adding c after the MDS
+ *   equals adding c · M⁻¹ before it, i.e. right after the previous S-box.  In a
+ *   partial round only element 0 passes the S-box, so elements 1.. of such a
+ *   post-key keep moving back through the partial rounds; what reaches the last
+ *   first-half full round is its post-key.  Round 0 keeps its own constants as
+ *   pre-keys (added before its S-box).
+ * - The partial rounds' matrix is factored from the last round backward:
+ *   C = C' · C'' with C' = diag(1, Ĉ) and C'' = [[c00, c_row], [c_col · Ĉ⁻¹, I]].
+ *   C' leaves element 0 alone, so it commutes with the previous S-box and is
+ *   folded into the previous matrix (M · C'); after rp steps what remains is the
+ *   dense "pre-sparse" matrix of the last first-half full round. */
+static int build_optimized(g16_poseidon *p)
+{
+    unsigned t = p->t, half = p->rf / 2, rp = p->rp;
+    mat minv;
+    if (mat_inv(minv, p->mds, t)) return -1;
+    p->n_crc = (size_t)p->rf * t + rp;
+    p->crc = malloc(p->n_crc * sizeof *p->crc);
+    p->w_hat = malloc((size_t)rp * t * sizeof *p->w_hat);
+    p->v_rest = malloc((size_t)rp * (t - 1) * sizeof *p->v_rest);
+    g16_fr *pk = malloc(rp * sizeof *pk);
+    if (!p->crc || !p->w_hat || !p->v_rest || !pk) {
+        free(pk);
+        return -1;
     }
-    memcpy(p->last, a, sizeof a);
+#define RK(r) (&p->rc[(size_t)(r) * t])
+    size_t n = 0;
+    memcpy(&p->crc[n], RK(0), t * sizeof *p->crc);
+    n += t;
+    for (unsigned i = 0; i + 1 < half; i++, n += t) vec_mat(&p->crc[n], RK(i + 1), minv, t);
+    g16_fr acc[G16_POSEIDON_MAX_T], inv[G16_POSEIDON_MAX_T];
+    memcpy(acc, RK(half + rp), t * sizeof *acc);
+    for (unsigned i = 0; i < rp; i++) {
+        vec_mat(inv, acc, minv, t);
+        pk[i] = inv[0];
+        g16_fr_set_zero(&inv[0]);
+        const g16_fr *prev = RK(half + rp - i - 1);
+        for (unsigned j = 0; j < t; j++) g16_fr_add(&acc[j], &prev[j], &inv[j]);
+    }
+    vec_mat(&p->crc[n], acc, minv, t);
+    n += t;
+    for (unsigned i = 0; i < rp; i++) p->crc[n++] = pk[rp - 1 - i];
+    for (unsigned i = 1; i < half; i++, n += t) vec_mat(&p->crc[n], RK(i + half + rp), minv, t);
+#undef RK
+    free(pk);
+    if (n != p->n_crc) return -1;
+
+    mat cur;
+    memcpy(cur, p->mds, sizeof cur);
+    for (unsigned k = 0; k < rp; k++) {
+        mat hat, hat_inv, prime;
+        for (unsigned i = 1; i < t; i++)
+            for (unsigned j = 1; j < t; j++) hat[i - 1][j - 1] = cur[i][j];
+        if (mat_inv(hat_inv, hat, t - 1)) return -1;
+        g16_fr w[G16_POSEIDON_MAX_T], wh[G16_POSEIDON_MAX_T];
+        for (unsigned i = 1; i < t; i++) w[i - 1] = cur[i][0];
+        vec_mat(wh, w, hat_inv, t - 1);
+        /* the sparse matrix C'' of partial round rp − 1 − k */
+        unsigned slot = rp - 1 - k;
+        p->w_hat[slot * t] = cur[0][0];
+        for (unsigned i = 1; i < t; i++) {
+            p->w_hat[slot * t + i] = wh[i - 1];
+            p->v_rest[slot * (t - 1) + i - 1] = cur[0][i];
+        }
+        for (unsigned i = 0; i < t; i++)
+            for (unsigned j = 0; j < t; j++) {
+                if (i == 0 || j == 0) {
+                    if (i == j) g16_fr_set_one(&prime[i][j]);
+                    else g16_fr_set_zero(&prime[i][j]);
+                } else {
+                    prime[i][j] = cur[i][j];
+                }
+            }
+        mat_mul(cur, p->mds, prime, t);
+    }
+    memcpy(p->pre_sparse, cur, sizeof cur);
     return 0;
 }
 
@@ -260,18 +303,19 @@ void g16_poseidon_hash_plain(g16_fr *out, const g16_poseidon *p, const g16_fr *i
         for (unsigned i = 0; i < t; i++) g16_fr_add(&s[i], &s[i], &p->rc[r * t + i]);
         int full = r < half || r >= half + p->rp;
         for (unsigned i = 0; i < (full ? t : 1); i++) quintic(&s[i]);
-        mat_vec(s, (g16_fr(*)[G16_POSEIDON_MAX_T])p->mds, s, t);
+        vec_mat(s, s, p->mds, t);
     }
     *out = s[1];
 }
 
-static void full_round(g16_fr *s, const g16_poseidon *p, unsigned r)
+/* S-box on every element, then its post-key (none on the last round). */
+static const g16_fr *full_sbox(g16_fr *s, unsigned t, const g16_fr *keys)
 {
-    for (unsigned i = 0; i < p->t; i++) {
-        g16_fr_add(&s[i], &s[i], &p->orc[r * p->t + i]);
+    for (unsigned i = 0; i < t; i++) {
         quintic(&s[i]);
+        if (keys) g16_fr_add(&s[i], &s[i], &keys[i]);
     }
-    mat_vec(s, (g16_fr(*)[G16_POSEIDON_MAX_T])p->mds, s, p->t);
+    return keys ? keys + t : NULL;
 }
 
 void g16_poseidon_hash(g16_fr *out, const g16_poseidon *p, const g16_fr *in)
@@ -279,26 +323,29 @@ void g16_poseidon_hash(g16_fr *out, const g16_poseidon *p, const g16_fr *in)
     unsigned t = p->t, half = p->rf / 2;
     g16_fr s[G16_POSEIDON_MAX_T], q;
     init_state(s, p, in);
-    for (unsigned r = 0; r < half; r++) full_round(s, p, r);
-    for (unsigned k = 0; k < p->rp; k++) {
-        unsigned r = half + k;
-        g16_fr_add(&s[0], &s[0], &p->orc[r * t]);
+    const g16_fr *k = p->crc;
+    for (unsigned i = 0; i < t; i++) g16_fr_add(&s[i], &s[i], &k[i]);
+    k += t;
+    for (unsigned r = 0; r < half; r++) {
+        k = full_sbox(s, t, k);
+        vec_mat(s, s, r + 1 == half ? p->pre_sparse : p->mds, t);
+    }
+    for (unsigned r = 0; r < p->rp; r++) {
         quintic(&s[0]);
-        if (k + 1 == p->rp) {
-            mat_vec(s, (g16_fr(*)[G16_POSEIDON_MAX_T])p->last, s, t);
-            break;
-        }
-        const g16_fr *row = &p->sp_row[k * t], *col = &p->sp_col[k * (t - 1)];
-        g16_fr x0 = s[0], y0;
-        g16_fr_mul(&y0, &row[0], &x0);
+        g16_fr_add(&s[0], &s[0], k++);
+        const g16_fr *w = &p->w_hat[r * t], *v = &p->v_rest[r * (t - 1)];
+        g16_fr x0 = s[0];
+        g16_fr_mul(&s[0], &x0, &w[0]);
         for (unsigned j = 1; j < t; j++) {
-            g16_fr_mul(&q, &row[j], &s[j]);
-            g16_fr_add(&y0, &y0, &q);
-            g16_fr_mul(&q, &col[j - 1], &x0);
+            g16_fr_mul(&q, &s[j], &w[j]);
+            g16_fr_add(&s[0], &s[0], &q);
+            g16_fr_mul(&q, &x0, &v[j - 1]);
             g16_fr_add(&s[j], &s[j], &q);
         }
-        s[0] = y0;
     }
-    for (unsigned r = half + p->rp; r < p->rf + p->rp; r++) full_round(s, p, r);
+    for (unsigned r = 0; r < half; r++) {
+        k = full_sbox(s, t, r + 1 == half ? NULL : k);
+        vec_mat(s, s, p->mds, t);
+    }
     *out = s[1];
 }

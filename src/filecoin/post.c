@@ -156,6 +156,11 @@ g16_status g16_fc_post_check(const g16_fc_vproof *v, const g16_fc_post_pub *pub)
                         (unsigned long long)v->sector_id);
     const g16_poseidon *p2 = g16_poseidon_get(2);
     if (!p2) return g16_fail(G16_ERR_NOMEM, "poseidon constants");
+    /* As the FVM's verify_post and Lotus do before calling the proofs library:
+     * the randomness must be a valid field element, so its top two bits go. */
+    uint8_t rnd[32];
+    memcpy(rnd, pub->randomness, 32);
+    rnd[31] &= 0x3f;
     char h1[67], h2[67];
     for (uint64_t s = 0; s < v->n_sectors; s++) {
         const g16_fc_sector *sec = &v->sectors[s];
@@ -176,7 +181,7 @@ g16_status g16_fc_post_check(const g16_fc_vproof *v, const g16_fc_post_pub *pub)
             G16_TRY(check_shape(v, inc, &cfg.shape, s, j));
             /* One sector's proof: challenge j is leaf challenge j (the V1_1 rule's
              * sector_index · n + j with sector index 0, and the V1_2 rule alike). */
-            uint64_t want = g16_fc_challenge_leaf(pub->randomness, v->sector_id, j, cfg.shape.leaves);
+            uint64_t want = g16_fc_challenge_leaf(rnd, v->sector_id, j, cfg.shape.leaves);
             if (inc->leaf_index != want)
                 return g16_fail(G16_ERR_UNSATISFIED, "sector proof %llu, inclusion proof %llu: opens leaf %llu; challenge %llu names leaf %llu",
                                 (unsigned long long)s, (unsigned long long)j, (unsigned long long)inc->leaf_index,

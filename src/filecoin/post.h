@@ -72,7 +72,8 @@ uint64_t g16_fc_challenge_leaf(const uint8_t randomness[32], uint64_t sector_id,
  * comm_r are the public ones, Poseidon-2(comm_c, comm_r_last) = comm_r, each
  * inclusion proof has the sector's tree shape, hashes from its leaf to its root
  * and that root is comm_r_last, there are as many as the proof type challenges,
- * and proof j opens the leaf challenge j names.
+ * and proof j opens the leaf challenge j names (randomness byte 31 masked with
+ * 0x3f first, as the FVM and Lotus do).
  * Returns G16_OK (valid), G16_ERR_UNSATISFIED (invalid; the message says which
  * check failed and where), G16_ERR_NOMEM. */
 g16_status g16_fc_post_check(const g16_fc_vproof *v, const g16_fc_post_pub *pub);

@@ -53,16 +53,17 @@ static g16_status por(g16_fc_cs *cs, const g16_fc_shape *sh, const g16_fc_num *r
 }
 
 g16_status g16_fc_post_sector(g16_fc_cs *cs, const g16_fc_shape *shape, unsigned challenges,
-                              const g16_fc_vproof *v, uint64_t s)
+                              const g16_fc_vproof *v, uint64_t s, uint64_t first)
 {
     int build = g16_fc_building(cs);
     const g16_fc_sector *sec = NULL;
     if (build) {
         if (!v || s >= v->n_sectors) return g16_fail(G16_ERR_ARG, "post circuit: no sector proof %llu", (unsigned long long)s);
         sec = &v->sectors[s];
-        if (sec->n_incl < challenges)
-            return g16_fail(G16_ERR_ARG, "post circuit: sector proof %llu has %llu inclusion proofs; the circuit wants %u",
-                            (unsigned long long)s, (unsigned long long)sec->n_incl, challenges);
+        if (first > sec->n_incl || sec->n_incl - first < challenges)
+            return g16_fail(G16_ERR_ARG, "post circuit: sector proof %llu has %llu inclusion proofs; the circuit wants %llu",
+                            (unsigned long long)s, (unsigned long long)sec->n_incl,
+                            (unsigned long long)(first + challenges));
     }
     g16_fc_num comm_r_last, comm_c, comm_r, h;
     G16_TRY(g16_fc_alloc(cs, &comm_r_last, sec ? &sec->comm_r_last : NULL));
@@ -75,7 +76,7 @@ g16_status g16_fc_post_sector(g16_fc_cs *cs, const g16_fc_shape *shape, unsigned
     G16_TRY(g16_fc_poseidon_gadget(cs, &h, p2, pair));
     G16_TRY(g16_fc_equal(cs, &comm_r, &h));
     for (unsigned j = 0; j < challenges; j++)
-        G16_TRY(por(cs, shape, &comm_r_last, v, sec ? &v->incl[sec->incl0 + j] : NULL));
+        G16_TRY(por(cs, shape, &comm_r_last, v, sec ? &v->incl[sec->incl0 + first + j] : NULL));
     return G16_OK;
 }
 
@@ -83,7 +84,7 @@ g16_status g16_fc_fallback_count(g16_fc_counts *out, const g16_fc_shape *shape, 
                                  unsigned challenges)
 {
     g16_fc_cs cs = {0};
-    G16_TRY(g16_fc_post_sector(&cs, shape, challenges, NULL, 0));
+    G16_TRY(g16_fc_post_sector(&cs, shape, challenges, NULL, 0, 0));
     out->constraints = cs.constraints * sectors;
     out->inputs = 1 + cs.inputs * sectors;
     out->aux = cs.aux * sectors;
@@ -94,4 +95,41 @@ g16_status g16_fc_post_count(g16_fc_counts *out, const g16_fc_post_config *cfg)
 {
     if (cfg->kind == G16_FC_WINNING) return g16_fc_fallback_count(out, &cfg->shape, cfg->challenges, 1);
     return g16_fc_fallback_count(out, &cfg->shape, cfg->sectors, cfg->challenges);
+}
+
+g16_status g16_fc_post_build(g16_circuit **circ, g16_witness **wit, g16_fc_counts *counts,
+                             const g16_fc_post_config *cfg, const g16_fc_vproof *v)
+{
+    *circ = NULL;
+    *wit = NULL;
+    if (v->n_sectors == 0) return g16_fail(G16_ERR_ARG, "post circuit: the vanilla proof has no sector proof");
+    if (cfg->kind == G16_FC_WINNING && v->sectors[0].n_incl != cfg->challenges)
+        return g16_fail(G16_ERR_ARG, "post circuit: sector proof 0 has %llu inclusion proofs; WinningPoSt challenges %u",
+                        (unsigned long long)v->sectors[0].n_incl, cfg->challenges);
+    g16_builder *b;
+    G16_TRY(g16_builder_new(&b));
+    g16_fc_cs cs = {.b = b};
+    g16_status st = G16_OK;
+    if (cfg->kind == G16_FC_WINNING) {
+        for (unsigned j = 0; st == G16_OK && j < cfg->challenges; j++)
+            st = g16_fc_post_sector(&cs, &cfg->shape, 1, v, 0, j);
+    } else {
+        if (v->n_sectors > cfg->sectors)
+            st = g16_fail(G16_ERR_ARG, "post circuit: %llu sector proofs; a partition holds %u",
+                          (unsigned long long)v->n_sectors, cfg->sectors);
+        for (uint64_t s = 0; st == G16_OK && s < v->n_sectors; s++) {
+            if (v->sectors[s].n_incl != cfg->challenges)
+                st = g16_fail(G16_ERR_ARG, "post circuit: sector proof %llu has %llu inclusion proofs; WindowPoSt challenges %u",
+                              (unsigned long long)s, (unsigned long long)v->sectors[s].n_incl, cfg->challenges);
+            else
+                st = g16_fc_post_sector(&cs, &cfg->shape, cfg->challenges, v, s, 0);
+        }
+    }
+    if (st == G16_OK) st = g16_builder_finish(b, circ, wit);
+    g16_builder_free(b);
+    if (st != G16_OK) return st;
+    counts->constraints = cs.constraints;
+    counts->inputs = cs.inputs + 1;
+    counts->aux = cs.aux;
+    return G16_OK;
 }

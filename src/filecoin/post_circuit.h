@@ -18,12 +18,21 @@ typedef struct g16_fc_counts {
     uint64_t aux;
 } g16_fc_counts;
 
-/* Synthesizes one sector with `challenges` inclusion proofs into cs.  When cs
- * builds, v's sector proof s supplies the values (its first `challenges`
- * inclusion proofs, which must have the shape); when it counts, v may be NULL.
- * Returns G16_ERR_ARG for a vanilla proof of another shape. */
+/* Synthesizes one circuit sector with `challenges` inclusion proofs into cs.
+ * When cs builds, v's sector proof s supplies the values: its inclusion proofs
+ * first .. first + challenges − 1, which must exist and have the shape (a
+ * WindowPoSt sector takes its 10 from 0; WinningPoSt's 66 circuit sectors take
+ * proof j each of the one sector).  When it counts, v may be NULL.
+ * Returns G16_ERR_ARG for a vanilla proof of another shape or too few proofs. */
 g16_status g16_fc_post_sector(g16_fc_cs *cs, const g16_fc_shape *shape, unsigned challenges,
-                              const g16_fc_vproof *v, uint64_t s);
+                              const g16_fc_vproof *v, uint64_t s, uint64_t first);
+
+/* Builds the circuit of a PoSt from one vanilla proof file's sectors: WindowPoSt
+ * one circuit sector per sector proof (at most cfg->sectors, no padding),
+ * WinningPoSt cfg->challenges circuit sectors of one challenge each from sector
+ * proof 0.  Out: the circuit and its witness (heap handles), and the counts. */
+g16_status g16_fc_post_build(g16_circuit **circ, g16_witness **wit, g16_fc_counts *counts,
+                             const g16_fc_post_config *cfg, const g16_fc_vproof *v);
 
 /* Counts a FallbackPoSt circuit of `sectors` sectors × `challenges` challenges
  * on trees of this shape (one sector synthesized in counting mode: every sector's

@@ -86,6 +86,21 @@ run "circuit from vanilla" 0 "$g16" filecoin circuit --kind window --sector-size
 flip "$vp" 200 "$tmp/m.vproof"
 run "circuit from changed vanilla" 1 "$g16" filecoin circuit --kind window --sector-size 32GiB --vanilla "$tmp/m.vproof" &&
     has "changed vanilla" "$tmp/out" "^not satisfied: "
+# -o: the circuit and witness go to files; TEST-ONLY keys prove and verify them, and the
+# public inputs are comm_r (big-endian here) and the ten challenged leaves
+run "circuit -o" 0 "$g16" filecoin circuit --kind window --sector-size 32GiB --vanilla "$vp" -o "$tmp/sec.g16c" &&
+    [ -s "$tmp/sec.g16c" ] && [ -s "$tmp/sec.g16w" ] && ok || bad "circuit -o: files not written"
+run "setup sector" 0 "$g16" setup --circuit "$tmp/sec.g16c" --seed 7 -o "$tmp/sec.params" --vk "$tmp/sec.vk"
+run "prove sector" 0 "$g16" prove --params "$tmp/sec.params" --circuit "$tmp/sec.g16c" --witness "$tmp/sec.g16w" \
+    -o "$tmp/sec.proof" --inputs-out "$tmp/sec.inputs" --backend cpu
+head -1 "$tmp/sec.inputs" | grep -q "^0x6b329f1c186ebcd98b881bf243ed5c8e93c5d4138790455ac973c6e3861069df$" && ok ||
+    bad "input 1 is not comm_r"
+sed -n 2p "$tmp/sec.inputs" | grep -q "^0x0*2a31e9d7$" && ok || bad "input 2 is not leaf 707914199"
+run "verify sector" 0 "$g16" verify --vk "$tmp/sec.vk" --proof "$tmp/sec.proof" --inputs "$tmp/sec.inputs"
+sed '2s/7$/8/' "$tmp/sec.inputs" >"$tmp/sec.bad"
+run "verify other leaf" 1 "$g16" verify --vk "$tmp/sec.vk" --proof "$tmp/sec.proof" --inputs "$tmp/sec.bad"
+run "winning circuit from a window proof" 2 "$g16" filecoin circuit --kind winning --sector-size 32GiB --vanilla "$vp" &&
+    has "winning wants 66" "$tmp/err" "WinningPoSt challenges 66"
 run "circuit vanilla wrong shape" 2 "$g16" filecoin circuit --kind window --sector-size 64GiB --vanilla "$vp"
 
 finish filecoin.sh

@@ -154,7 +154,7 @@ static void test_real_sector(void)
     g16_builder *b;
     g16_builder_new(&b);
     g16_fc_cs cs = {.b = b};
-    CHECK(g16_fc_post_sector(&cs, &sh, 10, &v, 0) == G16_OK, "build: %s", g16_last_error());
+    CHECK(g16_fc_post_sector(&cs, &sh, 10, &v, 0, 0) == G16_OK, "build: %s", g16_last_error());
     CHECK(cs.constraints == 53333 && cs.inputs == 11, "one sector: %llu rows, %llu inputs",
           (unsigned long long)cs.constraints, (unsigned long long)cs.inputs);
     g16_circuit *c = NULL;
@@ -180,11 +180,64 @@ static void test_real_sector(void)
     g16_fc_vproof_free(&v);
 }
 
+/* WinningPoSt 32 GiB: 66 circuit sectors of one challenge each, from one sector
+ * proof of 66 inclusion proofs.  No real Winning vanilla proof is at hand, so its
+ * proofs are the real sector's ten paths repeated (proof j = path j mod 10): each
+ * is a valid path to the same comm_r_last, which is all the circuit checks (the
+ * leaf indices are inputs). */
+static void test_winning_build(void)
+{
+    size_t n = 0;
+    uint8_t *real = g16_test_slurp(FIXTURES "window-post-32g-sector1.vproof", &n, 0);
+    if (!real || n != 24960) {
+        CHECK(0, "fixture");
+        free(real);
+        return;
+    }
+    const size_t head = 56, each = 2484;
+    size_t m = head + 66 * each + 64;
+    uint8_t *buf = malloc(m);
+    memcpy(buf, real, head);
+    buf[48] = 66; /* inclusion_proofs length (u64 little-endian; bytes 49..55 stay 0) */
+    for (size_t j = 0; j < 66; j++) memcpy(buf + head + j * each, real + head + (j % 10) * each, each);
+    memcpy(buf + head + 66 * each, real + n - 64, 64);
+    g16_fc_vproof v;
+    g16_status st = g16_fc_vproof_parse(&v, buf, m, "winning");
+    CHECK(st == G16_OK, "synthetic winning proof parses: %s", g16_last_error());
+    if (st == G16_OK) {
+        g16_fc_post_config cfg;
+        g16_fc_post_config_for(&cfg, G16_FC_WINNING, 32ull << 30);
+        g16_circuit *c = NULL;
+        g16_witness *w = NULL;
+        g16_fc_counts cnt, want;
+        CHECK(g16_fc_post_build(&c, &w, &cnt, &cfg, &v) == G16_OK, "build winning: %s", g16_last_error());
+        g16_fc_post_count(&want, &cfg);
+        CHECK(cnt.constraints == 370590 && cnt.inputs == 133 && cnt.aux == want.aux,
+              "winning built: %llu rows, %llu inputs, %llu aux", (unsigned long long)cnt.constraints,
+              (unsigned long long)cnt.inputs, (unsigned long long)cnt.aux);
+        CHECK(c && g16_circuit_check(c, w) == G16_OK, "winning circuit satisfied: %s", g16_last_error());
+        /* circuit sector 13 opens path 3: its leaf input is that path's leaf index */
+        if (w) {
+            g16_fr leaf = fr_u(v.incl[3].leaf_index);
+            CHECK(g16_fr_eq(&w->z[1 + 13 * 2 + 1], &leaf), "sector 13's leaf input");
+        }
+        g16_circuit_destroy(c);
+        g16_witness_destroy(w);
+        /* a WindowPoSt sector takes exactly 10 inclusion proofs */
+        g16_fc_post_config_for(&cfg, G16_FC_WINDOW, 32ull << 30);
+        CHECK(g16_fc_post_build(&c, &w, &cnt, &cfg, &v) == G16_ERR_ARG && !c && !w, "66 paths are not a window sector");
+        g16_fc_vproof_free(&v);
+    }
+    free(buf);
+    free(real);
+}
+
 int main(void)
 {
     test_poseidon_gadget();
     test_insert();
     test_counts();
     test_real_sector();
+    test_winning_build();
     return g16_test_finish("test_filecoin_circuit");
 }

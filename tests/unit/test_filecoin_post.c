@@ -181,6 +181,13 @@ static void test_wrong_public(const uint8_t *buf, size_t n, const g16_fc_post_pu
     CHECK(check_bytes(buf, n, &pub) == G16_ERR_UNSATISFIED, "other randomness: other leaves");
     CHECK(strstr(g16_last_error(), "challenge 0 names leaf") != NULL, "%s", g16_last_error());
     pub.randomness[0] = 0;
+    /* the top two bits of byte 31 are masked off (FVM verify_post), so this is the
+     * same randomness; bit 5 is not */
+    pub.randomness[31] = 0xc0;
+    CHECK(check_bytes(buf, n, &pub) == G16_OK, "randomness[31] & 0x3f is what counts");
+    pub.randomness[31] = 0x20;
+    CHECK(check_bytes(buf, n, &pub) == G16_ERR_UNSATISFIED, "randomness bit 253 changes the leaves");
+    pub.randomness[31] = 0;
     pub.sector_size = 64ull << 30;
     CHECK(check_bytes(buf, n, &pub) == G16_ERR_UNSATISFIED, "a 64 GiB tree wants top-tree proofs");
     pub.sector_size = 32ull << 30;
