@@ -52,7 +52,19 @@ typedef struct settings {
     const char *token_file;
     double grace;
     json_t *file; /* keeps the config file's strings alive */
+    char *owned[2 * MAX_LIST + 64]; /* strings made here (key names, numbers as text) */
+    size_t n_owned;
 } settings;
+
+/* Keeps s for the settings' life (freed at exit); NULL when out of room or memory. */
+static char *own(settings *st, char *s)
+{
+    if (!s || st->n_owned == sizeof st->owned / sizeof *st->owned) {
+        free(s);
+        return NULL;
+    }
+    return st->owned[st->n_owned++] = s;
+}
 
 static int fail(const char *fmt, const char *a, const char *b)
 {
@@ -104,7 +116,7 @@ static int add_key(settings *st, const char *spec)
     const char *eq = strchr(spec, '=');
     if (!eq || eq == spec || !eq[1]) return fail("--key %s: expected NAME=PATH%s", spec, "");
     if (st->n_keys == MAX_LIST) return fail("--key %s: at most 64 keys%s", spec, "");
-    char *name = strndup(spec, (size_t)(eq - spec));
+    char *name = own(st, strndup(spec, (size_t)(eq - spec)));
     if (!name) return 2;
     st->keys[st->n_keys++] = (g16_service_key){name, eq + 1};
     return 0;
@@ -175,13 +187,15 @@ static int read_config(settings *st, const char *path)
             json_object_foreach(v, kn, kp) {
                 if (!json_is_string(kp)) return fail("%s: key %s: the path must be a string", path, kn);
                 if (st->n_keys == MAX_LIST) return fail("%s: at most 64 keys%s", path, "");
-                st->keys[st->n_keys++] = (g16_service_key){strdup(kn), json_string_value(kp)};
+                char *name = own(st, strdup(kn));
+                if (!name) return 2;
+                st->keys[st->n_keys++] = (g16_service_key){name, json_string_value(kp)};
             }
         } else if (json_is_string(v)) {
             if (apply(st, name, json_string_value(v))) return 2;
         } else if (json_is_integer(v) || json_is_real(v)) {
             snprintf(num, sizeof num, "%.17g", json_number_value(v));
-            char *copy = strdup(num); /* the settings keep pointers to their values */
+            char *copy = own(st, strdup(num)); /* the settings keep pointers to their values */
             if (!copy || apply(st, name, copy)) return 2;
         } else {
             return fail("%s: setting '%s' must be a string or a number", path, name);
@@ -287,5 +301,6 @@ int main(int argc, char **argv)
     g16_service_destroy(svc, st.grace);
     free(token);
     json_decref(st.file);
+    for (size_t i = 0; i < st.n_owned; i++) free(st.owned[i]);
     return 0;
 }
