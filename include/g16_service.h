@@ -39,6 +39,11 @@ typedef struct g16_service_config {
                                   0: 3600 */
     double keep_unfetched_s;   /* ... and at most this long when never fetched; 0: 7 days */
     int log_json;              /* logs as JSON lines instead of text */
+    const char *cluster;       /* a libpq connection string (postgresql://...): cluster mode, the
+                                  jobs in PostgreSQL shared by every node (docs/cluster.md); NULL:
+                                  one node, jobs in SQLite in the data dir */
+    const char *node_name;     /* this node's name in the cluster; NULL: HOSTNAME/ADDRESS */
+    double lease_s;            /* cluster: a claim's lease; 0: 10 s (renewed every lease/3) */
     void *log_file;            /* FILE * for the logs; NULL: stderr */
 } g16_service_config;
 

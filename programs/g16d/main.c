@@ -40,6 +40,11 @@ static const char usage[] =
     "  --retention S         finished jobs kept after their proof is fetched (3600) [retention]\n"
     "  --grace S             on SIGTERM, seconds running jobs get to end (60) [grace]\n"
     "  --log-format FMT      text | json (text) [log_format]\n"
+    "  --cluster URL         a PostgreSQL connection string: jobs shared by every node\n"
+    "                        with the same URL, partitions claimed under leases\n"
+    "                        (docs/cluster.md) [cluster]\n"
+    "  --node-name NAME      this node's name in the cluster (HOSTNAME/ADDRESS) [node_name]\n"
+    "  --lease S             a claimed partition's lease, renewed every S/3 (10) [lease]\n"
     "  --version, --help\n";
 
 #define MAX_LIST 64
@@ -148,6 +153,9 @@ static int apply(settings *st, const char *name, const char *v)
     else if (!strcmp(name, "timeout")) { if (parse_uint(&c->conn_timeout_s, v, 86400)) goto bad; }
     else if (!strcmp(name, "retention")) { if (parse_secs(&c->retention_s, v)) goto bad; }
     else if (!strcmp(name, "grace")) { if (parse_secs(&st->grace, v)) goto bad; }
+    else if (!strcmp(name, "cluster")) c->cluster = v;
+    else if (!strcmp(name, "node_name")) c->node_name = v;
+    else if (!strcmp(name, "lease")) { if (parse_secs(&c->lease_s, v) || c->lease_s < 1) goto bad; }
     else if (!strcmp(name, "log_format")) {
         if (strcmp(v, "text") && strcmp(v, "json")) goto bad;
         c->log_json = !strcmp(v, "json");

@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "common/error.h"
+#include "service/cluster.h"
 #include "service/service.h"
 
 void svc_reply_error(svc_reply *r, int status, const char *code, const char *fmt, ...)
@@ -170,6 +171,43 @@ static int base64_decode(uint8_t **out, size_t *len, const char *text)
     return 0;
 }
 
+static const char *http_code(int http)
+{
+    return http == 403 ? "path_refused" : http == 422 ? "invalid_input" : http == 429 ? "queue_full"
+         : http == 400 ? "bad_request" : "unavailable";
+}
+
+/* Cluster mode: the same checks, then the job goes to PostgreSQL (cluster.c). */
+static void cluster_submit(g16_service *s, svc_reply *r, svc_job *d)
+{
+    int http = 503;
+    for (uint32_t i = 0; i < d->n_parts; i++)
+        if (d->parts[i].up_circuit || d->parts[i].up_witness) {
+            svc_reply_error(r, 400, "bad_request", "partition %u: uploaded inputs are not taken in cluster mode "
+                            "(every node must read them): name files under a shared root", i);
+            return;
+        }
+    svc_new_id(d->id);
+    g16_status st = svc_job_validate(s, d, &http);
+    char id[SVC_ID_LEN + 1];
+    int existed = 0, state = 0;
+    if (st == G16_OK) st = svc_cl_submit(s, id, &existed, &state, d), http = 503;
+    if (st != G16_OK) {
+        pthread_mutex_lock(&s->mu);
+        s->m.rejected++;
+        pthread_mutex_unlock(&s->mu);
+        svc_reply_error(r, http, http_code(http), "%s", g16_last_error());
+        return;
+    }
+    pthread_mutex_lock(&s->mu);
+    if (!existed) s->m.submitted++;
+    pthread_mutex_unlock(&s->mu);
+    if (!existed) svc_log(s, "info", id, "queued in the cluster: key %s, %u partition(s), %s", d->key, d->n_parts,
+                          svc_prio_name(d->prio));
+    reply_json(r, existed ? 200 : 202, json_pack("{s:s,s:s,s:b}", "id", id, "state",
+                                                 svc_state_name((svc_state)state), "existing", existed));
+}
+
 static void submit(g16_service *s, svc_reply *r, const char *body, size_t len)
 {
     json_error_t err;
@@ -275,13 +313,16 @@ static void submit(g16_service *s, svc_reply *r, const char *body, size_t len)
             *dst = svc_strdup(b64name); /* replaced by the stored file's path at submit */
         }
     }
+    if (s->pg) {
+        cluster_submit(s, r, d);
+        goto out;
+    }
     svc_job *j;
     int existed, http;
     g16_status st = svc_job_submit(s, &j, &existed, &http, d);
     d = NULL; /* svc_job_submit owns it now */
     if (st != G16_OK) {
-        const char *code = http == 403 ? "path_refused" : http == 422 ? "invalid_input"
-                         : http == 429 ? "queue_full" : "unavailable";
+        const char *code = http_code(http);
         pthread_mutex_lock(&s->mu);
         s->m.rejected++;
         pthread_mutex_unlock(&s->mu);
@@ -300,18 +341,25 @@ out:
 }
 
 /* ---------------------------------------------------------------- GET /v1/jobs/{id} */
+/* ?wait=S: seconds, capped by max.  Returns 0, or -1 with the 400 reply made. */
+static int parse_wait(svc_reply *r, const char *wait, double max, double *out)
+{
+    *out = 0;
+    if (!wait) return 0;
+    char *end;
+    double w = strtod(wait, &end);
+    if (end == wait || *end || !(w >= 0)) {
+        svc_reply_error(r, 400, "bad_request", "?wait=S takes seconds (a number >= 0)");
+        return -1;
+    }
+    *out = w > max ? max : w;
+    return 0;
+}
+
 static void get_job(g16_service *s, svc_reply *r, const char *id, const char *wait)
 {
     double w = 0;
-    if (wait) {
-        char *end;
-        w = strtod(wait, &end);
-        if (end == wait || *end || !(w >= 0)) {
-            svc_reply_error(r, 400, "bad_request", "?wait=S takes seconds (a number >= 0)");
-            return;
-        }
-        if (w > s->cfg.max_wait_s) w = s->cfg.max_wait_s;
-    }
+    if (parse_wait(r, wait, s->cfg.max_wait_s, &w)) return;
     struct timespec until;
     clock_gettime(CLOCK_REALTIME, &until);
     double t = until.tv_sec + until.tv_nsec * 1e-9 + w;
@@ -460,6 +508,15 @@ static void status(g16_service *s, svc_reply *r)
                                                             s->n_queued[3]),
         "in_engine", (json_int_t)s->inflight, "jobs_held", (json_int_t)s->n_jobs);
     pthread_mutex_unlock(&s->mu);
+    if (s->pg) { /* the cluster's queue, and what this node holds */
+        json_object_set_new(o, "queue", svc_cl_queue_json(s));
+        pthread_mutex_lock(&s->mu);
+        json_object_set_new(o, "running", json_integer(s->cl.n_tasks));
+        json_object_set_new(o, "cluster", json_pack("{s:s,s:s,s:f,s:I}", "node", s->node_name, "instance",
+                                                    s->instance ? s->instance : "", "lease_s", s->lease_s,
+                                                    "leases_held", (json_int_t)s->cl.n_tasks));
+        pthread_mutex_unlock(&s->mu);
+    }
     reply_json(r, 200, o);
 }
 
@@ -501,6 +558,48 @@ static void readyz(g16_service *s, svc_reply *r)
     reply_json(r, ready ? 200 : 503, o);
 }
 
+/* ---------------------------------------------------------------- cluster mode's job reads */
+static int segment(const char *url, const char *prefix, char *seg, size_t cap, const char **rest);
+static int parse_wait(svc_reply *r, const char *wait, double max, double *out);
+
+static void cluster_jobs(g16_service *s, svc_reply *r, const char *method, const char *url, const char *wait,
+                         const char *state, const char *part)
+{
+    char seg[160];
+    const char *rest;
+    int get = !strcmp(method, "GET"), del = !strcmp(method, "DELETE");
+    if (!strcmp(url, "/v1/jobs")) {
+        int want = -1;
+        if (!get) svc_reply_error(r, 405, "method", "%s %s: only GET and POST", method, url);
+        else if (state && (want = svc_state_parse(state)) < 0)
+            svc_reply_error(r, 400, "bad_request", "?state= takes queued, running, done, failed or cancelled");
+        else svc_cl_list(s, r, want);
+        return;
+    }
+    if (!segment(url, "/v1/jobs/", seg, sizeof seg, &rest)) {
+        svc_reply_error(r, 404, "not_found", "no endpoint %s", url);
+        return;
+    }
+    double w = 0;
+    char *end;
+    long idx = part ? strtol(part, &end, 10) : 0;
+    if (!*rest && get) {
+        if (!parse_wait(r, wait, s->cfg.max_wait_s, &w)) svc_cl_get_job(s, r, seg, w);
+    } else if (!*rest && del) {
+        svc_cl_cancel(s, r, seg);
+    } else if (!strcmp(rest, "/proof") && get) {
+        svc_cl_proof(s, r, seg, NULL, 0);
+    } else if ((!strcmp(rest, "/proof.json") || !strcmp(rest, "/public.json")) && get) {
+        if (part && (end == part || *end || idx < 0))
+            svc_reply_error(r, 400, "bad_request", "?part=N takes a partition index");
+        else svc_cl_proof(s, r, seg, rest[1] == 'p' && rest[2] == 'r' ? "proof" : "public", idx);
+    } else if (!*rest || !strcmp(rest, "/proof") || !strcmp(rest, "/proof.json") || !strcmp(rest, "/public.json")) {
+        svc_reply_error(r, 405, "method", "%s %s: not allowed", method, url);
+    } else {
+        svc_reply_error(r, 404, "not_found", "no endpoint %s", url);
+    }
+}
+
 /* ---------------------------------------------------------------- routing */
 /* Splits "/v1/jobs/ID/proof" after prefix into its segment and the rest. */
 static int segment(const char *url, const char *prefix, char *seg, size_t cap, const char **rest)
@@ -540,6 +639,12 @@ void svc_api_handle(g16_service *s, svc_reply *r, const char *method, const char
     } else if (!strcmp(url, "/v1/status")) {
         if (get) status(s, r);
         else svc_reply_error(r, 405, "method", "%s %s: only GET", method, url);
+    } else if (!strcmp(url, "/v1/cluster")) {
+        if (!get) svc_reply_error(r, 405, "method", "%s %s: only GET", method, url);
+        else if (!s->pg) svc_reply_error(r, 404, "not_found", "this g16d is not in a cluster (--cluster)");
+        else svc_cl_view(s, r);
+    } else if (s->pg && (!strcmp(url, "/v1/jobs") || !strncmp(url, "/v1/jobs/", 9)) && !post) {
+        cluster_jobs(s, r, method, url, wait, state, part);
     } else if (!strcmp(url, "/v1/jobs")) {
         if (post) submit(s, r, body, len);
         else if (get) list_jobs(s, r, state);

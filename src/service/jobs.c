@@ -152,7 +152,7 @@ static void set_error(svc_job *j, const char *code, const char *msg)
     j->err_msg = svc_strdup(msg);
 }
 
-static void new_id(char out[SVC_ID_LEN + 1])
+void svc_new_id(char out[SVC_ID_LEN + 1])
 {
     uint8_t r[SVC_ID_LEN / 2];
     if (getrandom(r, sizeof r, 0) != (ssize_t)sizeof r) {
@@ -291,24 +291,29 @@ static g16_status check_part(g16_service *s, svc_part *p, uint32_t idx, int *htt
     return G16_OK;
 }
 
-g16_status svc_job_submit(g16_service *s, svc_job **out, int *existed, int *http, svc_job *d)
+g16_status svc_job_validate(g16_service *s, svc_job *d, int *http)
 {
-    *out = NULL;
-    *existed = 0;
     svc_key *key = svc_key_find(s, d->key);
     if (!key || d->zkey != key->zkey) {
-        g16_status st = !key ? g16_fail(G16_ERR_ARG, "unknown key '%s' (GET /v1/status lists the keys)", d->key)
-                        : key->zkey ? g16_fail(G16_ERR_ARG, "key '%s' is a snarkjs .zkey: partitions are "
-                                                            "{\"wtns\": PATH}", d->key)
-                                    : g16_fail(G16_ERR_ARG, "key '%s' is a .params key: partitions are "
-                                                            "{\"circuit\": PATH, \"witness\": PATH}", d->key);
         *http = key ? 400 : 422;
-        svc_job_free(d);
-        return st;
+        return !key ? g16_fail(G16_ERR_ARG, "unknown key '%s' (GET /v1/status lists the keys)", d->key)
+               : key->zkey ? g16_fail(G16_ERR_ARG, "key '%s' is a snarkjs .zkey: partitions are "
+                                                   "{\"wtns\": PATH}", d->key)
+                           : g16_fail(G16_ERR_ARG, "key '%s' is a .params key: partitions are "
+                                                   "{\"circuit\": PATH, \"witness\": PATH}", d->key);
     }
     pthread_mutex_lock(&s->mu);
     uint32_t zvars = key->sj ? svc_sj_key_vars(key->sj) : 0;
     pthread_mutex_unlock(&s->mu);
+    for (uint32_t i = 0; i < d->n_parts; i++)
+        G16_TRY(d->zkey ? check_wtns(s, &d->parts[i], i, zvars, http) : check_part(s, &d->parts[i], i, http));
+    return G16_OK;
+}
+
+g16_status svc_job_submit(g16_service *s, svc_job **out, int *existed, int *http, svc_job *d)
+{
+    *out = NULL;
+    *existed = 0;
     if (d->request_id) {
         pthread_mutex_lock(&s->mu);
         svc_job *j = svc_job_find_request(s, d->request_id);
@@ -322,7 +327,7 @@ g16_status svc_job_submit(g16_service *s, svc_job **out, int *existed, int *http
         }
     }
     /* the id first: uploaded inputs are written under it before they are checked */
-    new_id(d->id);
+    svc_new_id(d->id);
     g16_status st = write_uploads(s, d);
     if (st != G16_OK) {
         *http = 503;
@@ -330,13 +335,11 @@ g16_status svc_job_submit(g16_service *s, svc_job **out, int *existed, int *http
         svc_job_free(d);
         return st;
     }
-    for (uint32_t i = 0; i < d->n_parts; i++) {
-        st = d->zkey ? check_wtns(s, &d->parts[i], i, zvars, http) : check_part(s, &d->parts[i], i, http);
-        if (st != G16_OK) {
-            svc_uploads_remove(s, d->id);
-            svc_job_free(d);
-            return st;
-        }
+    st = svc_job_validate(s, d, http);
+    if (st != G16_OK) {
+        svc_uploads_remove(s, d->id);
+        svc_job_free(d);
+        return st;
     }
     pthread_mutex_lock(&s->mu);
     svc_job *dup = d->request_id ? svc_job_find_request(s, d->request_id) : NULL;

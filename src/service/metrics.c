@@ -109,6 +109,19 @@ char *svc_metrics_text(g16_service *s, size_t *len)
     put(&b, "g16_key_evictions_total %llu\n", (unsigned long long)m.key_evictions);
     head(&b, "g16_key_load_failures_total", "counter", "Proving key loads that failed.");
     put(&b, "g16_key_load_failures_total %llu\n", (unsigned long long)m.key_load_failures);
+    if (s->pg) {
+        static const char *const names[] = {"claimed", "stored", "fenced", "failed", "lost", "requeued"};
+        const uint64_t v[] = {s->cl.claimed, s->cl.done, s->cl.fenced, s->cl.failed, s->cl.lost, s->cl.requeued};
+        head(&b, "g16_cluster_partitions_total", "counter",
+             "This node's partitions: claimed, results stored, results refused by the lease fence, failed, "
+             "leases lost while in work; and partitions whose expired lease this node requeued.");
+        for (int i = 0; i < 6; i++)
+            put(&b, "g16_cluster_partitions_total{event=\"%s\"} %llu\n", names[i], (unsigned long long)v[i]);
+        head(&b, "g16_cluster_leases_held", "gauge", "Partitions this node holds under a lease now.");
+        put(&b, "g16_cluster_leases_held %u\n", s->cl.n_tasks);
+        head(&b, "g16_cluster_lease_renewals_total", "counter", "Heartbeats that renewed this node's leases.");
+        put(&b, "g16_cluster_lease_renewals_total %llu\n", (unsigned long long)s->cl.renewals);
+    }
     head(&b, "g16_http_responses_total", "counter", "HTTP responses by status class.");
     for (int c = 1; c <= 5; c++)
         put(&b, "g16_http_responses_total{code=\"%dxx\"} %llu\n", c, (unsigned long long)m.http[c]);

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "common/error.h"
+#include "service/cluster.h"
 #include "service/service.h"
 
 double svc_now(void)
@@ -91,6 +92,8 @@ static g16_status setup(g16_service *s, const g16_service_config *cfg)
     if (!c->max_wait_s) c->max_wait_s = 300;
     if (c->retention_s <= 0) c->retention_s = 3600;
     if (c->keep_unfetched_s <= 0) c->keep_unfetched_s = 7 * 86400.0;
+    s->lease_s = c->lease_s > 0 ? c->lease_s : 10;
+    if (c->cluster && s->lease_s < 1) return g16_fail(G16_ERR_ARG, "--lease must be at least 1 s");
     s->log = c->log_file;
     if (!c->data_dir || !*c->data_dir) return g16_fail(G16_ERR_ARG, "--data-dir is required");
     if (!c->token || strlen(c->token) < 16)
@@ -163,8 +166,14 @@ g16_status g16_service_create(g16_service **out, const g16_service_config *cfg)
     s->listen_fd = -1;
     s->started_at = svc_now();
     g16_status st = setup(s, cfg);
-    if (st == G16_OK) st = svc_store_open(s);
-    if (st == G16_OK) st = svc_store_load(s, add_loaded);
+    if (st == G16_OK && cfg->cluster) {
+        /* a lost server is retried this long before a statement fails */
+        st = svc_pg_open(&s->pg, cfg->cluster, 120);
+        if (st == G16_OK) st = svc_cl_migrate(s);
+    } else if (st == G16_OK) {
+        st = svc_store_open(s);
+        if (st == G16_OK) st = svc_store_load(s, add_loaded);
+    }
     if (st == G16_OK) st = g16_engine_create(&s->engine, &s->cfg.engine);
     if (st != G16_OK) {
         char msg[1024];
@@ -182,10 +191,10 @@ g16_status g16_service_create(g16_service **out, const g16_service_config *cfg)
     if (s->n_jobs)
         svc_log(s, "info", NULL, "store: %zu job(s), %zu to run (%llu were running when the last process stopped)",
                 s->n_jobs, s->n_active, (unsigned long long)s->m.recovered);
-    if (pthread_create(&s->dispatcher, NULL, svc_dispatcher_main, s) == 0) s->have_dispatcher = 1;
-    if (pthread_create(&s->janitor, NULL, svc_janitor_main, s) == 0) s->have_janitor = 1;
+    if (!s->pg && pthread_create(&s->dispatcher, NULL, svc_dispatcher_main, s) == 0) s->have_dispatcher = 1;
+    if (!s->pg && pthread_create(&s->janitor, NULL, svc_janitor_main, s) == 0) s->have_janitor = 1;
     if (pthread_create(&s->loader, NULL, svc_key_loader_main, s) == 0) s->have_loader = 1;
-    if (!s->have_dispatcher || !s->have_janitor || !s->have_loader) {
+    if ((!s->pg && (!s->have_dispatcher || !s->have_janitor)) || !s->have_loader) {
         g16_service_destroy(s, 0);
         return g16_fail(G16_ERR_INTERNAL, "cannot start the service's threads");
     }
@@ -195,6 +204,20 @@ g16_status g16_service_create(g16_service **out, const g16_service_config *cfg)
         snprintf(msg, sizeof msg, "%s", g16_last_error());
         g16_service_destroy(s, 0);
         return g16_fail(st, "%s", msg);
+    }
+    if (s->pg) {
+        char host[256] = "node";
+        gethostname(host, sizeof host - 1);
+        size_t n = strlen(host) + strlen(s->addr) + 2;
+        s->node_name = cfg->node_name ? svc_strdup(cfg->node_name) : malloc(n);
+        if (s->node_name && !cfg->node_name) snprintf(s->node_name, n, "%s/%s", host, s->addr);
+        st = s->node_name ? svc_cl_start(s) : g16_fail(G16_ERR_NOMEM, "no memory");
+        if (st != G16_OK) {
+            char msg[1024];
+            snprintf(msg, sizeof msg, "%s", g16_last_error());
+            g16_service_destroy(s, 0);
+            return g16_fail(st, "%s", msg);
+        }
     }
     write_addr(s);
     svc_log(s, "info", NULL, "g16d %s listening on %s (%u device(s), %s, budget %llu bytes)", g16_version(),
@@ -228,10 +251,11 @@ g16_status g16_service_wait_ready(g16_service *s, double timeout_s)
     return ready ? G16_OK : g16_fail(G16_ERR_TIMEOUT, "the keys are still loading");
 }
 
-/* Waits (s->mu held) until no job is in the engine or the deadline passes. */
+/* Waits (s->mu held) until no job is in the engine (cluster: no partition in work here) or
+ * the deadline passes. */
 static void wait_inflight(g16_service *s, double until)
 {
-    while (s->inflight && svc_now() < until) {
+    while ((s->pg ? s->cl.n_tasks : s->inflight) && svc_now() < until) {
         struct timespec ts;
         clock_gettime(CLOCK_REALTIME, &ts);
         ts.tv_nsec += 100 * 1000000L;
@@ -247,8 +271,10 @@ void g16_service_destroy(g16_service *s, double grace_s)
     pthread_mutex_lock(&s->mu);
     s->draining = 1; /* the dispatcher hands nothing more to the engine */
     pthread_cond_broadcast(&s->cv);
-    if (s->engine && s->inflight) {
-        svc_log(s, "info", NULL, "stopping: %u job(s) in the engine get %.0f s to end", s->inflight, grace_s);
+    unsigned busy = s->pg ? s->cl.n_tasks : s->inflight;
+    if (s->engine && busy) {
+        svc_log(s, "info", NULL, "stopping: %u %s in the engine get %.0f s to end", busy,
+                s->pg ? "partition(s)" : "job(s)", grace_s);
         wait_inflight(s, svc_now() + grace_s);
     }
     s->stopping = 1;
@@ -261,8 +287,9 @@ void g16_service_destroy(g16_service *s, double grace_s)
                     if (j->engine_id) g16_engine_cancel(s->engine, j->engine_id);
                 }
     pthread_cond_broadcast(&s->cv);
-    wait_inflight(s, svc_now() + 1e9);
+    if (!s->pg) wait_inflight(s, svc_now() + 1e9);
     pthread_mutex_unlock(&s->mu);
+    if (s->pg) svc_cl_stop(s); /* cancels what is left here and gives its claims back */
     if (s->have_dispatcher) pthread_join(s->dispatcher, NULL);
     if (s->have_janitor) pthread_join(s->janitor, NULL);
     if (s->have_loader) pthread_join(s->loader, NULL);
@@ -280,6 +307,9 @@ void g16_service_destroy(g16_service *s, double grace_s)
     free(s->table);
     if (s->addr) svc_log(s, "info", NULL, "stopped");
     svc_store_close(s);
+    svc_pg_close(s->pg);
+    free(s->node_name);
+    free(s->instance);
     for (size_t i = 0; i < s->n_roots; i++) free(s->roots[i]);
     free(s->roots);
     free(s->data_dir);

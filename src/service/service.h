@@ -151,6 +151,18 @@ struct g16_service {
     pthread_t dispatcher, janitor, loader;
     int have_dispatcher, have_janitor, have_loader;
 
+    /* cluster mode (cluster.c, cluster_run.c); pg NULL: one node with the SQLite store */
+    struct svc_pg *pg;
+    char *node_name, *instance;
+    double lease_s;
+    struct {
+        struct svc_task *tasks; /* partitions claimed and in work here */
+        unsigned n_tasks;
+        pthread_t claimer, heart, listener;
+        int have_claimer, have_heart, have_listener;
+        uint64_t claimed, done, fenced, failed, lost, requeued, renewals;
+    } cl;
+
     struct MHD_Daemon *http;
     int listen_fd;
     unsigned connections;      /* open HTTP connections */
@@ -196,6 +208,10 @@ svc_job *svc_job_find(g16_service *s, const char *id); /* with s->mu held */
 svc_job *svc_job_find_request(g16_service *s, const char *request_id);
 void svc_job_insert(g16_service *s, svc_job *j);       /* into the table, with s->mu held */
 void svc_job_remove(g16_service *s, svc_job *j);
+void svc_new_id(char out[SVC_ID_LEN + 1]); /* 128 random bits in hex */
+/* The submit-time checks of a draft job (key kind, paths inside the roots, files' headers).
+ * Out: *http on failure.  Consumes nothing. */
+g16_status svc_job_validate(g16_service *s, svc_job *d, int *http);
 /* Validates and stores a new job (or returns the one with the same request_id).
  * Out: *out (in the table), *existed.  On failure *http is the status to answer. */
 g16_status svc_job_submit(g16_service *s, svc_job **out, int *existed, int *http, svc_job *draft);

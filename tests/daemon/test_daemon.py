@@ -8,8 +8,6 @@ cancel, idempotency, the bad-request table (each answer's status and that the da
 serving), kill -9 and restart (the job ends once, valid), 200 concurrent submissions with
 bounded memory, SIGTERM, the config file and the unix socket.  Prints 'N passed, N failed'.
 """
-import atexit
-import http.client
 import json
 import os
 import shutil
@@ -18,6 +16,10 @@ import socket
 import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import harness  # noqa: E402
+from harness import TEMPS, check, run  # noqa: E402
 import threading
 import time
 
@@ -26,141 +28,25 @@ SRC = os.path.abspath(sys.argv[3]) if len(sys.argv) > 3 else None  # the source 
 TMP = tempfile.mkdtemp(prefix="g16_daemon_")
 ROOT = os.path.join(TMP, "in")
 TOKEN = "test-token-0123456789abcdef"
-passed = failed = 0
+TOKEN_FILE = os.path.join(TMP, "token")
+TEMPS.append(TMP)
 
 
-def check(name, cond, detail=""):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print(f"FAIL: {name} {detail}", file=sys.stderr, flush=True)
-
-
-def run(*args, check_rc=True):
-    p = subprocess.run(args, capture_output=True, text=True)
-    if check_rc and p.returncode != 0:
-        raise RuntimeError(f"{args}: exit {p.returncode}: {p.stderr}")
-    return p
-
-
-STARTED = []
-
-
-@atexit.register
-def _cleanup():
-    """A test that dies half-way leaves no daemon and no temp dir behind."""
-    for p in STARTED:
-        if p.poll() is None:
-            p.kill()
-            p.wait()
-    shutil.rmtree(TMP, ignore_errors=True)
-
-
-class Daemon:
-    """One g16d process on a data dir; start() waits for its address file and /readyz."""
+class Daemon(harness.Daemon):
+    """A g16d of this test: its data dir, the token, ROOT, the keys named."""
 
     def __init__(self, data, extra=(), keys=("k",)):
-        self.data, self.extra, self.keys, self.proc = data, list(extra), keys, None
+        super().__init__(G16D, data, TMP, TOKEN)
+        self.extra, self.keys = list(extra), keys
 
-    def start(self, config=None):
-        addr_file = os.path.join(self.data, "g16d.addr")
-        if os.path.exists(addr_file):
-            os.unlink(addr_file)
-        args = [G16D]
+    def args(self, config=None):
         if config:
-            args += ["--config", config]
-        else:
-            args += ["--listen", "127.0.0.1:0", "--data-dir", self.data, "--token-file", TOKEN_FILE,
-                     "--root", ROOT, "--pw", "1", "--gw", "1", "--budget", "2G"]
-            for k in self.keys:
-                args += ["--key", f"{k}={KEYS[k]}"]
-        args += self.extra
-        self.log = open(os.path.join(TMP, f"g16d-{time.time():.6f}.log"), "w")
-        self.proc = subprocess.Popen(args, stdout=self.log, stderr=subprocess.STDOUT)
-        STARTED.append(self.proc)
-        for _ in range(600):
-            if os.path.exists(addr_file):
-                break
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"g16d exited {self.proc.returncode}: {open(self.log.name).read()}")
-            time.sleep(0.02)
-        self.addr = open(addr_file).read().strip()
-        for _ in range(600):
-            if self.request("GET", "/readyz")[0] == 200:
-                return self
-            time.sleep(0.05)
-        raise RuntimeError("g16d never became ready")
-
-    def request(self, method, path, body=None, token=TOKEN, headers=None, timeout=120):
-        if self.addr.startswith("unix:"):
-            c = UnixHTTPConnection(self.addr[5:], timeout=timeout)
-        else:
-            host, port = self.addr.rsplit(":", 1)
-            c = http.client.HTTPConnection(host, int(port), timeout=timeout)
-        h = dict(headers or {})
-        if token is not None:
-            h["Authorization"] = f"Bearer {token}"
-        if isinstance(body, (dict, list)):
-            body = json.dumps(body)
-        try:
-            c.request(method, path, body=body, headers=h)
-            r = c.getresponse()
-            data = r.read()
-            return r.status, data, dict(r.getheaders())
-        finally:
-            c.close()
-
-    def json(self, method, path, body=None, **kw):
-        st, data, _ = self.request(method, path, body, **kw)
-        try:
-            return st, json.loads(data)
-        except ValueError:
-            return st, {"raw": data[:200]}
-
-    def submit(self, parts, prio="normal", request_id=None, key="k"):
-        b = {"key": key, "priority": prio,
-             "partitions": [{"circuit": c, "witness": w} for c, w in parts]}
-        if request_id:
-            b["request_id"] = request_id
-        return self.json("POST", "/v1/jobs", b)
-
-    def wait(self, jid, limit=300):
-        t = time.time() + limit
-        while time.time() < t:
-            st, j = self.json("GET", f"/v1/jobs/{jid}?wait=30")
-            if st != 200 or j["state"] in ("done", "failed", "cancelled"):
-                return st, j
-        return 0, {}
-
-    def stop(self, sig=signal.SIGTERM, timeout=120):
-        if self.proc and self.proc.poll() is None:
-            self.proc.send_signal(sig)
-            try:
-                self.proc.wait(timeout)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-        self.log.close()
-        return self.proc.returncode
-
-    def rss_peak_kb(self):
-        for line in open(f"/proc/{self.proc.pid}/status"):
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1])
-        return 0
-
-
-class UnixHTTPConnection(http.client.HTTPConnection):
-    def __init__(self, path, timeout=60):
-        super().__init__("localhost", timeout=timeout)
-        self.path_ = path
-
-    def connect(self):
-        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self.sock.settimeout(self.timeout)
-        self.sock.connect(self.path_)
+            return ["--config", config] + self.extra
+        a = ["--listen", "127.0.0.1:0", "--data-dir", self.data, "--token-file", TOKEN_FILE, "--root", ROOT,
+             "--pw", "1", "--gw", "1", "--budget", "2G"]
+        for k in self.keys:
+            a += ["--key", f"{k}={KEYS[k]}"]
+        return a + self.extra
 
 
 def verify(name, d, jid, job, vk=None):
@@ -188,7 +74,6 @@ def gen(name, log_n, seed, inputs=2):
 
 # ------------------------------------------------------------------ fixtures
 os.makedirs(ROOT)
-TOKEN_FILE = os.path.join(TMP, "token")
 with open(TOKEN_FILE, "w") as f:
     f.write(TOKEN + "\n")
 os.chmod(TOKEN_FILE, 0o600)
@@ -539,9 +424,7 @@ ns = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
 ns.bind(ns_path)
 ns.settimeout(60)
 d = Daemon(data)
-os.environ["NOTIFY_SOCKET"] = ns_path
-d.start()
-del os.environ["NOTIFY_SOCKET"]
+d.start(env=dict(os.environ, NOTIFY_SOCKET=ns_path))
 msg = ns.recv(4096).decode()
 check("systemd notify: READY=1 once the keys are loaded", "READY=1" in msg, msg)
 d.proc.send_signal(signal.SIGTERM)
@@ -551,12 +434,5 @@ check("stop after notify: exit 0", d.stop() == 0)
 ns.close()
 
 # every graceful stop exited 0, and no sanitizer (ASan/UBSan/LSan builds) said anything
-for name in sorted(os.listdir(TMP)):
-    if name.startswith("g16d-") and name.endswith(".log"):
-        text = open(os.path.join(TMP, name)).read()
-        check(f"{name}: no sanitizer report", "Sanitizer" not in text and "runtime error" not in text,
-              text[-2000:])
-
-shutil.rmtree(TMP, ignore_errors=True)
-print(f"{passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+harness.sanitizer_clean(TMP)
+harness.finish()

@@ -1,0 +1,158 @@
+"""Shared by the g16d tests (test_daemon.py, test_cluster.py): checks with a pass/fail count,
+commands, and a g16d process with an HTTP client for it (TCP or unix socket)."""
+import atexit
+import http.client
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+passed = failed = 0
+STARTED, TEMPS = [], []
+
+
+def check(name, cond, detail=""):
+    global passed, failed
+    if cond:
+        passed += 1
+    else:
+        failed += 1
+        print(f"FAIL: {name} {detail}", file=sys.stderr, flush=True)
+
+
+def finish():
+    print(f"{passed} passed, {failed} failed")
+    sys.exit(1 if failed else 0)
+
+
+def run(*args, check_rc=True, **kw):
+    p = subprocess.run(args, capture_output=True, text=True, **kw)
+    if check_rc and p.returncode != 0:
+        raise RuntimeError(f"{args}: exit {p.returncode}: {p.stderr}")
+    return p
+
+
+@atexit.register
+def _cleanup():
+    """A test that dies half-way leaves no daemon and no temp dir behind."""
+    for p in STARTED:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+    for t in TEMPS:
+        shutil.rmtree(t, ignore_errors=True)
+
+
+class UnixHTTPConnection(http.client.HTTPConnection):
+    def __init__(self, path, timeout=60):
+        super().__init__("localhost", timeout=timeout)
+        self.path_ = path
+
+    def connect(self):
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.sock.settimeout(self.timeout)
+        self.sock.connect(self.path_)
+
+
+class Daemon:
+    """One g16d process: args() gives its command line; start() waits for DATA/g16d.addr and /readyz."""
+
+    def __init__(self, g16d, data, tmp, token, log_name="g16d"):
+        self.g16d, self.data, self.tmp, self.token, self.log_name = g16d, data, tmp, token, log_name
+        self.proc = None
+
+    def args(self, config=None):
+        raise NotImplementedError
+
+    def start(self, config=None, env=None):
+        addr_file = os.path.join(self.data, "g16d.addr")
+        if os.path.exists(addr_file):
+            os.unlink(addr_file)
+        self.log = open(os.path.join(self.tmp, f"{self.log_name}-{time.time():.6f}.log"), "w")
+        self.proc = subprocess.Popen([self.g16d] + self.args(config), stdout=self.log, stderr=subprocess.STDOUT,
+                                     env=env)
+        STARTED.append(self.proc)
+        for _ in range(1500):
+            if os.path.exists(addr_file):
+                break
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"g16d exited {self.proc.returncode}: {open(self.log.name).read()}")
+            time.sleep(0.02)
+        self.addr = open(addr_file).read().strip()
+        for _ in range(1200):
+            if self.request("GET", "/readyz")[0] == 200:
+                return self
+            time.sleep(0.05)
+        raise RuntimeError("g16d never became ready")
+
+    def request(self, method, path, body=None, token="", headers=None, timeout=120):
+        token = self.token if token == "" else token
+        if self.addr.startswith("unix:"):
+            c = UnixHTTPConnection(self.addr[5:], timeout=timeout)
+        else:
+            host, port = self.addr.rsplit(":", 1)
+            c = http.client.HTTPConnection(host, int(port), timeout=timeout)
+        h = dict(headers or {})
+        if token is not None:
+            h["Authorization"] = f"Bearer {token}"
+        if isinstance(body, (dict, list)):
+            body = json.dumps(body)
+        try:
+            c.request(method, path, body=body, headers=h)
+            r = c.getresponse()
+            data = r.read()
+            return r.status, data, dict(r.getheaders())
+        finally:
+            c.close()
+
+    def json(self, method, path, body=None, **kw):
+        st, data, _ = self.request(method, path, body, **kw)
+        try:
+            return st, json.loads(data)
+        except ValueError:
+            return st, {"raw": data[:200]}
+
+    def submit(self, parts, prio="normal", request_id=None, key="k"):
+        b = {"key": key, "priority": prio,
+             "partitions": [{"circuit": c, "witness": w} for c, w in parts]}
+        if request_id:
+            b["request_id"] = request_id
+        return self.json("POST", "/v1/jobs", b)
+
+    def wait(self, jid, limit=300):
+        t = time.time() + limit
+        while time.time() < t:
+            st, j = self.json("GET", f"/v1/jobs/{jid}?wait=30")
+            if st != 200 or j["state"] in ("done", "failed", "cancelled"):
+                return st, j
+        return 0, {}
+
+    def stop(self, sig=signal.SIGTERM, timeout=120):
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(sig)
+            try:
+                self.proc.wait(timeout)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.log.close()
+        return self.proc.returncode
+
+    def rss_peak_kb(self):
+        for line in open(f"/proc/{self.proc.pid}/status"):
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1])
+        return 0
+
+
+def sanitizer_clean(tmp, prefix="g16d"):
+    """Every log of a g16d in tmp: no sanitizer report (ASan/UBSan/LSan builds)."""
+    for name in sorted(os.listdir(tmp)):
+        if name.startswith(prefix + "-") and name.endswith(".log"):
+            text = open(os.path.join(tmp, name)).read()
+            check(f"{name}: no sanitizer report", "Sanitizer" not in text and "runtime error" not in text,
+                  text[-2000:])
