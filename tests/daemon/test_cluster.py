@@ -1,0 +1,252 @@
+#!/usr/bin/env python3
+"""g16d --cluster end to end: a throwaway PostgreSQL on a loopback port in a temp dir (run as an
+unprivileged user), three g16d nodes sharing it and one folder of inputs.
+
+usage: test_cluster.py G16 G16D
+
+30 jobs of mixed priority; one node is kill -9'ed while it holds a partition, one is SIGSTOPped
+past its lease and resumed, PostgreSQL is restarted mid-run, and a CRITICAL job is submitted
+while the queue is full.  Every job must end done exactly once, its proofs valid, each partition
+proved into the result once (results of a lost lease are refused by the epoch fence), and the
+CRITICAL job must end before the jobs queued before it.  Prints 'N passed, N failed'.
+"""
+import glob
+import json
+import os
+import pwd
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import harness  # noqa: E402
+from harness import TEMPS, check, run  # noqa: E402
+
+G16, G16D = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+TMP = tempfile.mkdtemp(prefix="g16_cluster_")
+TEMPS.append(TMP)
+os.chmod(TMP, 0o755)
+ROOT = os.path.join(TMP, "in")
+TOKEN = "cluster-token-0123456789abcdef"
+TOKEN_FILE = os.path.join(TMP, "token")
+LEASE = 3.0
+
+# ------------------------------------------------------------------ PostgreSQL
+bins = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
+if not bins:
+    check("PostgreSQL server installed (scripts/install-deps.sh installs it)", False)
+    harness.finish()
+PGBIN = os.path.dirname(bins[-1])
+PGDATA = os.path.join(TMP, "pg")
+user = None
+if os.getuid() == 0:  # initdb refuses root: the server runs as Debian's postgres user
+    user = "postgres"
+    os.mkdir(PGDATA, 0o700)
+    pw = pwd.getpwnam(user)
+    os.chown(PGDATA, pw.pw_uid, pw.pw_gid)
+
+
+def pg(*args):
+    cmd = [os.path.join(PGBIN, args[0])] + list(args[1:])
+    if user:
+        cmd = ["runuser", "-u", user, "--"] + cmd
+    return run(*cmd, check_rc=False)
+
+
+def free_port():
+    import socket
+    with socket.socket() as so:
+        so.bind(("127.0.0.1", 0))
+        return so.getsockname()[1]
+
+
+PORT = free_port()
+p = pg("initdb", "-D", PGDATA, "-A", "trust", "-U", "g16", "--no-sync")
+check("initdb", p.returncode == 0, p.stderr)
+PGOPTS = f"-p {PORT} -k {PGDATA} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200"
+
+
+def pg_start():
+    return pg("pg_ctl", "-D", PGDATA, "-o", PGOPTS, "-l", os.path.join(PGDATA, "log"), "-w", "start")
+
+
+p = pg_start()
+check("PostgreSQL started", p.returncode == 0, p.stderr + p.stdout)
+
+
+@__import__("atexit").register
+def _pg_stop():
+    pg("pg_ctl", "-D", PGDATA, "-m", "immediate", "stop")
+
+
+URL = f"postgresql://g16@127.0.0.1:{PORT}/postgres"
+
+# ------------------------------------------------------------------ inputs and nodes
+os.makedirs(ROOT)
+open(TOKEN_FILE, "w").write(TOKEN + "\n")
+os.chmod(TOKEN_FILE, 0o600)
+C = os.path.join(ROOT, "c.g16c")
+W = C[:-5] + ".g16w"
+run(G16, "circuit", "gen", "--log-n", "13", "--inputs", "2", "--profile", "porep", "--seed", "5", "-o", C)
+KEY, VK = os.path.join(TMP, "k.params"), os.path.join(TMP, "k.vk")
+run(G16, "setup", "--circuit", C, "--seed", "5", "-o", KEY, "--vk", VK)
+INPUTS = os.path.join(TMP, "inputs.txt")
+run(G16, "prove", "--params", KEY, "--circuit", C, "--witness", W, "-o", os.path.join(TMP, "p.bin"),
+    "--inputs-out", INPUTS)
+
+
+class Node(harness.Daemon):
+    def __init__(self, i):
+        super().__init__(G16D, os.path.join(TMP, f"data{i}"), TMP, TOKEN, log_name=f"node{i}")
+        self.i = i
+
+    def args(self, config=None):
+        return ["--listen", "127.0.0.1:0", "--data-dir", self.data, "--token-file", TOKEN_FILE, "--root", ROOT,
+                "--key", f"k={KEY}", "--pw", "1", "--gw", "1", "--budget", "2G", "--cluster", URL,
+                "--lease", str(LEASE), "--node-name", f"node{self.i}"]
+
+
+nodes = [Node(i).start() for i in range(3)]
+st, view = nodes[0].json("GET", "/v1/cluster")
+check("GET /v1/cluster lists the three nodes", st == 200 and sorted(n["name"] for n in view["nodes"]) ==
+      ["node0", "node1", "node2"], view)
+
+# ------------------------------------------------------------------ 30 jobs of mixed priority
+prios = ["low", "normal", "high"]
+jobs = {}
+for k in range(30):
+    n = nodes[k % 3]
+    st, r = n.submit([(C, W)] * (1 + k % 3), prio=prios[k % 3], request_id=f"job-{k}")
+    check(f"submit job {k} to node {k % 3}", st == 202, (st, r))
+    jobs[r.get("id")] = 1 + k % 3
+st, r = nodes[1].submit([(C, W)], request_id="job-0")
+check("request_id known cluster-wide: same job from another node", st == 200 and r["existing"], (st, r))
+
+# a CRITICAL job while the queue is full: it must overtake what was queued before it
+time.sleep(0.5)
+st, r = nodes[2].submit([(C, W)] * 2, prio="critical")
+crit = r.get("id")
+check("submit critical", st == 202, (st, r))
+t_crit = time.time()
+st, cj = nodes[0].wait(crit)
+check("critical job done", cj.get("state") == "done", cj)
+st, lst = nodes[0].json("GET", "/v1/jobs?state=done")
+done_before = sum(1 for x in lst.get("jobs", []) if x["id"] in jobs)
+check("the critical job ended before most jobs queued before it", done_before <= 15,
+      f"{done_before} of 30 earlier jobs were done before it ({time.time() - t_crit:.1f} s)")
+print(f"critical job: {time.time() - t_crit:.2f} s, {done_before} of the 30 earlier jobs done before it")
+
+
+def holder(idx):
+    """The nodes that hold a lease now (by /v1/cluster)."""
+    for _ in range(200):
+        st, v = nodes[idx].json("GET", "/v1/cluster")
+        if st == 200:
+            return {n["name"]: n["leases"] for n in v["nodes"]}
+        time.sleep(0.05)
+    return {}
+
+
+# ------------------------------------------------------------------ kill -9 a node mid-partition
+for _ in range(200):
+    if holder(1).get("node0", 0) > 0:
+        break
+    time.sleep(0.02)
+check("node0 holds a lease before the kill", holder(1).get("node0", 0) > 0)
+nodes[0].proc.kill()
+nodes[0].proc.wait()
+t_kill = time.time()
+# its partitions come back within lease + 1 s (the others' reaper), and are claimed again
+back = None
+while time.time() - t_kill < LEASE + 5:
+    st, v = nodes[1].json("GET", "/v1/cluster")
+    n0 = [n for n in v.get("nodes", []) if n["name"] == "node0"]
+    if n0 and n0[0]["leases"] == 0:
+        back = time.time() - t_kill
+        break
+    time.sleep(0.1)
+check("a dead node's leases are back in the queue within lease + 1 s", back is not None and back <= LEASE + 1.0,
+      back)
+print(f"failover: node0's leases back in the queue {back:.2f} s after kill -9 (lease {LEASE} s)" if back else "")
+
+# ------------------------------------------------------------------ SIGSTOP past the lease, then resume
+for _ in range(200):
+    if holder(1).get("node2", 0) > 0:
+        break
+    time.sleep(0.02)
+nodes[2].proc.send_signal(signal.SIGSTOP)
+time.sleep(LEASE + 2.5)
+nodes[2].proc.send_signal(signal.SIGCONT)
+
+# ------------------------------------------------------------------ PostgreSQL restarted mid-run
+p = pg("pg_ctl", "-D", PGDATA, "-m", "fast", "-w", "stop")
+check("PostgreSQL stopped", p.returncode == 0, p.stderr)
+time.sleep(1.5)
+p = pg_start()
+check("PostgreSQL restarted", p.returncode == 0, p.stderr)
+
+# ------------------------------------------------------------------ every job ends exactly once
+alive = [nodes[1], nodes[2]]
+ends, failed_jobs = {}, []
+for jid in list(jobs) + [crit]:
+    st, j = alive[0].wait(jid, limit=600)
+    if j.get("state") != "done":
+        failed_jobs.append((jid, j.get("state"), j.get("error")))
+    ends[jid] = j.get("finished", 0)
+check("every job done", not failed_jobs, failed_jobs[:3])
+
+# proofs: each job's bytes from a node that did not accept it, verified
+proofs, n_total = bytearray(), 0
+for jid, n in list(jobs.items()) + [(crit, 2)]:
+    st, data, _ = nodes[2].request("GET", f"/v1/jobs/{jid}/proof")
+    check(f"proof of {jid}: {192 * n} bytes", st == 200 and len(data) == 192 * n, (st, len(data)))
+    proofs += data
+    n_total += n
+pf, inf = os.path.join(TMP, "all.bin"), os.path.join(TMP, "all.in")
+open(pf, "wb").write(proofs)
+ins = open(INPUTS).read().strip().splitlines()
+open(inf, "w").write("\n".join(ins * n_total) + "\n")
+p = run(G16, "verify", "--vk", VK, "--proof", pf, "--inputs", inf, check_rc=False)
+check(f"all {n_total} proofs valid", p.returncode == 0, p.stdout + p.stderr)
+
+# exactly once: one row a job, each partition stored once by a node that held its lease
+psql = [os.path.join(PGBIN, "psql"), URL, "-At", "-c"]
+q = run(*psql, "SELECT count(*), count(DISTINCT id), sum(n_parts) FROM g16_jobs", check_rc=False).stdout.split("|")
+check("one row a job", q[0].strip() == q[1].strip() == str(len(jobs) + 1), q)
+q = run(*psql, "SELECT count(*) FILTER (WHERE state = 2 AND proved_by IS NOT NULL), count(*) FROM g16_parts",
+        check_rc=False).stdout.strip().split("|")
+check("every partition stored once, done", q[0] == q[1] == str(n_total), q)
+q = run(*psql, "SELECT max(attempts) FROM g16_parts", check_rc=False).stdout.strip()
+check("some partition was claimed again after a failure", q.isdigit() and int(q) >= 2, q)
+st, m, _ = nodes[2].request("GET", "/metrics")
+lines = [ln for ln in m.decode().splitlines() if ln.startswith("g16_cluster_")]
+check("node metrics", any("claimed" in ln for ln in lines), lines)
+st, m1, _ = nodes[1].request("GET", "/metrics")
+requeued = sum(int(ln.split()[-1]) for ln in (m + m1).decode().splitlines()
+               if ln.startswith('g16_cluster_partitions_total{event="requeued"}'))
+check("expired leases were requeued by the living nodes", requeued >= 1, requeued)
+fenced = sum(int(ln.split()[-1]) for ln in (m + m1).decode().splitlines()
+             if ln.startswith('g16_cluster_partitions_total{event="fenced"}') or
+             ln.startswith('g16_cluster_partitions_total{event="lost"}'))
+print(f"requeued {requeued}, lost or fenced on the paused node {fenced}, max attempts {q}")
+
+# cancel travels through NOTIFY: a job accepted by node1 and running on node2 ends cancelled
+st, r = nodes[1].submit([(C, W)] * 40, prio="low")
+cj = r.get("id")
+time.sleep(1.0)
+st, c = nodes[2].json("DELETE", f"/v1/jobs/{cj}")
+check("cancel through another node: 200 cancelled", st == 200 and c.get("state") == "cancelled", (st, c))
+st, j = nodes[1].wait(cj)
+check("cancelled job ends cancelled", j.get("state") == "cancelled", j)
+time.sleep(LEASE)
+st, v = nodes[1].json("GET", "/v1/cluster")
+check("no lease left after the cancel", v["partitions"]["leased"] == 0, v["partitions"])
+
+for n in alive:
+    check(f"{n.log_name}: SIGTERM exit 0", n.stop() == 0)
+harness.sanitizer_clean(TMP, "node1")
+harness.sanitizer_clean(TMP, "node2")
+harness.finish()
