@@ -177,6 +177,12 @@ g16_status g16_engine_create(g16_engine **out, const g16_engine_config *cfg_in)
     e->t0 = mono();
     e->active_since = -1;
     e->tr.debug = cfg.debug;
+    {
+        /* G16_ENGINE_PRELOAD=0: no upload at submit (the first device stage copies the
+         * key itself, as before issue 22), for A/B runs */
+        const char *v = getenv("G16_ENGINE_PRELOAD");
+        e->preload = !(v && !strcmp(v, "0"));
+    }
     g16_status st = G16_OK;
     if (cfg.trace_path && !(e->cfg.trace_path = strdup(cfg.trace_path))) {
         st = g16_fail(G16_ERR_NOMEM, "engine: out of memory");
@@ -351,7 +357,7 @@ g16_status g16_engine_submit(g16_engine *e, uint64_t *id, g16_key *key, const g1
     }
     /* The key travels to the devices while the first partitions synthesize, so the
      * first device stage finds it there (a no-op when it is resident already). */
-    g16_keys_upload(e, key);
+    if (e->preload) g16_keys_upload(e, key);
     j->queued = (uint32_t)n;
     if (e->live_jobs++ == 0) e->active_since = j->t_submit;
     *id = j->id;

@@ -265,6 +265,7 @@ struct g16_engine {
     int kmoving;            /* the key mover is running a task now */
     pthread_t kmover;
     int kmover_started;
+    int preload;            /* upload a job's key at submit (G16_ENGINE_PRELOAD, default on) */
 };
 
 /* Engine clock: seconds since the engine was created. */
