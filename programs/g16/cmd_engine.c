@@ -339,7 +339,7 @@ int cli_bench_pipeline(int argc, char **argv)
                    "\"rss_peak_bytes\":%llu,\"peak_reserved_bytes\":%lld,\"budget_bytes\":%llu,"
                    "\"fixed_bytes\":%llu,\"peak_key_bytes\":%lld,\"peak_circuit_bytes\":%lld,"
                    "\"peak_witness_bytes\":%lld,"
-                   "\"peak_waiting\":%lld,\"peak_abc_bytes\":%lld%s,\"verified\":%s}\n",
+                   "\"peak_waiting\":%lld,\"peak_abc_bytes\":%lld,\"synth_s\":%.4f%s,\"verified\":%s}\n",
                    pws[k], gw, s->devices, jobs, parts, log_n, g16_profile_name(profile),
                    (unsigned long long)r.proofs, r.wall_s, r.s_per_proof, r.bound_s, s->device_busy,
                    s->device_busy_steady,
@@ -349,7 +349,7 @@ int cli_bench_pipeline(int argc, char **argv)
                    (unsigned long long)s->fixed_bytes, (long long)s->peak[G16_CTR_KEY_BYTES],
                    (long long)s->peak[G16_CTR_CIRCUIT_BYTES], (long long)s->peak[G16_CTR_WITNESS_BYTES],
                    (long long)s->peak[G16_CTR_WAITING], (long long)s->peak[G16_CTR_ABC_BYTES],
-                   parts_json, r.all_verified ? "true" : "false");
+                   s->synth_s / np, parts_json, r.all_verified ? "true" : "false");
         else
             printf("%4u %10.4f %10.4f %7.1f %8.1f %8.1f %12.1f %12.1f %12.1f %9.0f\n", pws[k], r.s_per_proof,
                    r.bound_s, r.s_per_proof > 0 ? 100 * r.bound_s / r.s_per_proof : 0, 100 * s->device_busy,

@@ -7,12 +7,7 @@
 
 #include "backend/backend.h"
 #include "common/error.h"
-#include "engine/engine.h"
-
-void g16_budget_charge(g16_engine *e, int64_t bytes)
-{
-    g16_tracker_add(&e->tr, G16_CTR_RESERVED_BYTES, bytes);
-}
+#include "engine/budget.h"
 
 /* ---------------------------------------------------------------- partition sizes */
 

@@ -11,7 +11,7 @@
 
 #include "common/error.h"
 #include "backend/backend.h"
-#include "engine/engine.h"
+#include "engine/bufpool.h"
 
 size_t g16_buf_round(size_t bytes)
 {

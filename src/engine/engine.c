@@ -1,30 +1,17 @@
-/* The engine's public entry points: create/destroy, submit, await, cancel,
- * status and stats.  The stage workers are in workers.c, the buffer pool in
- * bufpool.c, the timeline in trace.c. */
-#include <errno.h>
+/* The engine's life: configuration, create and destroy, the test hooks.  Jobs
+ * (submit, status, await, cancel) are in jobs.c, the stage workers in workers.c,
+ * the budget in budget.c, keys in keys.c, the buffer pool in bufpool.c, the
+ * statistics in stats.c, the timeline in trace.c (engine.h says how they stack). */
 #include <inttypes.h>
 #include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "backend/backend.h"
 #include "groth16/ops.h"
 #include "common/error.h"
-#include "engine/engine.h"
-
-static double mono(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-double g16_engine_now(const g16_engine *e)
-{
-    return mono() - e->t0;
-}
+#include "engine/workers.h"
 
 const char *g16_stage_name(g16_stage s)
 {
@@ -174,9 +161,15 @@ g16_status g16_engine_create(g16_engine **out, const g16_engine_config *cfg_in)
     e->hooks.fail_stage = -1;
     e->budget = cfg.budget_bytes;
     e->next_id = 1;
-    e->t0 = mono();
+    e->t0 = g16_engine_mono();
     e->active_since = -1;
     e->tr.debug = cfg.debug;
+    {
+        /* G16_ENGINE_PRELOAD=0: no upload at submit (the first device stage copies the
+         * key itself, as before issue 22), for A/B runs */
+        const char *v = getenv("G16_ENGINE_PRELOAD");
+        e->preload = !(v && !strcmp(v, "0"));
+    }
     g16_status st = G16_OK;
     if (cfg.trace_path && !(e->cfg.trace_path = strdup(cfg.trace_path))) {
         st = g16_fail(G16_ERR_NOMEM, "engine: out of memory");
@@ -241,376 +234,6 @@ fail:
     return st;
 }
 
-/* ---------------------------------------------------------------- submit */
-
-static g16_status check_part(const g16_key *k, const g16_partition *pp, size_t i)
-{
-    if (!pp->circuit || !pp->witness)
-        return g16_fail(G16_ERR_ARG, "engine: partition %zu has no circuit or witness", i);
-    const g16_circuit *c = pp->circuit;
-    const struct g16_witness *w = pp->witness;
-    if (w->n != g16_circuit_vars(c) || w->n_pub != c->n_pub)
-        return g16_fail(G16_ERR_ARG, "engine: partition %zu: witness of %" PRIu64 " values (%u public) for a "
-                        "circuit of %" PRIu64 " variables (%u public)", i, w->n, w->n_pub,
-                        g16_circuit_vars(c), c->n_pub);
-    uint64_t N = 1ull << g16_domain_log(g16_circuit_rows(c));
-    if (k->vk.n_ic != 1ull + c->n_pub || k->n_l != c->n_aux || k->n_h + 1 != N)
-        return g16_fail(G16_ERR_ARG, "engine: partition %zu: circuit (%u inputs, %u aux, domain %" PRIu64
-                        ") does not fit the key (%zu ic, %zu l, %zu h points)", i, c->n_pub, c->n_aux, N,
-                        k->vk.n_ic, k->n_l, k->n_h);
-    return G16_OK;
-}
-
-g16_status g16_engine_submit(g16_engine *e, uint64_t *id, g16_key *key, const g16_partition *parts,
-                             size_t n, g16_priority prio)
-{
-    *id = 0;
-    if (!e || !key || !parts || n == 0 || n > UINT32_MAX || (unsigned)prio > G16_PRIO_LOW)
-        return g16_fail(G16_ERR_ARG, "engine submit: need a key, at least one partition and a priority");
-    for (size_t i = 0; i < n; i++) G16_TRY(check_part(key, &parts[i], i));
-    g16_job *j = calloc(1, sizeof *j);
-    g16_part *ps = calloc(n, sizeof *ps);
-    uint8_t *proofs = calloc(n, G16_PROOF_BYTES);
-    g16_keyent *kn = calloc(1, sizeof *kn);
-    if (!j || !ps || !proofs || !kn) {
-        free(j), free(ps), free(proofs), free(kn);
-        return g16_fail(G16_ERR_NOMEM, "engine submit: out of memory");
-    }
-    /* The most one partition can need with its key, circuit and witness: if that
-     * exceeds what the budget leaves to partitions, the job can never run. */
-    size_t kb = g16_key_bytes(key), worst = 0, worst_cw = 0;
-    for (size_t i = 0; i < n; i++) {
-        g16_part *p = &ps[i];
-        p->job = j;
-        p->index = (uint32_t)i;
-        p->circ = parts[i].circuit;
-        p->wit = parts[i].witness;
-        p->stage = G16_STAGE_QUEUE;
-        g16_part_size(p, e);
-        size_t cw = g16_circuit_bytes(p->circ) + g16_witness_bytes_(p->circ);
-        if (g16_part_total(p) + cw > worst + worst_cw) worst = g16_part_total(p), worst_cw = cw;
-    }
-    if (worst + worst_cw + kb > e->budget) {
-        free(j), free(ps), free(proofs), free(kn);
-        char why[160] = "";
-        if (e->fixed)
-            snprintf(why, sizeof why, " (%" PRIu64 " less the device backends' own %" PRIu64 ")",
-                     e->budget + e->fixed, e->fixed);
-        return g16_fail(G16_ERR_NOMEM, "engine submit: a partition needs %zu bytes: %zu of its own, %zu for "
-                        "its circuit and witness and %zu for the key, more than the %" PRIu64 " bytes of the "
-                        "budget that partitions may use%s: this job can never run",
-                        worst + worst_cw + kb, worst, worst_cw, kb, e->budget, why);
-    }
-
-    pthread_mutex_lock(&e->mu);
-    if (e->stop) {
-        pthread_mutex_unlock(&e->mu);
-        free(j), free(ps), free(proofs), free(kn);
-        return g16_fail(G16_ERR_ARG, "engine submit: the engine is stopping");
-    }
-    for (size_t i = 0; i < n; i++) {
-        g16_status st = g16_objs_ref(e, &ps[i]);
-        if (st) {
-            while (i--) g16_objs_unref(e, &ps[i]);
-            pthread_mutex_unlock(&e->mu);
-            free(j), free(ps), free(proofs), free(kn);
-            return st;
-        }
-    }
-    g16_keyent *ke = e->keys;
-    while (ke && ke->key != key) ke = ke->next;
-    if (!ke) {
-        ke = kn;
-        kn = NULL;
-        ke->key = key;
-        ke->bytes = kb;
-        ke->next = e->keys;
-        e->keys = ke;
-    }
-    free(kn);
-    ke->jobs++;
-    g16_key_retain(key);
-    j->id = e->next_id++;
-    j->seq = e->next_seq++;
-    j->prio = prio;
-    j->key = key;
-    j->kent = ke;
-    j->n_parts = (uint32_t)n;
-    j->parts = ps;
-    j->proofs = proofs;
-    j->state = G16_JOB_QUEUED;
-    j->verify = e->cfg.verify < 0 ? n > 1 : e->cfg.verify;
-    j->t_submit = g16_engine_now(e);
-    j->next = e->jobs;
-    e->jobs = j;
-    for (size_t i = 0; i < n; i++) {
-        ps[i].t_stage = j->t_submit;
-        ps[i].pstage_t = j->t_submit;
-        ps[i].pstage = G16_PART_QUEUED;
-        g16_part_insert(&e->queue, &ps[i]);
-    }
-    /* The key travels to the devices while the first partitions synthesize, so the
-     * first device stage finds it there (a no-op when it is resident already). */
-    g16_keys_upload(e, key);
-    j->queued = (uint32_t)n;
-    if (e->live_jobs++ == 0) e->active_since = j->t_submit;
-    *id = j->id;
-    pthread_cond_broadcast(&e->cv);
-    pthread_mutex_unlock(&e->mu);
-    if (e->cfg.debug)
-        fprintf(stderr, "engine: job %" PRIu64 " submitted: %zu partitions, priority %d, %zu bytes each, key %zu bytes\n",
-                *id, n, (int)prio, worst, kb);
-    return G16_OK;
-}
-
-/* ---------------------------------------------------------------- jobs */
-
-static g16_job *find_job(g16_engine *e, uint64_t id)
-{
-    for (g16_job *j = e->jobs; j; j = j->next)
-        if (j->id == id) return j;
-    return NULL;
-}
-
-static int job_ended(const g16_job *j)
-{
-    return j->state == G16_JOB_DONE || j->state == G16_JOB_FAILED || j->state == G16_JOB_CANCELLED;
-}
-
-static void fill_status(g16_engine *e, g16_job_status *st, const g16_job *j)
-{
-    memset(st, 0, sizeof *st);
-    st->state = j->state;
-    st->priority = j->prio;
-    st->partitions = j->n_parts;
-    st->synthesized = j->synthesized;
-    st->proved = j->proved;
-    st->finished = j->finished;
-    st->retries = j->retries;
-    st->error = j->error;
-    memcpy(st->stage, j->stage, sizeof st->stage);
-    memcpy(st->message, j->message, sizeof st->message);
-    st->queued_s = (j->t_start > 0 ? j->t_start : g16_engine_now(e)) - j->t_submit;
-    st->run_s = (job_ended(j) ? j->t_end : g16_engine_now(e)) - j->t_submit;
-}
-
-g16_status g16_engine_job_status(g16_engine *e, g16_job_status *st, uint64_t id)
-{
-    pthread_mutex_lock(&e->mu);
-    g16_job *j = find_job(e, id);
-    if (j) fill_status(e, st, j);
-    pthread_mutex_unlock(&e->mu);
-    return j ? G16_OK : g16_fail(G16_ERR_ARG, "engine: no job %" PRIu64, id);
-}
-
-const char *g16_part_stage_name(g16_part_stage s)
-{
-    static const char *const names[] = {"queued", "synthesis", "waiting", "device",
-                                        "finalize", "done",   "failed",  "cancelled"};
-    return (unsigned)s < sizeof names / sizeof names[0] ? names[s] : "?";
-}
-
-/* With e->mu held: each partition's stage and seconds per stage, up to now. */
-static void fill_parts(g16_engine *e, const g16_job *j, g16_part_status *out)
-{
-    double now = g16_engine_now(e);
-    for (uint32_t i = 0; i < j->n_parts; i++) {
-        const g16_part *p = &j->parts[i];
-        g16_part_status *o = &out[i];
-        o->stage = p->pstage;
-        o->stage_name = g16_part_stage_name(p->pstage);
-        o->attempt = p->attempt;
-        memcpy(o->stage_s, p->pstage_s, sizeof o->stage_s);
-        if (p->pstage < G16_PART_ACTIVE_STAGES) o->stage_s[p->pstage] += now - p->pstage_t;
-    }
-}
-
-g16_status g16_engine_job_parts(g16_engine *e, uint64_t id, g16_part_status *out, size_t cap)
-{
-    pthread_mutex_lock(&e->mu);
-    g16_job *j = find_job(e, id);
-    if (!j || cap < j->n_parts) {
-        uint32_t n = j ? j->n_parts : 0;
-        pthread_mutex_unlock(&e->mu);
-        return j ? g16_fail(G16_ERR_ARG, "engine job parts: job %" PRIu64 " has %u partitions, room "
-                            "for %zu", id, n, cap)
-                 : g16_fail(G16_ERR_ARG, "engine job parts: no job %" PRIu64, id);
-    }
-    fill_parts(e, j, out);
-    pthread_mutex_unlock(&e->mu);
-    return G16_OK;
-}
-
-static void forget_job(g16_engine *e, g16_job *j)
-{
-    for (g16_job **pp = &e->jobs; *pp; pp = &(*pp)->next)
-        if (*pp == j) {
-            *pp = j->next;
-            break;
-        }
-    free(j->parts);
-    free(j->proofs);
-    free(j);
-}
-
-g16_status g16_engine_await(g16_engine *e, uint64_t id, double timeout_s, uint8_t *proofs, size_t cap,
-                            g16_job_status *st_out)
-{
-    return g16_engine_await_parts(e, id, timeout_s, proofs, cap, st_out, NULL, 0);
-}
-
-g16_status g16_engine_await_parts(g16_engine *e, uint64_t id, double timeout_s, uint8_t *proofs,
-                                  size_t cap, g16_job_status *st_out, g16_part_status *parts,
-                                  size_t parts_cap)
-{
-    struct timespec dl;
-    clock_gettime(CLOCK_REALTIME, &dl);
-    if (timeout_s >= 0) {
-        double t = dl.tv_sec + dl.tv_nsec * 1e-9 + timeout_s;
-        dl.tv_sec = (time_t)t;
-        dl.tv_nsec = (long)((t - (double)dl.tv_sec) * 1e9);
-        if (dl.tv_nsec >= 1000000000L) dl.tv_sec++, dl.tv_nsec -= 1000000000L;
-    }
-    pthread_mutex_lock(&e->mu);
-    g16_job *j = find_job(e, id);
-    if (!j || j->awaited) {
-        pthread_mutex_unlock(&e->mu);
-        return g16_fail(G16_ERR_ARG, "engine await: no job %" PRIu64, id);
-    }
-    if (parts && parts_cap < j->n_parts) {
-        pthread_mutex_unlock(&e->mu);
-        return g16_fail(G16_ERR_ARG, "engine await: job %" PRIu64 " has %u partitions, room for %zu",
-                        id, j->n_parts, parts_cap);
-    }
-    if (proofs && cap < (size_t)j->n_parts * G16_PROOF_BYTES) {
-        pthread_mutex_unlock(&e->mu);
-        return g16_fail(G16_ERR_ARG, "engine await: job %" PRIu64 " makes %zu proof bytes, buffer holds %zu",
-                        id, (size_t)j->n_parts * G16_PROOF_BYTES, cap);
-    }
-    j->awaited = 1; /* one waiter per job: it alone may forget the job */
-    int timed_out = 0;
-    while (!job_ended(j)) {
-        int rc = timeout_s < 0 ? pthread_cond_wait(&e->cv, &e->mu)
-                               : pthread_cond_timedwait(&e->cv, &e->mu, &dl);
-        if (rc == ETIMEDOUT && !job_ended(j)) {
-            timed_out = 1;
-            break;
-        }
-    }
-    g16_job_status st;
-    fill_status(e, &st, j);
-    if (st_out) *st_out = st;
-    if (timed_out) {
-        j->awaited = 0;
-        pthread_mutex_unlock(&e->mu);
-        return g16_fail(G16_ERR_TIMEOUT, "engine await: job %" PRIu64 " still running after %.3f s", id,
-                        timeout_s);
-    }
-    if (st.state == G16_JOB_DONE && proofs) memcpy(proofs, j->proofs, (size_t)j->n_parts * G16_PROOF_BYTES);
-    if (parts) fill_parts(e, j, parts);
-    forget_job(e, j);
-    pthread_mutex_unlock(&e->mu);
-    if (st.state == G16_JOB_DONE) return G16_OK;
-    if (st.state == G16_JOB_CANCELLED) return g16_fail(G16_ERR_CANCELLED, "engine: job %" PRIu64 " was cancelled", id);
-    return g16_fail(st.error ? st.error : G16_ERR_INTERNAL, "%s", st.message);
-}
-
-g16_status g16_engine_cancel(g16_engine *e, uint64_t id)
-{
-    pthread_mutex_lock(&e->mu);
-    g16_job *j = find_job(e, id);
-    if (!j) {
-        pthread_mutex_unlock(&e->mu);
-        return g16_fail(G16_ERR_ARG, "engine cancel: no job %" PRIu64, id);
-    }
-    if (!job_ended(j) && !j->dead) {
-        j->dead = 1;
-        j->error = G16_ERR_CANCELLED;
-        snprintf(j->stage, sizeof j->stage, "cancel");
-        snprintf(j->message, sizeof j->message, "job %" PRIu64 " cancelled", id);
-        g16_job_drop_queued(e, j);
-    }
-    pthread_cond_broadcast(&e->cv);
-    pthread_mutex_unlock(&e->mu);
-    return G16_OK;
-}
-
-/* ---------------------------------------------------------------- stats */
-
-void g16_engine_stats_get(g16_engine *e, g16_engine_stats *st)
-{
-    memset(st, 0, sizeof *st);
-    for (int c = 0; c < G16_CTR_COUNT; c++) {
-        st->cur[c] = atomic_load(&e->tr.cur[c]);
-        st->peak[c] = atomic_load(&e->tr.peak[c]);
-    }
-    pthread_mutex_lock(&e->mu);
-    st->budget_bytes = e->budget + e->fixed;
-    st->fixed_bytes = e->fixed;
-    st->jobs_done = e->jobs_done;
-    st->jobs_failed = e->jobs_failed;
-    st->jobs_cancelled = e->jobs_cancelled;
-    st->proofs = e->proofs;
-    st->retries = e->retries;
-    st->active_s = e->active_s + (e->active_since >= 0 ? g16_engine_now(e) - e->active_since : 0);
-    double span = 0;
-    for (unsigned d = 0; d < e->n_devs; d++) {
-        st->busy_s += e->devs[d].busy_s;
-        for (int k = 0; k < 6; k++) st->dev_part_s[k] += e->devs[d].part_s[k];
-        st->dev_proofs += e->devs[d].part_n;
-        if (e->devs[d].first_start >= 0) span += e->devs[d].last_end - e->devs[d].first_start;
-    }
-    st->device_busy_steady = span > 0 ? st->busy_s / span : 0;
-    st->synth_s = e->synth_s;
-    st->final_s = e->final_s;
-    st->verify_s = e->verify_s;
-    st->devices = e->n_devs;
-    st->pw = e->cfg.pw;
-    st->gw = e->cfg.gw;
-    pthread_mutex_unlock(&e->mu);
-    st->s_per_proof = st->proofs ? st->active_s / (double)st->proofs : 0;
-    st->device_busy = st->active_s > 0 ? st->busy_s / (st->active_s * st->devices) : 0;
-}
-
-void g16_engine_stats_print(const g16_engine_stats *st, void *file)
-{
-    FILE *f = file ? file : stdout;
-    fprintf(f, "engine: %" PRIu64 " proofs in %.3f s: %.3f s/proof, device busy %.1f%% (steady %.1f%%; "
-               "%u device%s, pw %u, gw %u)\n",
-            st->proofs, st->active_s, st->s_per_proof, 100 * st->device_busy,
-            100 * st->device_busy_steady, st->devices, st->devices == 1 ? "" : "s", st->pw, st->gw);
-    fprintf(f, "engine: jobs done %" PRIu64 ", failed %" PRIu64 ", cancelled %" PRIu64 ", self-check retries %" PRIu64
-               "; budget %.1f MiB (device backends' own %.1f MiB)\n",
-            st->jobs_done, st->jobs_failed, st->jobs_cancelled, st->retries, st->budget_bytes / 1048576.0,
-            st->fixed_bytes / 1048576.0);
-    if (st->dev_proofs && st->proofs) {
-        /* Device time per returned proof (as bench pipeline's device_s, CPU retries
-         * included) and what prove_start's parts took per device stage; the rest of a
-         * stage is host work. */
-        const double n = (double)st->dev_proofs, *p = st->dev_part_s;
-        fprintf(f, "engine: device stage %.3f s/proof: H step %.3f, MSM H %.3f, L %.3f, A %.3f, B1 %.3f, "
-                   "B2 %.3f\n",
-                st->busy_s / (double)st->proofs, p[0] / n, p[1] / n, p[2] / n, p[3] / n, p[4] / n,
-                p[5] / n);
-    }
-    fprintf(f, "%-16s %14s %14s\n", "counter", "current", "peak");
-    for (int c = 0; c < G16_CTR_COUNT; c++) {
-        const char *n = g16_counter_name((g16_counter)c);
-        if (c >= G16_CTR_ABC_BYTES)
-            fprintf(f, "%-16s %12.2f M %12.2f M\n", n, st->cur[c] / 1048576.0, st->peak[c] / 1048576.0);
-        else
-            fprintf(f, "%-16s %14" PRId64 " %14" PRId64 "\n", n, st->cur[c], st->peak[c]);
-    }
-}
-
-void g16_engine_trim(g16_engine *e)
-{
-    pthread_mutex_lock(&e->mu);
-    g16_bufpool_evict(e, 0, 0, 0, 0);
-    g16_bufpool_wait_freer(e);
-    pthread_mutex_unlock(&e->mu);
-}
-
 /* ---------------------------------------------------------------- destroy */
 
 void g16_engine_destroy(g16_engine *e, int drain)
@@ -619,7 +242,7 @@ void g16_engine_destroy(g16_engine *e, int drain)
     pthread_mutex_lock(&e->mu);
     if (!drain)
         for (g16_job *j = e->jobs; j; j = j->next)
-            if (!job_ended(j) && !j->dead) {
+            if (!g16_job_ended(j) && !j->dead) {
                 j->dead = 1;
                 j->error = G16_ERR_CANCELLED;
                 snprintf(j->stage, sizeof j->stage, "cancel");
@@ -628,7 +251,7 @@ void g16_engine_destroy(g16_engine *e, int drain)
             }
     for (;;) {
         int busy = 0;
-        for (g16_job *j = e->jobs; j; j = j->next) busy |= !job_ended(j);
+        for (g16_job *j = e->jobs; j; j = j->next) busy |= !g16_job_ended(j);
         if (!busy) break;
         pthread_cond_wait(&e->cv, &e->mu);
     }

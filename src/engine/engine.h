@@ -1,5 +1,11 @@
-/* Engine internals shared by its files: partitions, jobs, the buffer pool, the
- * tracker, the trace, and the test hooks (docs/engine.md).
+/* The engine's types, shared by its files, and the test hooks (docs/engine.md).
+ *
+ * Each file of src/engine has its own header declaring what it gives the files
+ * above it, and includes only the headers below it (one way, no circle):
+ *   tracker.h (clock, counters, budget charges) ← trace.h, bufpool.h ← keys.h ←
+ *   budget.h (sizes, shared charges, admission) ← jobs.h (submit, the job table,
+ *   release) ← workers.h (stage loops); stats.h beside; engine.c (create,
+ *   destroy) on top.
  *
  * Locking: one engine mutex (mu) guards queues, jobs, the budget and the pool's
  * idle list; every change that may let a blocked thread go on is followed by a
@@ -74,11 +80,6 @@ typedef struct g16_tracker {
     int debug;
 } g16_tracker;
 
-/* Adds delta to counter c and raises its peak. */
-void g16_tracker_add(g16_tracker *t, g16_counter c, int64_t delta);
-int64_t g16_tracker_get(const g16_tracker *t, g16_counter c);
-/* Writes one debug line "engine: <what>: synth=.. waiting=.. ..." to stderr when debug is on. */
-void g16_tracker_log(const g16_tracker *t, const char *what, uint64_t job, uint32_t part);
 
 /* ---------------------------------------------------------------- buffer pool
  * Host buffers the device reads (a, b, c, z) come from here: page-aligned mappings
@@ -103,8 +104,6 @@ typedef struct g16_bufpool {
     int freer_started;
 } g16_bufpool;
 
-/* Rounds a byte count up to whole pages (the pool's size classes). */
-size_t g16_buf_round(size_t bytes);
 
 /* ---------------------------------------------------------------- partitions, jobs */
 typedef struct g16_job g16_job;
@@ -265,99 +264,12 @@ struct g16_engine {
     int kmoving;            /* the key mover is running a task now */
     pthread_t kmover;
     int kmover_started;
+    int preload;            /* upload a job's key at submit (G16_ENGINE_PRELOAD, default on) */
 };
 
-/* Engine clock: seconds since the engine was created. */
-double g16_engine_now(const g16_engine *e);
-
-/* --- bufpool.c (mu held unless noted) */
-/* Sets p->aux_bytes / scratch_bytes for its current attempt (first: the device's
- * backend; the retry: the CPU backend). */
-void g16_part_attempt_sizes(g16_part *p);
-
-/* Test aid: the bytes one partition of circuit c with key k reserves (key
- * included) on its first attempt (*dev) and on the CPU retry (*cpu). */
+/* Test aid: the bytes one partition of circuit c with key k reserves (its key, circuit and
+ * witness included) on its first attempt (*dev) and on the CPU retry (*cpu) (budget.c). */
 void g16_engine_part_need(const g16_engine *e, const g16_circuit *c, const g16_key *k,
                           size_t *dev, size_t *cpu);
-
-g16_status g16_bufpool_start(g16_engine *e);            /* mu not held */
-void g16_bufpool_stop(g16_engine *e);                   /* mu not held; frees everything */
-/* Takes an idle buffer of exactly `bytes` (rounded) into *b; returns 0 when none. */
-int g16_bufpool_take_idle(g16_engine *e, g16_buf *b, size_t bytes);
-/* Counts idle buffers of `bytes` (rounded). */
-size_t g16_bufpool_count_idle(const g16_engine *e, size_t bytes);
-/* Maps a fresh buffer (mu not held).  Pinned bytes are counted here. */
-g16_status g16_bufpool_alloc(g16_engine *e, g16_buf *b, size_t bytes);
-/* Returns a buffer to the idle list (charged bytes stay charged). */
-void g16_bufpool_put(g16_engine *e, g16_buf *b);
-/* Hands every idle buffer to the freer except up to n_a of size keep_a and n_b of
- * size keep_b (the ones the partition waiting for room will reuse). */
-void g16_bufpool_evict(g16_engine *e, size_t keep_a, size_t n_a, size_t keep_b, size_t n_b);
-/* Waits (mu held) until the freer queue is empty. */
-void g16_bufpool_wait_freer(g16_engine *e);
-
-/* --- budget.c (mu held unless noted) */
-void g16_budget_charge(g16_engine *e, int64_t bytes);
-/* Sizes p for its circuit and the engine's backends (both attempts); no lock needed. */
-void g16_part_size(g16_part *p, const g16_engine *e);
-/* What p's current attempt reserves, its key, circuit and witness left out. */
-size_t g16_part_total(const g16_part *p);
-/* Bytes charged for a witness of circuit c. */
-size_t g16_witness_bytes_(const g16_circuit *c);
-/* Names p's circuit and witness in the charge table (at submit) / forgets them (at
- * job end).  Returns G16_OK or G16_ERR_NOMEM. */
-g16_status g16_objs_ref(g16_engine *e, g16_part *p);
-void g16_objs_unref(g16_engine *e, g16_part *p);
-/* Admits p if its reservation (with its key, circuit and witness when not charged
- * yet) fits the budget now; returns 0 when it does not. */
-int g16_admit(g16_engine *e, g16_part *p);
-/* Gives back p's use of its key, circuit and witness (their charge with the last use). */
-void g16_part_unuse_shared(g16_engine *e, g16_part *p);
-
-/* --- keys.c (mu held unless noted) */
-/* Bytes of a key's sections (what the budget charges for it). */
-size_t g16_key_bytes(const g16_key *k);
-/* Whether the key's entry is charged to the budget now. */
-static inline int g16_keyent_charged(const g16_keyent *ke)
-{
-    return ke->held || ke->inflight > 0;
-}
-/* One admitted partition fewer uses ke: gives its charge back when that was the last
- * use of an unheld key, and queues the forgetting of dropped device copies. */
-void g16_keyent_unuse(g16_engine *e, g16_keyent *ke);
-/* One live job fewer uses ke: frees the entry when it was the last and no hold is left. */
-void g16_keyent_job_out(g16_engine *e, g16_keyent *ke);
-/* Queues uploads of key to every device that keeps device copies (no-op on CPU engines). */
-void g16_keys_upload(g16_engine *e, g16_key *key);
-g16_status g16_keys_start(g16_engine *e); /* mu not held */
-void g16_keys_stop(g16_engine *e);        /* mu not held; e->stop set: drains the task queue */
-/* Releases every entry and its hold (at destroy, no job left). */
-void g16_keys_free(g16_engine *e);
-
-/* --- public partition stages (workers.c, mu held) */
-/* Enters public stage s at time now, adding the time of the stage left. */
-void g16_part_enter(g16_part *p, g16_part_stage s, double now);
-
-/* --- workers.c */
-void *g16_worker_main(void *arg);
-/* Releases everything the partition holds (mu held) and, if its job is dead,
- * counts it out of the job. */
-void g16_part_release(g16_engine *e, g16_part *p);
-/* Marks the job failed (first error wins) and drops its queued and waiting partitions (mu held). */
-void g16_job_fail(g16_engine *e, g16_job *j, g16_stage stage, g16_status st, const char *msg);
-/* Drops a job's queued and waiting partitions (mu held). */
-void g16_job_drop_queued(g16_engine *e, g16_job *j);
-/* One partition fewer in flight; ends the job when it was the last (mu held). */
-void g16_job_part_out(g16_engine *e, g16_job *j);
-/* Inserts into a sorted list (queue / waiting). */
-void g16_part_insert(g16_part **list, g16_part *p);
-
-/* --- trace.c */
-void g16_trace_span(g16_engine *e, const char *name, double t_begin, double t_end, unsigned lane,
-                    const g16_part *p);
-void g16_trace_counters(g16_engine *e);
-/* Writes the trace file with the summary (mu not held).  Returns G16_OK or G16_ERR_IO. */
-g16_status g16_trace_write(g16_engine *e, const char *path, const g16_engine_stats *st);
-void g16_trace_free(g16_trace *t);
 
 #endif

@@ -15,7 +15,7 @@
 
 #include "backend/backend.h"
 #include "common/error.h"
-#include "engine/engine.h"
+#include "engine/keys.h"
 
 size_t g16_key_bytes(const g16_key *k)
 {

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "common/error.h"
-#include "engine/engine.h"
+#include "engine/trace.h"
 
 void g16_trace_span(g16_engine *e, const char *name, double t_begin, double t_end, unsigned lane,
                     const g16_part *p)

@@ -1,9 +1,27 @@
-/* Buffer tracker: atomic counters with their peaks, and the names used in stats,
- * logs and the trace. */
+/* The engine's clock, the buffer tracker (atomic counters with their peaks, and
+ * the names used in stats, logs and the trace) and the budget's charge counter. */
 #include <inttypes.h>
 #include <stdio.h>
+#include <time.h>
 
-#include "engine/engine.h"
+#include "engine/tracker.h"
+
+double g16_engine_mono(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+double g16_engine_now(const g16_engine *e)
+{
+    return g16_engine_mono() - e->t0;
+}
+
+void g16_budget_charge(g16_engine *e, int64_t bytes)
+{
+    g16_tracker_add(&e->tr, G16_CTR_RESERVED_BYTES, bytes);
+}
 
 static const char *const ctr_names[G16_CTR_COUNT] = {
     "synth",       "waiting",     "device",       "final",      "abc_bytes",      "assign_bytes",

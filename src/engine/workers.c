@@ -7,174 +7,7 @@
 #include <time.h>
 
 #include "common/error.h"
-#include "engine/engine.h"
-
-/* ---------------------------------------------------------------- lists */
-
-static int part_before(const g16_part *x, const g16_part *y)
-{
-    if (x->job->prio != y->job->prio) return x->job->prio < y->job->prio;
-    if (x->job->seq != y->job->seq) return x->job->seq < y->job->seq;
-    return x->index < y->index;
-}
-
-void g16_part_insert(g16_part **list, g16_part *p)
-{
-    while (*list && !part_before(p, *list)) list = &(*list)->next;
-    p->next = *list;
-    *list = p;
-}
-
-static g16_part *pop(g16_part **list)
-{
-    g16_part *p = *list;
-    if (p) *list = p->next, p->next = NULL;
-    return p;
-}
-
-/* ---------------------------------------------------------------- release */
-
-static void put_buf(g16_engine *e, g16_buf *b, g16_counter c)
-{
-    if (!b->bytes) return;
-    if (b->p) {
-        g16_tracker_add(&e->tr, c, -(int64_t)b->bytes);
-        g16_bufpool_put(e, b); /* stays charged, as an idle pool buffer */
-    } else {
-        g16_budget_charge(e, -(int64_t)b->bytes); /* reserved, never mapped */
-    }
-    b->p = NULL;
-    b->bytes = 0;
-}
-
-static void end_job(g16_engine *e, g16_job *j)
-{
-    if (j->state == G16_JOB_DONE || j->state == G16_JOB_FAILED || j->state == G16_JOB_CANCELLED) return;
-    double now = g16_engine_now(e);
-    if (!j->dead) {
-        j->state = G16_JOB_DONE;
-        e->jobs_done++;
-    } else if (j->error == G16_ERR_CANCELLED) {
-        j->state = G16_JOB_CANCELLED;
-        e->jobs_cancelled++;
-    } else {
-        j->state = G16_JOB_FAILED;
-        e->jobs_failed++;
-    }
-    j->t_end = now;
-    g16_keyent_job_out(e, j->kent);
-    for (uint32_t i = 0; i < j->n_parts; i++) g16_objs_unref(e, &j->parts[i]);
-    j->kent = NULL;
-    g16_key_release(j->key);
-    j->key = NULL;
-    if (--e->live_jobs == 0) {
-        e->active_s += now - e->active_since;
-        e->active_since = -1;
-    }
-    if (e->cfg.debug)
-        fprintf(stderr, "engine: job %" PRIu64 " ended: %s%s%s\n", j->id,
-                j->state == G16_JOB_DONE ? "done" : j->state == G16_JOB_CANCELLED ? "cancelled" : "failed",
-                j->state == G16_JOB_FAILED ? ": " : "", j->state == G16_JOB_FAILED ? j->message : "");
-    pthread_cond_broadcast(&e->cv);
-}
-
-void g16_job_part_out(g16_engine *e, g16_job *j)
-{
-    j->inflight--;
-    if (j->inflight == 0 && j->queued == 0 && (j->dead || j->finished == j->n_parts)) end_job(e, j);
-}
-
-/* Gives back everything p holds; the job slot (inflight) is left to the caller. */
-static void release_holdings(g16_engine *e, g16_part *p)
-{
-    put_buf(e, &p->a, G16_CTR_ABC_BYTES);
-    put_buf(e, &p->b, G16_CTR_ABC_BYTES);
-    put_buf(e, &p->c, G16_CTR_ABC_BYTES);
-    put_buf(e, &p->z, G16_CTR_ASSIGN_BYTES);
-    if (p->have_dens) {
-        g16_density_free(&p->dens);
-        p->have_dens = 0;
-    }
-    if (p->held_aux) {
-        g16_tracker_add(&e->tr, G16_CTR_AUX_BYTES, -(int64_t)p->held_aux);
-        g16_budget_charge(e, -(int64_t)p->held_aux);
-        p->held_aux = 0;
-    }
-    if (p->held_scratch) {
-        g16_budget_charge(e, -(int64_t)p->held_scratch);
-        p->held_scratch = 0;
-    }
-    g16_part_unuse_shared(e, p);
-    pthread_cond_broadcast(&e->cv);
-}
-
-void g16_part_enter(g16_part *p, g16_part_stage s, double now)
-{
-    if (p->pstage < G16_PART_ACTIVE_STAGES) p->pstage_s[p->pstage] += now - p->pstage_t;
-    p->pstage = s;
-    p->pstage_t = now;
-}
-
-/* A partition that leaves without its proof ends as its job does. */
-static void part_end(g16_engine *e, g16_part *p)
-{
-    if (p->pstage >= G16_PART_DONE) return;
-    g16_part_enter(p, p->job->error == G16_ERR_CANCELLED ? G16_PART_CANCELLED : G16_PART_FAILED,
-                   g16_engine_now(e));
-}
-
-void g16_part_release(g16_engine *e, g16_part *p)
-{
-    part_end(e, p);
-    release_holdings(e, p);
-    g16_trace_counters(e);
-    g16_tracker_log(&e->tr, "released", p->job->id, p->index);
-    g16_job_part_out(e, p->job);
-}
-
-static void unlink_part(g16_part **list, g16_part *p)
-{
-    for (; *list; list = &(*list)->next)
-        if (*list == p) {
-            *list = p->next;
-            p->next = NULL;
-            return;
-        }
-}
-
-void g16_job_drop_queued(g16_engine *e, g16_job *j)
-{
-    for (uint32_t i = 0; i < j->n_parts; i++) {
-        g16_part *p = &j->parts[i];
-        if (p->stage == G16_STAGE_QUEUE && j->queued) {
-            unlink_part(&e->queue, p);
-            p->stage = G16_STAGE_COUNT; /* dropped */
-            part_end(e, p);
-            j->queued--;
-        }
-    }
-    /* Waiting partitions hold their full reservation: dropping them frees it now. */
-    for (uint32_t i = 0; i < j->n_parts; i++) {
-        g16_part *p = &j->parts[i];
-        if (p->stage == G16_STAGE_WAIT) {
-            unlink_part(&e->waiting, p);
-            p->stage = G16_STAGE_COUNT;
-            g16_tracker_add(&e->tr, G16_CTR_WAITING, -1);
-            g16_part_release(e, p);
-        }
-    }
-    if (j->inflight == 0 && j->queued == 0) end_job(e, j);
-}
-
-void g16_job_fail(g16_engine *e, g16_job *j, g16_stage stage, g16_status st, const char *msg)
-{
-    if (j->dead) return;
-    j->dead = 1;
-    j->error = st;
-    snprintf(j->stage, sizeof j->stage, "%s", g16_stage_name(stage));
-    snprintf(j->message, sizeof j->message, "%s", msg);
-    g16_job_drop_queued(e, j);
-}
+#include "engine/workers.h"
 
 /* ---------------------------------------------------------------- hooks */
 
@@ -251,7 +84,7 @@ static void synth_loop(g16_worker *w)
              * registration stalls the driver) for partitions no device can take yet. */
             int64_t ahead = g16_tracker_get(&e->tr, G16_CTR_SYNTH) + g16_tracker_get(&e->tr, G16_CTR_WAITING);
             if (e->queue && ahead < (int64_t)e->cfg.max_ahead && g16_admit(e, e->queue)) {
-                p = pop(&e->queue);
+                p = g16_part_pop(&e->queue);
                 break;
             }
             pthread_cond_wait(&e->cv, &e->mu);
@@ -316,7 +149,7 @@ static void release_abc(void *user, g16_fr *buf)
     pthread_mutex_lock(&e->mu);
     g16_buf *abc[3] = {&p->a, &p->b, &p->c};
     for (int i = 0; i < 3; i++)
-        if (abc[i]->p == (void *)buf) put_buf(e, abc[i], G16_CTR_ABC_BYTES);
+        if (abc[i]->p == (void *)buf) g16_part_put_buf(e, abc[i], G16_CTR_ABC_BYTES);
     g16_trace_counters(e);
     pthread_mutex_unlock(&e->mu);
 }
@@ -377,7 +210,7 @@ static void device_loop(g16_worker *w)
     pthread_mutex_lock(&e->mu);
     for (;;) {
         while (!e->stop && !e->waiting) pthread_cond_wait(&e->cv, &e->mu);
-        g16_part *p = pop(&e->waiting);
+        g16_part *p = g16_part_pop(&e->waiting);
         if (!p) break;
         g16_job *j = p->job;
         double t = g16_engine_now(e);
@@ -418,10 +251,10 @@ static void device_loop(g16_worker *w)
         /* prove_start freed its own working buffers and is done with z and the bitmaps. */
         g16_budget_charge(e, -(int64_t)p->held_scratch);
         p->held_scratch = 0;
-        put_buf(e, &p->z, G16_CTR_ASSIGN_BYTES);
-        put_buf(e, &p->a, G16_CTR_ABC_BYTES); /* no-ops unless prove_start kept one (it must not) */
-        put_buf(e, &p->b, G16_CTR_ABC_BYTES);
-        put_buf(e, &p->c, G16_CTR_ABC_BYTES);
+        g16_part_put_buf(e, &p->z, G16_CTR_ASSIGN_BYTES);
+        g16_part_put_buf(e, &p->a, G16_CTR_ABC_BYTES); /* no-ops unless prove_start kept one (it must not) */
+        g16_part_put_buf(e, &p->b, G16_CTR_ABC_BYTES);
+        g16_part_put_buf(e, &p->c, G16_CTR_ABC_BYTES);
         if (st) g16_job_fail(e, j, G16_STAGE_DEVICE, st, msg);
         dead = j->dead;
         pthread_mutex_unlock(&e->mu);
@@ -471,7 +304,7 @@ static void final_loop(g16_worker *w)
     pthread_mutex_lock(&e->mu);
     for (;;) {
         while (!e->stop && !e->finalq) pthread_cond_wait(&e->cv, &e->mu);
-        g16_part *p = pop(&e->finalq);
+        g16_part *p = g16_part_pop(&e->finalq);
         if (!p) break;
         if (!e->finalq) e->finalq_tail = NULL;
         g16_job *j = p->job;
@@ -522,7 +355,7 @@ static void final_loop(g16_worker *w)
                 j->retries++;
                 e->retries++;
                 fprintf(stderr, "engine: %s; retrying on the CPU backend\n", msg);
-                release_holdings(e, p);
+                g16_part_release_holdings(e, p);
                 p->attempt = 1;
                 g16_part_attempt_sizes(p);
                 p->stage = G16_STAGE_QUEUE;
