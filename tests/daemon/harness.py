@@ -156,3 +156,52 @@ def sanitizer_clean(tmp, prefix="g16d"):
             text = open(os.path.join(tmp, name)).read()
             check(f"{name}: no sanitizer report", "Sanitizer" not in text and "runtime error" not in text,
                   text[-2000:])
+
+
+class Postgres:
+    """A throwaway PostgreSQL server in tmp/pg on a free loopback port (initdb and pg_ctl run as
+    Debian's postgres user when we are root: the server refuses to run as root); stopped at exit."""
+
+    def __init__(self, tmp):
+        import glob
+        import pwd
+        bins = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
+        if not bins:
+            raise RuntimeError("no PostgreSQL server: scripts/install-deps.sh installs it")
+        self.bin = os.path.dirname(bins[-1])
+        self.data = os.path.join(tmp, "pg")
+        self.user = "postgres" if os.getuid() == 0 else None
+        os.chmod(tmp, 0o755)
+        os.mkdir(self.data, 0o700)
+        if self.user:
+            pw = pwd.getpwnam(self.user)
+            os.chown(self.data, pw.pw_uid, pw.pw_gid)
+        import socket
+        with socket.socket() as so:
+            so.bind(("127.0.0.1", 0))
+            self.port = so.getsockname()[1]
+        p = self.ctl("initdb", "-D", self.data, "-A", "trust", "-U", "g16", "--no-sync")
+        if p.returncode:
+            raise RuntimeError(f"initdb: {p.stderr}")
+        self.opts = (f"-p {self.port} -k {self.data} -c listen_addresses=127.0.0.1 -c fsync=off "
+                     f"-c max_connections=200")
+        self.url = f"postgresql://g16@127.0.0.1:{self.port}/postgres"
+        atexit.register(lambda: self.ctl("pg_ctl", "-D", self.data, "-m", "immediate", "stop"))
+
+    def ctl(self, prog, *args):
+        cmd = [os.path.join(self.bin, prog)] + list(args)
+        if self.user:
+            cmd = ["runuser", "-u", self.user, "--"] + cmd
+        return run(*cmd, check_rc=False)
+
+    def start(self):
+        return self.ctl("pg_ctl", "-D", self.data, "-o", self.opts, "-l", os.path.join(self.data, "log"), "-w",
+                        "start")
+
+    def stop(self, mode="fast"):
+        return self.ctl("pg_ctl", "-D", self.data, "-m", mode, "-w", "stop")
+
+    def sql(self, query):
+        """Rows of a query as lists of strings (psql -At)."""
+        out = run(os.path.join(self.bin, "psql"), self.url, "-At", "-c", query, check_rc=False).stdout
+        return [line.split("|") for line in out.strip().splitlines()]

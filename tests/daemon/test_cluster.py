@@ -10,15 +10,10 @@ while the queue is full.  Every job must end done exactly once, its proofs valid
 proved into the result once (results of a lost lease are refused by the epoch fence), and the
 CRITICAL job must end before the jobs queued before it.  Prints 'N passed, N failed'.
 """
-import glob
-import json
 import os
-import pwd
 import signal
-import subprocess
 import sys
 import tempfile
-import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -35,54 +30,14 @@ TOKEN_FILE = os.path.join(TMP, "token")
 LEASE = 3.0
 
 # ------------------------------------------------------------------ PostgreSQL
-bins = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
-if not bins:
-    check("PostgreSQL server installed (scripts/install-deps.sh installs it)", False)
+try:
+    PG = harness.Postgres(TMP)
+except RuntimeError as e:
+    check("a PostgreSQL server", False, str(e))
     harness.finish()
-PGBIN = os.path.dirname(bins[-1])
-PGDATA = os.path.join(TMP, "pg")
-user = None
-if os.getuid() == 0:  # initdb refuses root: the server runs as Debian's postgres user
-    user = "postgres"
-    os.mkdir(PGDATA, 0o700)
-    pw = pwd.getpwnam(user)
-    os.chown(PGDATA, pw.pw_uid, pw.pw_gid)
-
-
-def pg(*args):
-    cmd = [os.path.join(PGBIN, args[0])] + list(args[1:])
-    if user:
-        cmd = ["runuser", "-u", user, "--"] + cmd
-    return run(*cmd, check_rc=False)
-
-
-def free_port():
-    import socket
-    with socket.socket() as so:
-        so.bind(("127.0.0.1", 0))
-        return so.getsockname()[1]
-
-
-PORT = free_port()
-p = pg("initdb", "-D", PGDATA, "-A", "trust", "-U", "g16", "--no-sync")
-check("initdb", p.returncode == 0, p.stderr)
-PGOPTS = f"-p {PORT} -k {PGDATA} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200"
-
-
-def pg_start():
-    return pg("pg_ctl", "-D", PGDATA, "-o", PGOPTS, "-l", os.path.join(PGDATA, "log"), "-w", "start")
-
-
-p = pg_start()
+p = PG.start()
 check("PostgreSQL started", p.returncode == 0, p.stderr + p.stdout)
-
-
-@__import__("atexit").register
-def _pg_stop():
-    pg("pg_ctl", "-D", PGDATA, "-m", "immediate", "stop")
-
-
-URL = f"postgresql://g16@127.0.0.1:{PORT}/postgres"
+URL = PG.url
 
 # ------------------------------------------------------------------ inputs and nodes
 os.makedirs(ROOT)
@@ -182,10 +137,10 @@ time.sleep(LEASE + 2.5)
 nodes[2].proc.send_signal(signal.SIGCONT)
 
 # ------------------------------------------------------------------ PostgreSQL restarted mid-run
-p = pg("pg_ctl", "-D", PGDATA, "-m", "fast", "-w", "stop")
+p = PG.stop()
 check("PostgreSQL stopped", p.returncode == 0, p.stderr)
 time.sleep(1.5)
-p = pg_start()
+p = PG.start()
 check("PostgreSQL restarted", p.returncode == 0, p.stderr)
 
 # ------------------------------------------------------------------ every job ends exactly once
@@ -213,13 +168,11 @@ p = run(G16, "verify", "--vk", VK, "--proof", pf, "--inputs", inf, check_rc=Fals
 check(f"all {n_total} proofs valid", p.returncode == 0, p.stdout + p.stderr)
 
 # exactly once: one row a job, each partition stored once by a node that held its lease
-psql = [os.path.join(PGBIN, "psql"), URL, "-At", "-c"]
-q = run(*psql, "SELECT count(*), count(DISTINCT id), sum(n_parts) FROM g16_jobs", check_rc=False).stdout.split("|")
-check("one row a job", q[0].strip() == q[1].strip() == str(len(jobs) + 1), q)
-q = run(*psql, "SELECT count(*) FILTER (WHERE state = 2 AND proved_by IS NOT NULL), count(*) FROM g16_parts",
-        check_rc=False).stdout.strip().split("|")
+q = PG.sql("SELECT count(*), count(DISTINCT id) FROM g16_jobs")[0]
+check("one row a job", q[0] == q[1] == str(len(jobs) + 1), q)
+q = PG.sql("SELECT count(*) FILTER (WHERE state = 2 AND proved_by IS NOT NULL), count(*) FROM g16_parts")[0]
 check("every partition stored once, done", q[0] == q[1] == str(n_total), q)
-q = run(*psql, "SELECT max(attempts) FROM g16_parts", check_rc=False).stdout.strip()
+q = PG.sql("SELECT max(attempts) FROM g16_parts")[0][0]
 check("some partition was claimed again after a failure", q.isdigit() and int(q) >= 2, q)
 st, m, _ = nodes[2].request("GET", "/metrics")
 lines = [ln for ln in m.decode().splitlines() if ln.startswith("g16_cluster_")]
