@@ -10,10 +10,12 @@
  *              end:ID wakes long polls.  Polling every second is the fallback. */
 #include <errno.h>
 #include <jansson.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
 #include <sys/select.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -189,10 +191,14 @@ static void *task_main(void *arg)
     uint32_t n_inputs = 0;
     char *json = NULL;
     if (st == G16_OK) {
-        if (t->zkey) {
-            char scratch[512];
+        if (t->zkey) { /* a scratch folder of its own: the writers' files are named by index */
+            char scratch[PATH_MAX];
             snprintf(scratch, sizeof scratch, "%s/uploads", s->data_dir);
+            mkdir(scratch, 0700);
+            snprintf(scratch, sizeof scratch, "%s/uploads/%s-%u-%s", s->data_dir, t->job, t->idx, t->epoch);
+            mkdir(scratch, 0700);
             st = svc_sj_prove_job(&json, k->sj, &t->witness, 1, scratch, &t->halt);
+            rmdir(scratch);
         } else {
             st = run_engine(s, t, k, proof, &inputs, &n_inputs);
         }
@@ -303,9 +309,11 @@ static void *claimer_main(void *arg)
         else if (n < cap + URGENT_EXTRA) want = cap + URGENT_EXTRA - n, max_prio = G16_PRIO_HIGH;
         unsigned got = 0;
         if (want) {
+            s->cl.claiming = 1; /* the renewal leaves claims alone until they are in the task list */
             pthread_mutex_unlock(&s->mu);
             got = claim(s, &c, want, max_prio);
             pthread_mutex_lock(&s->mu);
+            s->cl.claiming = 0;
         }
         if (!got) sleep_cv(s, 1.0);
     }
@@ -340,7 +348,30 @@ static void renew(g16_service *s, PGconn **c)
             task_cancel(s, t);
         }
     }
+    /* claims this node holds but does not run: a claim whose answer was lost with the connection
+     * (the statement had committed; its retry claimed others).  Given back now, unless a claim is
+     * in flight (its partitions may not be in the task list yet: next round). */
+    int *orphans = NULL, n_orphans = 0;
+    if (!s->cl.claiming && PQntuples(r) > 0) orphans = calloc((size_t)PQntuples(r), sizeof *orphans);
+    for (int i = 0; orphans && i < PQntuples(r); i++) {
+        int local = 0;
+        for (svc_task *t = s->cl.tasks; t && !local; t = t->next)
+            local = !strcmp(PQgetvalue(r, i, 0), t->job) && (uint32_t)atoi(PQgetvalue(r, i, 1)) == t->idx &&
+                    !strcmp(PQgetvalue(r, i, 2), t->epoch);
+        if (!local) orphans[n_orphans++] = i;
+    }
     pthread_mutex_unlock(&s->mu);
+    for (int k = 0; k < n_orphans; k++) {
+        int i = orphans[k];
+        const char *q[] = {PQgetvalue(r, i, 0), PQgetvalue(r, i, 1), PQgetvalue(r, i, 2), s->instance};
+        PQclear(svc_pg_exec(s->pg, c,
+                            "WITH r AS (UPDATE g16_parts SET state = 0, owner = NULL, lease_until = NULL"
+                            "  WHERE job = $1 AND idx = $2 AND epoch = $3 AND state = 1 AND owner = $4 RETURNING 1)"
+                            "SELECT pg_notify('g16', 'requeue') FROM r", 4, q, NULL, NULL));
+        svc_log(s, "warn", q[0], "partition %s: a claim of this node that nothing runs (its answer was lost "
+                "with the connection) is queued again", q[1]);
+    }
+    free(orphans);
     PQclear(r);
 }
 

@@ -158,6 +158,7 @@ struct g16_service {
     struct {
         struct svc_task *tasks; /* partitions claimed and in work here */
         unsigned n_tasks;
+        int claiming;           /* a claim statement is in flight */
         pthread_t claimer, heart, listener;
         int have_claimer, have_heart, have_listener;
         uint64_t claimed, done, fenced, failed, lost, requeued, renewals;

@@ -2,7 +2,7 @@
 """g16d --cluster end to end: a throwaway PostgreSQL on a loopback port in a temp dir (run as an
 unprivileged user), three g16d nodes sharing it and one folder of inputs.
 
-usage: test_cluster.py G16 G16D
+usage: test_cluster.py G16 G16D SOURCE_DIR
 
 30 jobs of mixed priority; one node is kill -9'ed while it holds a partition, one is SIGSTOPped
 past its lease and resumed, PostgreSQL is restarted mid-run, and a CRITICAL job is submitted
@@ -11,6 +11,7 @@ proved into the result once (results of a lost lease are refused by the epoch fe
 CRITICAL job must end before the jobs queued before it.  Prints 'N passed, N failed'.
 """
 import os
+import shutil
 import signal
 import sys
 import tempfile
@@ -21,6 +22,7 @@ import harness  # noqa: E402
 from harness import TEMPS, check, run  # noqa: E402
 
 G16, G16D = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+SRC = os.path.abspath(sys.argv[3])  # the source tree: the snarkjs fixtures
 TMP = tempfile.mkdtemp(prefix="g16_cluster_")
 TEMPS.append(TMP)
 os.chmod(TMP, 0o755)
@@ -48,6 +50,8 @@ W = C[:-5] + ".g16w"
 run(G16, "circuit", "gen", "--log-n", "13", "--inputs", "2", "--profile", "porep", "--seed", "5", "-o", C)
 KEY, VK = os.path.join(TMP, "k.params"), os.path.join(TMP, "k.vk")
 run(G16, "setup", "--circuit", C, "--seed", "5", "-o", KEY, "--vk", VK)
+MUL = os.path.join(ROOT, "mul")
+shutil.copytree(os.path.join(SRC, "tests", "interop", "fixtures", "multiplier"), MUL)
 INPUTS = os.path.join(TMP, "inputs.txt")
 run(G16, "prove", "--params", KEY, "--circuit", C, "--witness", W, "-o", os.path.join(TMP, "p.bin"),
     "--inputs-out", INPUTS)
@@ -60,7 +64,7 @@ class Node(harness.Daemon):
 
     def args(self, config=None):
         return ["--listen", "127.0.0.1:0", "--data-dir", self.data, "--token-file", TOKEN_FILE, "--root", ROOT,
-                "--key", f"k={KEY}", "--pw", "1", "--gw", "1", "--budget", "2G", "--cluster", URL,
+                "--key", f"k={KEY}", "--key", f"mul={MUL}/circuit.zkey", "--pw", "1", "--gw", "1", "--budget", "2G", "--cluster", URL,
                 "--lease", str(LEASE), "--node-name", f"node{self.i}"]
 
 
@@ -147,7 +151,7 @@ check("PostgreSQL restarted", p.returncode == 0, p.stderr)
 alive = [nodes[1], nodes[2]]
 ends, failed_jobs = {}, []
 for jid in list(jobs) + [crit]:
-    st, j = alive[0].wait(jid, limit=600)
+    st, j = alive[0].wait(jid, limit=120)
     if j.get("state") != "done":
         failed_jobs.append((jid, j.get("state"), j.get("error")))
     ends[jid] = j.get("finished", 0)
@@ -185,6 +189,20 @@ fenced = sum(int(ln.split()[-1]) for ln in (m + m1).decode().splitlines()
              if ln.startswith('g16_cluster_partitions_total{event="fenced"}') or
              ln.startswith('g16_cluster_partitions_total{event="lost"}'))
 print(f"requeued {requeued}, lost or fenced on the paused node {fenced}, max attempts {q}")
+
+# a snarkjs job across the nodes: proof.json/public.json of each partition from any node
+st, r = nodes[1].json("POST", "/v1/jobs", {"key": "mul", "partitions": [{"wtns": f"{MUL}/witness.wtns"}] * 4})
+check("zkey job in the cluster: 202", st == 202, (st, r))
+st, j = nodes[2].wait(r.get("id"))
+check("zkey job in the cluster: done", j.get("state") == "done", j)
+for part in range(4):
+    pf, uf = os.path.join(TMP, "z.proof.json"), os.path.join(TMP, "z.public.json")
+    st1, b1, _ = nodes[2].request("GET", f"/v1/jobs/{r['id']}/proof.json?part={part}")
+    st2, b2, _ = nodes[1].request("GET", f"/v1/jobs/{r['id']}/public.json?part={part}")
+    open(pf, "wb").write(b1)
+    open(uf, "wb").write(b2)
+    p = run(G16, "verify", "--vk", f"{MUL}/verification_key.json", "--proof", pf, "--public", uf, check_rc=False)
+    check(f"zkey partition {part}: valid", st1 == st2 == 200 and p.returncode == 0, (st1, st2, p.stdout, p.stderr))
 
 # cancel travels through NOTIFY: a job accepted by node1 and running on node2 ends cancelled
 st, r = nodes[1].submit([(C, W)] * 40, prio="low")
