@@ -63,13 +63,8 @@ static g16_status synthesize(g16_engine *e, g16_part *p)
     g16_fr *z = p->z.p;
     memcpy(z, p->wit->z, p->n_vars * sizeof *z);
     G16_TRY(g16_synthesize(p->a.p, p->b.p, p->c.p, p->circ, z, p->n_vars));
-    g16_density d;
-    G16_TRY(g16_circuit_density(&d, p->circ));
-    pthread_mutex_lock(&e->mu);
-    p->dens = d;
-    p->have_dens = 1;
-    pthread_mutex_unlock(&e->mu);
-    return G16_OK;
+    const g16_density *d;
+    return g16_part_density(e, p, &d);
 }
 
 static void synth_loop(g16_worker *w)
@@ -160,7 +155,7 @@ static g16_status device_prove(g16_engine *e, g16_worker *w, g16_part *p, int cp
 {
     release_ctx rc = {e, p};
     g16_prove_input in = {
-        .density = &p->dens,
+        .density = &p->cent->dens, /* ready since synthesis; kept while p is admitted */
         .a = p->a.p, .b = p->b.p, .c = p->c.p,
         .n_rows = p->rows,
         .release = release_abc,
