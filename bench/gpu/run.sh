@@ -7,7 +7,11 @@
 #      byte-identical, prove_start at 2^24, 2^26 and 2^27 (2^24 only with --quick);
 #   5. the engine on the GPU (--pipeline only: g16 bench pipeline, 2^PIPE_LOG rows);
 #   6. one table: size, kernel time, total time, floor / peer figure, diff verdict.
-# Usage: bench/gpu/run.sh [--quick] [--pipeline]
+#   --porep32 instead of 2-6: the real-scale run of issue 22, a 32 GiB PoRep's shape: 3 jobs x
+#      10 partitions x 2^27 rows back to back, pw 1, 2, 4, budget 100G, every proof verified,
+#      --json lines (s/proof, steady device stage, synth_s, rss_peak_bytes against budget_bytes)
+#      in OUT/porep32.jsonl and the traces in OUT (PIPE_PW, PIPE_BUDGET, PIPE_TIMEOUT apply)
+# Usage: bench/gpu/run.sh [--quick] [--pipeline] [--porep32]
 # Env:   OUT        folder for the logs (default build-gpu/out)
 #        G16_GPU_BIN  folder holding prebuilt g16_gpu_diff and g16_gpu_bench: skip step 1
 #        DIFF_TIMEOUT, BENCH_TIMEOUT, PIPE_TIMEOUT  seconds (default 900, 1500, 400)
@@ -35,10 +39,11 @@
 # Exit status: 0 when the build and the differential test passed.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
-quick=""; pipeline=""
+quick=""; pipeline=""; porep32=""
 for a in "$@"; do
     [ "$a" = "--quick" ] && quick="--quick"
     [ "$a" = "--pipeline" ] && pipeline=1
+    [ "$a" = "--porep32" ] && porep32=1
 done
 out=${OUT:-$root/build-gpu/out}
 mkdir -p "$out"
@@ -75,6 +80,18 @@ fi
 for p in g16_gpu_diff g16_gpu_bench g16; do
     if [ ! -x "$bin/$p" ]; then say "FAILED: $bin/$p missing"; exit 1; fi
 done
+
+if [ -n "$porep32" ]; then
+    say "real scale: 3 jobs x 10 partitions x 2^27, pw ${PIPE_PW:-1,2,4}, budget ${PIPE_BUDGET:-100G}"
+    timeout "${PIPE_TIMEOUT:-3000}" "$bin/g16" bench pipeline --backend cuda --jobs 3 --partitions 10 \
+        --log-n 27 --profile porep --pw "${PIPE_PW:-1,2,4}" --budget "${PIPE_BUDGET:-100G}" --json \
+        --trace-dir "${TRACE_DIR:-$out}" >"$out/porep32.jsonl" 2>"$out/porep32.err"
+    rc=$?
+    cat "$out/porep32.jsonl"
+    tail -n 5 "$out/porep32.err"
+    say "porep32 rc $rc"
+    exit $rc
+fi
 
 say "differential test"
 # DIFF_QUICK=1: the short differential test with the full benchmark.

@@ -87,6 +87,7 @@ static void free_engine(g16_engine *e)
     while (e->objs) {
         g16_objent *o = e->objs;
         e->objs = o->next;
+        g16_density_free(&o->dens);
         free(o);
     }
     g16_trace_free(&e->trace);

@@ -130,8 +130,6 @@ struct g16_part {
     g16_part_stage pstage; /* the public stage (g16_engine_job_parts) */
     double pstage_t;       /* when it was entered, engine clock */
     double pstage_s[G16_PART_ACTIVE_STAGES]; /* time spent per public stage before it */
-    g16_density dens;
-    int have_dens;
     g16_pending *pending;
     uint8_t proof[192];
     double t_stage;        /* when the current stage (or wait) began, engine clock */
@@ -158,6 +156,11 @@ typedef struct g16_objent {
     int kind;
     unsigned inflight;      /* admitted partitions using it: charged while > 0 */
     unsigned parts;         /* partitions of live jobs naming it */
+    /* A circuit's density bitmaps, the same for all its partitions: computed once by
+     * the first synthesis (state 1 while it runs, 2 when ready), freed with the
+     * last use; charged with the circuit. */
+    g16_density dens;
+    int dens_state;
     struct g16_objent *next;
 } g16_objent;
 

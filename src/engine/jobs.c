@@ -91,10 +91,6 @@ void g16_part_release_holdings(g16_engine *e, g16_part *p)
     g16_part_put_buf(e, &p->b, G16_CTR_ABC_BYTES);
     g16_part_put_buf(e, &p->c, G16_CTR_ABC_BYTES);
     g16_part_put_buf(e, &p->z, G16_CTR_ASSIGN_BYTES);
-    if (p->have_dens) {
-        g16_density_free(&p->dens);
-        p->have_dens = 0;
-    }
     if (p->held_aux) {
         g16_tracker_add(&e->tr, G16_CTR_AUX_BYTES, -(int64_t)p->held_aux);
         g16_budget_charge(e, -(int64_t)p->held_aux);
@@ -222,7 +218,7 @@ g16_status g16_engine_submit(g16_engine *e, uint64_t *id, g16_key *key, const g1
         p->wit = parts[i].witness;
         p->stage = G16_STAGE_QUEUE;
         g16_part_size(p, e);
-        size_t cw = g16_circuit_bytes(p->circ) + g16_witness_bytes_(p->circ);
+        size_t cw = g16_circuit_charge_(p->circ) + g16_witness_bytes_(p->circ);
         if (g16_part_total(p) + cw > worst + worst_cw) worst = g16_part_total(p), worst_cw = cw;
     }
     if (worst + worst_cw + kb > e->budget) {

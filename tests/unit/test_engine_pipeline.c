@@ -280,8 +280,10 @@ static void test_cancel(void)
     CHECK(g16_engine_await(e, q, 0.05, NULL, 0, &st) == G16_ERR_CANCELLED, "queued job cancelled at once");
     CHECK(st.synthesized == 0, "nothing of it ran");
     CHECK(g16_engine_cancel(e, q) == G16_ERR_ARG, "an awaited job is forgotten");
-    CHECK(g16_engine_await(e, run, 0.01, NULL, 0, &st) == G16_ERR_TIMEOUT && st.state == G16_JOB_RUNNING,
-          "await times out on a running job");
+    /* not ended yet (on a loaded machine its first synthesis may not have started) */
+    CHECK(g16_engine_await(e, run, 0.01, NULL, 0, &st) == G16_ERR_TIMEOUT &&
+              (st.state == G16_JOB_RUNNING || st.state == G16_JOB_QUEUED),
+          "await times out on a job that has not ended (state %d)", (int)st.state);
     CHECK(g16_engine_await(e, run, 60, NULL, 0, &st) == G16_OK, "the running job finishes");
     check_zero(e, "after a cancel in the queue");
     /* destroy without drain cancels what is left */
