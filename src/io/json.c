@@ -1,4 +1,4 @@
-/* Small strict JSON reader and decimal conversions (see json.h). */
+/* JSON files through jansson, and decimal conversions (see json.h). */
 #include "io/json.h"
 
 #include <errno.h>
@@ -9,178 +9,25 @@
 #include "common/error.h"
 #include "io/circom.h"
 
-typedef struct parser {
-    const char *s, *end, *name;
-    const char *p;
-    int depth;
-} parser;
-
-static g16_status perr(const parser *ps, const char *what)
+g16_status g16_json_parse(json_t **root, const char *text, size_t len, const char *name)
 {
-    int line = 1, col = 1;
-    for (const char *q = ps->s; q < ps->p; q++) {
-        if (*q == '\n') line++, col = 1;
-        else col++;
+    *root = NULL;
+    json_error_t e;
+    /* DECODE_ANY: a top-level array or string is the caller's to refuse, with its
+     * own message; REJECT_DUPLICATES: a second "pi_a" must not silently win. */
+    json_t *j = json_loadb(text, len, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, &e);
+    if (!j) {
+        if (json_error_code(&e) == json_error_out_of_memory)
+            return g16_fail(G16_ERR_NOMEM, "%s: json: %s", name, e.text);
+        return g16_fail(G16_ERR_FORMAT, "%s: line %d col %d: %s", name, e.line, e.column, e.text);
     }
-    return g16_fail(G16_ERR_FORMAT, "%s: line %d col %d: %s", ps->name, line, col, what);
-}
-
-static void ws(parser *ps)
-{
-    while (ps->p < ps->end && (*ps->p == ' ' || *ps->p == '\t' || *ps->p == '\n' || *ps->p == '\r')) ps->p++;
-}
-
-static g16_status parse_string(parser *ps, char **out)
-{
-    ps->p++; /* opening quote */
-    const char *start = ps->p;
-    size_t len = 0;
-    char *buf;
-    for (const char *q = start;; q++) {
-        if (q >= ps->end) return ps->p = q, perr(ps, "unterminated string");
-        if (*q == '"') break;
-        if ((unsigned char)*q < 0x20) return ps->p = q, perr(ps, "control character in a string");
-        if (*q == '\\') q++;
-        len++;
-    }
-    buf = malloc(len + 1);
-    if (!buf) return g16_fail(G16_ERR_NOMEM, "%s: string", ps->name);
-    size_t k = 0;
-    while (*ps->p != '"') {
-        char ch = *ps->p++;
-        if (ch == '\\') {
-            ch = *ps->p++;
-            switch (ch) {
-            case '"': case '\\': case '/': break;
-            case 'n': ch = '\n'; break;
-            case 't': ch = '\t'; break;
-            case 'r': ch = '\r'; break;
-            case 'b': ch = '\b'; break;
-            case 'f': ch = '\f'; break;
-            default: free(buf); ps->p -= 2; return perr(ps, "unsupported escape in a string");
-            }
-        }
-        buf[k++] = ch;
-    }
-    buf[k] = 0;
-    ps->p++;
-    *out = buf;
+    *root = j;
     return G16_OK;
 }
 
-static g16_status parse_value(parser *ps, g16_json *v);
-
-static g16_status parse_container(parser *ps, g16_json *v, int object)
+g16_status g16_json_read_file(json_t **root, const char *path)
 {
-    if (++ps->depth > 64) return perr(ps, "nesting deeper than 64");
-    ps->p++;
-    size_t cap = 0;
-    v->type = object ? G16_JSON_OBJECT : G16_JSON_ARRAY;
-    ws(ps);
-    if (ps->p < ps->end && *ps->p == (object ? '}' : ']')) {
-        ps->p++;
-        ps->depth--;
-        return G16_OK;
-    }
-    for (;;) {
-        if (v->n == cap) {
-            cap = cap ? 2 * cap : 4;
-            g16_json *nc = realloc(v->child, cap * sizeof *nc);
-            if (!nc) return g16_fail(G16_ERR_NOMEM, "%s: json", ps->name);
-            v->child = nc;
-        }
-        g16_json *c = &v->child[v->n];
-        memset(c, 0, sizeof *c);
-        v->n++;
-        ws(ps);
-        if (object) {
-            if (ps->p >= ps->end || *ps->p != '"') return perr(ps, "expected a member name");
-            G16_TRY(parse_string(ps, &c->key));
-            ws(ps);
-            if (ps->p >= ps->end || *ps->p != ':') return perr(ps, "expected ':'");
-            ps->p++;
-        }
-        G16_TRY(parse_value(ps, c));
-        ws(ps);
-        if (ps->p < ps->end && *ps->p == ',') {
-            ps->p++;
-            continue;
-        }
-        if (ps->p < ps->end && *ps->p == (object ? '}' : ']')) {
-            ps->p++;
-            ps->depth--;
-            return G16_OK;
-        }
-        return perr(ps, object ? "expected ',' or '}'" : "expected ',' or ']'");
-    }
-}
-
-static g16_status parse_value(parser *ps, g16_json *v)
-{
-    ws(ps);
-    if (ps->p >= ps->end) return perr(ps, "expected a value");
-    char ch = *ps->p;
-    if (ch == '{' || ch == '[') return parse_container(ps, v, ch == '{');
-    if (ch == '"') {
-        v->type = G16_JSON_STRING;
-        return parse_string(ps, &v->str);
-    }
-    static const struct { const char *lit; g16_json_type t; int b; } lits[] = {
-        {"true", G16_JSON_BOOL, 1}, {"false", G16_JSON_BOOL, 0}, {"null", G16_JSON_NULL, 0}};
-    for (size_t i = 0; i < 3; i++) {
-        size_t l = strlen(lits[i].lit);
-        if ((size_t)(ps->end - ps->p) >= l && !memcmp(ps->p, lits[i].lit, l)) {
-            v->type = lits[i].t;
-            v->boolean = lits[i].b;
-            ps->p += l;
-            return G16_OK;
-        }
-    }
-    const char *st = ps->p;
-    if (*ps->p == '-') ps->p++;
-    const char *digits = ps->p;
-    while (ps->p < ps->end && strchr("0123456789.eE+-", *ps->p)) ps->p++;
-    if (ps->p == digits || *digits < '0' || *digits > '9') return ps->p = st, perr(ps, "expected a value");
-    v->type = G16_JSON_NUMBER;
-    v->str = strndup(st, (size_t)(ps->p - st));
-    return v->str ? G16_OK : g16_fail(G16_ERR_NOMEM, "%s: json", ps->name);
-}
-
-static void free_contents(g16_json *v)
-{
-    for (size_t i = 0; i < v->n; i++) free_contents(&v->child[i]);
-    free(v->child);
-    free(v->str);
-    free(v->key);
-}
-
-void g16_json_free(g16_json *j)
-{
-    if (!j) return;
-    free_contents(j);
-    free(j);
-}
-
-g16_status g16_json_parse(g16_json **root, const char *text, size_t len, const char *name)
-{
-    parser ps = {text, text + len, name, text, 0};
-    g16_json *v = calloc(1, sizeof *v);
-    if (!v) return g16_fail(G16_ERR_NOMEM, "%s: json", name);
-    g16_status s = parse_value(&ps, v);
-    if (s == G16_OK) {
-        ws(&ps);
-        if (ps.p != ps.end) s = perr(&ps, "text after the JSON value");
-    }
-    if (s != G16_OK) {
-        g16_json_free(v);
-        return s;
-    }
-    *root = v;
-    return G16_OK;
-}
-
-g16_status g16_json_read_file(g16_json **root, const char *path)
-{
+    *root = NULL;
     FILE *fp = fopen(path, "rb");
     if (!fp) return g16_fail(G16_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
     size_t cap = 1 << 16, len = 0;
@@ -210,12 +57,14 @@ g16_status g16_json_read_file(g16_json **root, const char *path)
     return s;
 }
 
-const g16_json *g16_json_get(const g16_json *obj, const char *key)
+g16_status g16_json_write_file(const json_t *root, const char *path, int indent)
 {
-    if (!obj || obj->type != G16_JSON_OBJECT) return NULL;
-    for (size_t i = 0; i < obj->n; i++)
-        if (!strcmp(obj->child[i].key, key)) return &obj->child[i];
-    return NULL;
+    FILE *fp = fopen(path, "w");
+    if (!fp) return g16_fail(G16_ERR_IO, "%s: cannot create: %s", path, strerror(errno));
+    int bad = json_dumpf(root, fp, JSON_INDENT(indent) | JSON_ENCODE_ANY) != 0;
+    bad |= ferror(fp);
+    if (fclose(fp) != 0 || bad) return g16_fail(G16_ERR_IO, "%s: write failed", path);
+    return G16_OK;
 }
 
 g16_status g16_decimal_to_limbs(uint64_t *out, size_t limbs, const uint64_t *modulus, const char *s)

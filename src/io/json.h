@@ -1,36 +1,29 @@
-/* A small JSON reader (whole document into a tree) for snarkjs's key, proof and
- * public-signal files, and decimal <-> field-element conversion.  Strict RFC 8259
- * syntax; strings keep their escapes decoded only for \" \\ \/ \n \t \r \b \f
- * (\u escapes are refused: snarkjs never writes them).  Depth is limited to 64. */
+/* JSON through jansson (the project's one JSON library: snarkjs files here, the
+ * daemon's requests above), plus decimal <-> field-element conversion.
+ *
+ * Files are read whole (at most 1 GiB) and parsed strictly: RFC 8259 syntax, valid
+ * UTF-8, no duplicate member names, any value at the top (public.json is an array;
+ * callers check the type), nesting bounded by jansson's parser depth limit (2048),
+ * so hostile input fails with an error rather than exhausting the stack. */
 #ifndef G16_IO_JSON_H
 #define G16_IO_JSON_H
 
+#include <jansson.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "g16.h"
 
-typedef enum g16_json_type {
-    G16_JSON_NULL, G16_JSON_BOOL, G16_JSON_NUMBER, G16_JSON_STRING, G16_JSON_ARRAY, G16_JSON_OBJECT
-} g16_json_type;
+/* Parses a whole file.  Out: root (json_decref).
+ * Returns: G16_OK; G16_ERR_IO; G16_ERR_FORMAT "PATH: line L col C: what" (jansson's
+ * reason) or "PATH: larger than 1 GiB"; G16_ERR_NOMEM. */
+g16_status g16_json_read_file(json_t **root, const char *path);
+/* As g16_json_read_file on len bytes of text; name labels the messages. */
+g16_status g16_json_parse(json_t **root, const char *text, size_t len, const char *name);
 
-typedef struct g16_json {
-    g16_json_type type;
-    char *str;               /* STRING: the text; NUMBER: its literal text; object member: key in `key` */
-    char *key;               /* set on members of an object */
-    size_t n;                /* ARRAY/OBJECT: number of children */
-    struct g16_json *child;  /* ARRAY/OBJECT: n children */
-    int boolean;
-} g16_json;
-
-/* Parses a whole file.  Out: root (free with g16_json_free).
- * Returns: G16_OK; G16_ERR_IO; G16_ERR_FORMAT "PATH: line L col C: what was expected". */
-g16_status g16_json_read_file(g16_json **root, const char *path);
-g16_status g16_json_parse(g16_json **root, const char *text, size_t len, const char *name);
-void g16_json_free(g16_json *j);
-
-/* Returns: the member named key of an object, or NULL. */
-const g16_json *g16_json_get(const g16_json *obj, const char *key);
+/* Writes root to path as JSON.stringify(root, null, indent) would (members in
+ * insertion order, no trailing newline).  Returns G16_OK or G16_ERR_IO. */
+g16_status g16_json_write_file(const json_t *root, const char *path, int indent);
 
 /* Parses a decimal string (digits only, no sign, no leading zeros except "0")
  * into little-endian limbs and requires value < modulus.

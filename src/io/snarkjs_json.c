@@ -14,35 +14,34 @@
 #include "io/json.h"
 #include "io/snarkjs.h"
 
-static g16_status fp_from_json(g16_fp *out, const g16_json *v, const char *where)
+static g16_status fp_from_json(g16_fp *out, const json_t *v, const char *where)
 {
-    if (!v || v->type != G16_JSON_STRING)
-        return g16_fail(G16_ERR_FORMAT, "%s: expected a decimal string", where);
+    if (!json_is_string(v)) return g16_fail(G16_ERR_FORMAT, "%s: expected a decimal string", where);
     uint64_t limbs[G16_FP_LIMBS];
-    g16_status s = g16_decimal_to_limbs(limbs, G16_FP_LIMBS, g16_fp_modulus, v->str);
+    g16_status s = g16_decimal_to_limbs(limbs, G16_FP_LIMBS, g16_fp_modulus, json_string_value(v));
     if (s != G16_OK) return g16_fail_ctx(s, "%s", where);
     return g16_fp_from_canonical(out, limbs);
 }
 
-static g16_status fp2_from_json(g16_fp2 *out, const g16_json *v, const char *where)
+static g16_status fp2_from_json(g16_fp2 *out, const json_t *v, const char *where)
 {
-    if (!v || v->type != G16_JSON_ARRAY || v->n != 2)
+    if (!json_is_array(v) || json_array_size(v) != 2)
         return g16_fail(G16_ERR_FORMAT, "%s: expected an array of 2 decimal strings", where);
-    G16_TRY(fp_from_json(&out->c0, &v->child[0], where));
-    return fp_from_json(&out->c1, &v->child[1], where);
+    G16_TRY(fp_from_json(&out->c0, json_array_get(v, 0), where));
+    return fp_from_json(&out->c1, json_array_get(v, 1), where);
 }
 
 /* Reads a point of G1 (g2 = 0) or G2 and checks it fully: on the curve and in the
  * prime-order subgroup (snarkjs's own verifier checks only the curve). */
-static g16_status point_from_json(void *out, const g16_json *v, int g2, const char *where)
+static g16_status point_from_json(void *out, const json_t *v, int g2, const char *where)
 {
-    if (!v || v->type != G16_JSON_ARRAY || v->n != 3)
+    if (!json_is_array(v) || json_array_size(v) != 3)
         return g16_fail(G16_ERR_FORMAT, "%s: expected a point as an array of 3 coordinates", where);
     if (!g2) {
         g16_g1_jac j;
-        G16_TRY(fp_from_json(&j.x, &v->child[0], where));
-        G16_TRY(fp_from_json(&j.y, &v->child[1], where));
-        G16_TRY(fp_from_json(&j.z, &v->child[2], where));
+        G16_TRY(fp_from_json(&j.x, json_array_get(v, 0), where));
+        G16_TRY(fp_from_json(&j.y, json_array_get(v, 1), where));
+        G16_TRY(fp_from_json(&j.z, json_array_get(v, 2), where));
         g16_g1_affine a;
         if (g16_fp_is_zero(&j.z)) {
             g16_g1_affine_set_infinity(out);
@@ -56,9 +55,9 @@ static g16_status point_from_json(void *out, const g16_json *v, int g2, const ch
         return G16_OK;
     }
     g16_g2_jac j;
-    G16_TRY(fp2_from_json(&j.x, &v->child[0], where));
-    G16_TRY(fp2_from_json(&j.y, &v->child[1], where));
-    G16_TRY(fp2_from_json(&j.z, &v->child[2], where));
+    G16_TRY(fp2_from_json(&j.x, json_array_get(v, 0), where));
+    G16_TRY(fp2_from_json(&j.y, json_array_get(v, 1), where));
+    G16_TRY(fp2_from_json(&j.z, json_array_get(v, 2), where));
     if (g16_fp2_is_zero(&j.z)) {
         g16_g2_affine_set_infinity(out);
         return G16_OK;
@@ -71,50 +70,57 @@ static g16_status point_from_json(void *out, const g16_json *v, int g2, const ch
     return G16_OK;
 }
 
-static g16_status expect_string(const g16_json *root, const char *key, const char *want, const char *path)
+static g16_status expect_string(const json_t *root, const char *key, const char *want, const char *path)
 {
-    const g16_json *v = g16_json_get(root, key);
+    const json_t *v = json_object_get(root, key);
     if (!v) return G16_OK; /* optional: snarkjs does not need them either */
-    if (v->type != G16_JSON_STRING || strcmp(v->str, want) != 0) {
-        if (!strcmp(key, "curve") && v->type == G16_JSON_STRING && !strcmp(v->str, "bn128"))
+    const char *got = json_string_value(v); /* NULL when not a string */
+    if (!got || strcmp(got, want) != 0) {
+        if (!strcmp(key, "curve") && got && !strcmp(got, "bn128"))
             return g16_fail(G16_ERR_FORMAT, "%s: curve bn128 is not supported yet (only bls12381)", path);
         return g16_fail(G16_ERR_FORMAT, "%s: \"%s\" must be \"%s\"", path, key, want);
     }
     return G16_OK;
 }
 
-static g16_status member_point(void *out, const g16_json *root, const char *key, int g2, const char *path)
+static g16_status member_point(void *out, const json_t *root, const char *key, int g2, const char *path)
 {
     char where[512];
     snprintf(where, sizeof where, "%s: %s", path, key);
-    const g16_json *v = g16_json_get(root, key);
+    const json_t *v = json_object_get(root, key);
     if (!v) return g16_fail(G16_ERR_FORMAT, "%s: missing", where);
     return point_from_json(out, v, g2, where);
 }
 
-static g16_status read_vk(g16_sj_vk *vk, const g16_json *root, const char *path)
+static g16_status read_vk(g16_sj_vk *vk, const json_t *root, const char *path)
 {
-    if (root->type != G16_JSON_OBJECT) return g16_fail(G16_ERR_FORMAT, "%s: expected an object", path);
+    if (!json_is_object(root)) return g16_fail(G16_ERR_FORMAT, "%s: expected an object", path);
     G16_TRY(expect_string(root, "protocol", "groth16", path));
     G16_TRY(expect_string(root, "curve", "bls12381", path));
-    const g16_json *np = g16_json_get(root, "nPublic"), *ic = g16_json_get(root, "IC");
-    if (!np || np->type != G16_JSON_NUMBER) return g16_fail(G16_ERR_FORMAT, "%s: nPublic: expected a number", path);
-    char *e;
-    unsigned long n = strtoul(np->str, &e, 10);
-    if (*e || n > (1ul << 30)) return g16_fail(G16_ERR_FORMAT, "%s: nPublic: %s is not a count", path, np->str);
+    const json_t *np = json_object_get(root, "nPublic"), *ic = json_object_get(root, "IC");
+    if (!json_is_number(np)) return g16_fail(G16_ERR_FORMAT, "%s: nPublic: expected a number", path);
+    /* a count: a whole number (jansson keeps "1.0" and "1e3" as reals) in range */
+    json_int_t n = json_is_integer(np) ? json_integer_value(np) : -1;
+    if (n < 0 || n > (1 << 30)) {
+        char *txt = json_dumps(np, JSON_ENCODE_ANY);
+        g16_status s = g16_fail(G16_ERR_FORMAT, "%s: nPublic: %s is not a count", path, txt ? txt : "?");
+        free(txt);
+        return s;
+    }
     vk->n_public = (uint32_t)n;
-    if (!ic || ic->type != G16_JSON_ARRAY || ic->n != n + 1)
-        return g16_fail(G16_ERR_FORMAT, "%s: IC: expected an array of nPublic + 1 = %lu points", path, n + 1);
+    if (!json_is_array(ic) || json_array_size(ic) != (size_t)n + 1)
+        return g16_fail(G16_ERR_FORMAT, "%s: IC: expected an array of nPublic + 1 = %lu points", path,
+                        (unsigned long)n + 1);
     G16_TRY(member_point(&vk->alpha1, root, "vk_alpha_1", 0, path));
     G16_TRY(member_point(&vk->beta2, root, "vk_beta_2", 1, path));
     G16_TRY(member_point(&vk->gamma2, root, "vk_gamma_2", 1, path));
     G16_TRY(member_point(&vk->delta2, root, "vk_delta_2", 1, path));
-    vk->ic = malloc((n + 1) * sizeof *vk->ic);
+    vk->ic = malloc(((size_t)n + 1) * sizeof *vk->ic);
     if (!vk->ic) return g16_fail(G16_ERR_NOMEM, "%s: IC", path);
-    for (size_t i = 0; i <= n; i++) {
+    for (size_t i = 0; i <= (size_t)n; i++) {
         char where[512];
         snprintf(where, sizeof where, "%s: IC[%zu]", path, i);
-        G16_TRY(point_from_json(&vk->ic[i], &ic->child[i], 0, where));
+        G16_TRY(point_from_json(&vk->ic[i], json_array_get(ic, i), 0, where));
     }
     return G16_OK;
 }
@@ -122,156 +128,162 @@ static g16_status read_vk(g16_sj_vk *vk, const g16_json *root, const char *path)
 g16_status g16_sj_vk_read_json(g16_sj_vk *vk, const char *path)
 {
     memset(vk, 0, sizeof *vk);
-    g16_json *root;
+    json_t *root;
     G16_TRY(g16_json_read_file(&root, path));
     g16_status s = read_vk(vk, root, path);
-    g16_json_free(root);
+    json_decref(root);
     if (s != G16_OK) g16_sj_vk_free(vk);
     return s;
 }
 
 g16_status g16_sj_proof_read_json(g16_sj_proof *proof, const char *path)
 {
-    g16_json *root;
+    json_t *root;
     G16_TRY(g16_json_read_file(&root, path));
-    g16_status s = root->type == G16_JSON_OBJECT ? G16_OK : g16_fail(G16_ERR_FORMAT, "%s: expected an object", path);
+    g16_status s = json_is_object(root) ? G16_OK : g16_fail(G16_ERR_FORMAT, "%s: expected an object", path);
     if (s == G16_OK) s = expect_string(root, "protocol", "groth16", path);
     if (s == G16_OK) s = expect_string(root, "curve", "bls12381", path);
     if (s == G16_OK) s = member_point(&proof->a, root, "pi_a", 0, path);
     if (s == G16_OK) s = member_point(&proof->b, root, "pi_b", 1, path);
     if (s == G16_OK) s = member_point(&proof->c, root, "pi_c", 0, path);
-    g16_json_free(root);
+    json_decref(root);
     return s;
 }
 
 g16_status g16_sj_public_read_json(g16_fr **pub, size_t *n, const char *path)
 {
-    g16_json *root;
+    json_t *root;
     G16_TRY(g16_json_read_file(&root, path));
     g16_status s = G16_OK;
     g16_fr *out = NULL;
-    if (root->type != G16_JSON_ARRAY) s = g16_fail(G16_ERR_FORMAT, "%s: expected an array of decimal strings", path);
-    if (s == G16_OK && !(out = malloc((root->n ? root->n : 1) * sizeof *out)))
+    size_t len = json_array_size(root); /* 0 when not an array */
+    if (!json_is_array(root)) s = g16_fail(G16_ERR_FORMAT, "%s: expected an array of decimal strings", path);
+    if (s == G16_OK && !(out = malloc((len ? len : 1) * sizeof *out)))
         s = g16_fail(G16_ERR_NOMEM, "%s", path);
-    for (size_t i = 0; s == G16_OK && i < root->n; i++) {
-        const g16_json *v = &root->child[i];
+    for (size_t i = 0; s == G16_OK && i < len; i++) {
+        const char *v = json_string_value(json_array_get(root, i));
         uint64_t limbs[4];
-        if (v->type != G16_JSON_STRING) s = g16_fail(G16_ERR_FORMAT, "%s: [%zu]: expected a decimal string", path, i);
-        else if ((s = g16_decimal_to_limbs(limbs, 4, g16_fr_modulus, v->str)) != G16_OK)
+        if (!v) s = g16_fail(G16_ERR_FORMAT, "%s: [%zu]: expected a decimal string", path, i);
+        else if ((s = g16_decimal_to_limbs(limbs, 4, g16_fr_modulus, v)) != G16_OK)
             s = g16_fail_ctx(s, "%s: [%zu]", path, i);
         else s = g16_fr_from_canonical(&out[i], limbs);
     }
     if (s == G16_OK) {
         *pub = out;
-        *n = root->n;
+        *n = len;
     } else {
         free(out);
     }
-    g16_json_free(root);
+    json_decref(root);
     return s;
 }
 
 /* ---------------------------------------------------------------------------
- * Writers, laid out as snarkjs writes (JSON.stringify with an indent of 1). */
+ * Writers: the value snarkjs writes, laid out as JSON.stringify(value, null, 1)
+ * does (jansson with an indent of 1, members in insertion order).  jansson's
+ * constructors return NULL when out of memory and its "_new" setters accept and
+ * drop a NULL, so one check of each result and of the final tree is enough. */
 
-static void put_fp(FILE *fp, const g16_fp *a)
+static json_t *fp_json(const g16_fp *a)
 {
     uint64_t c[G16_FP_LIMBS];
     char d[8 * 20 + 1];
     g16_fp_to_canonical(c, a);
     g16_limbs_to_decimal(d, c, G16_FP_LIMBS);
-    fprintf(fp, "\"%s\"", d);
+    return json_string(d);
 }
 
-static void put_g1(FILE *fp, const g16_g1_affine *p, const char *ind)
+/* an array of the given values; NULL when any is NULL or memory runs out */
+static json_t *arr(size_t n, json_t *const *v)
 {
-    if (g16_g1_affine_is_infinity(p)) {
-        fprintf(fp, "[\n%s \"0\",\n%s \"1\",\n%s \"0\"\n%s]", ind, ind, ind, ind);
-        return;
+    json_t *a = json_array();
+    int bad = !a;
+    for (size_t i = 0; i < n; i++) {
+        if (!v[i] || bad || json_array_append_new(a, v[i]) != 0) {
+            json_decref(v[i]);
+            bad = 1;
+        }
     }
-    fprintf(fp, "[\n%s ", ind);
-    put_fp(fp, &p->x);
-    fprintf(fp, ",\n%s ", ind);
-    put_fp(fp, &p->y);
-    fprintf(fp, ",\n%s \"1\"\n%s]", ind, ind);
+    if (bad) json_decref(a);
+    return bad ? NULL : a;
 }
 
-static void put_fp2(FILE *fp, const g16_fp2 *a, const char *ind)
+static json_t *g1_json(const g16_g1_affine *p)
 {
-    fprintf(fp, "[\n%s  ", ind);
-    put_fp(fp, &a->c0);
-    fprintf(fp, ",\n%s  ", ind);
-    put_fp(fp, &a->c1);
-    fprintf(fp, "\n%s ]", ind);
+    if (g16_g1_affine_is_infinity(p))
+        return arr(3, (json_t *[]){json_string("0"), json_string("1"), json_string("0")});
+    return arr(3, (json_t *[]){fp_json(&p->x), fp_json(&p->y), json_string("1")});
 }
 
-static void put_g2(FILE *fp, const g16_g2_affine *p, const char *ind)
+static json_t *fp2_json(const g16_fp2 *a)
 {
-    if (g16_g2_affine_is_infinity(p)) {
-        fprintf(fp, "[\n%s [\n%s  \"0\",\n%s  \"0\"\n%s ],\n%s [\n%s  \"1\",\n%s  \"0\"\n%s ],\n%s [\n%s  \"0\",\n%s  \"0\"\n%s ]\n%s]",
-                ind, ind, ind, ind, ind, ind, ind, ind, ind, ind, ind, ind, ind);
-        return;
+    return arr(2, (json_t *[]){fp_json(&a->c0), fp_json(&a->c1)});
+}
+
+static json_t *pair(const char *c0, const char *c1)
+{
+    return arr(2, (json_t *[]){json_string(c0), json_string(c1)});
+}
+
+static json_t *g2_json(const g16_g2_affine *p)
+{
+    if (g16_g2_affine_is_infinity(p)) return arr(3, (json_t *[]){pair("0", "0"), pair("1", "0"), pair("0", "0")});
+    return arr(3, (json_t *[]){fp2_json(&p->x), fp2_json(&p->y), pair("1", "0")});
+}
+
+/* Sets members in order; NULL values (out of memory) make it fail. */
+static int set(json_t *o, const char *key, json_t *v)
+{
+    if (!o || !v) {
+        json_decref(v);
+        return -1;
     }
-    fprintf(fp, "[\n%s ", ind);
-    put_fp2(fp, &p->x, ind);
-    fprintf(fp, ",\n%s ", ind);
-    put_fp2(fp, &p->y, ind);
-    fprintf(fp, ",\n%s [\n%s  \"1\",\n%s  \"0\"\n%s ]\n%s]", ind, ind, ind, ind, ind);
+    return json_object_set_new(o, key, v);
 }
 
-static g16_status finish(FILE *fp, const char *path)
+static g16_status write_tree(json_t *root, int ok, const char *path)
 {
-    int bad = ferror(fp);
-    if (fclose(fp) != 0 || bad) return g16_fail(G16_ERR_IO, "%s: write failed", path);
-    return G16_OK;
+    g16_status s = (ok && root) ? g16_json_write_file(root, path, 1)
+                                : g16_fail(G16_ERR_NOMEM, "%s: out of memory building the JSON", path);
+    json_decref(root);
+    return s;
 }
 
 g16_status g16_sj_proof_write_json(const g16_sj_proof *proof, const char *path)
 {
-    FILE *fp = fopen(path, "w");
-    if (!fp) return g16_fail(G16_ERR_IO, "%s: cannot create", path);
-    fputs("{\n \"pi_a\": ", fp);
-    put_g1(fp, &proof->a, " ");
-    fputs(",\n \"pi_b\": ", fp);
-    put_g2(fp, &proof->b, " ");
-    fputs(",\n \"pi_c\": ", fp);
-    put_g1(fp, &proof->c, " ");
-    fputs(",\n \"protocol\": \"groth16\",\n \"curve\": \"bls12381\"\n}", fp);
-    return finish(fp, path);
+    json_t *o = json_object();
+    int ok = set(o, "pi_a", g1_json(&proof->a)) == 0;
+    ok &= set(o, "pi_b", g2_json(&proof->b)) == 0;
+    ok &= set(o, "pi_c", g1_json(&proof->c)) == 0;
+    ok &= set(o, "protocol", json_string("groth16")) == 0;
+    ok &= set(o, "curve", json_string("bls12381")) == 0;
+    return write_tree(o, ok, path);
 }
 
 g16_status g16_sj_public_write_json(const g16_fr *pub, size_t n, const char *path)
 {
-    FILE *fp = fopen(path, "w");
-    if (!fp) return g16_fail(G16_ERR_IO, "%s: cannot create", path);
-    fputs("[", fp);
-    for (size_t i = 0; i < n; i++) {
+    json_t *a = json_array();
+    int ok = a != NULL;
+    for (size_t i = 0; ok && i < n; i++) {
         char d[80];
         g16_fr_to_decimal(d, &pub[i]);
-        fprintf(fp, "%s\n \"%s\"", i ? "," : "", d);
+        ok = json_array_append_new(a, json_string(d)) == 0;
     }
-    fputs(n ? "\n]" : "]", fp);
-    return finish(fp, path);
+    return write_tree(a, ok, path);
 }
 
 g16_status g16_sj_vk_write_json(const g16_sj_pk *pk, const char *path)
 {
-    FILE *fp = fopen(path, "w");
-    if (!fp) return g16_fail(G16_ERR_IO, "%s: cannot create", path);
-    fprintf(fp, "{\n \"protocol\": \"groth16\",\n \"curve\": \"bls12381\",\n \"nPublic\": %u,\n \"vk_alpha_1\": ",
-            pk->n_public);
-    put_g1(fp, &pk->alpha1, " ");
-    fputs(",\n \"vk_beta_2\": ", fp);
-    put_g2(fp, &pk->beta2, " ");
-    fputs(",\n \"vk_gamma_2\": ", fp);
-    put_g2(fp, &pk->gamma2, " ");
-    fputs(",\n \"vk_delta_2\": ", fp);
-    put_g2(fp, &pk->delta2, " ");
-    fputs(",\n \"IC\": [", fp);
-    for (uint32_t i = 0; i <= pk->n_public; i++) {
-        fputs(i ? ",\n  " : "\n  ", fp);
-        put_g1(fp, &pk->ic[i], "  ");
-    }
-    fputs("\n ]\n}", fp);
-    return finish(fp, path);
+    json_t *o = json_object(), *ic = json_array();
+    int ok = set(o, "protocol", json_string("groth16")) == 0;
+    ok &= set(o, "curve", json_string("bls12381")) == 0;
+    ok &= set(o, "nPublic", json_integer(pk->n_public)) == 0;
+    ok &= set(o, "vk_alpha_1", g1_json(&pk->alpha1)) == 0;
+    ok &= set(o, "vk_beta_2", g2_json(&pk->beta2)) == 0;
+    ok &= set(o, "vk_gamma_2", g2_json(&pk->gamma2)) == 0;
+    ok &= set(o, "vk_delta_2", g2_json(&pk->delta2)) == 0;
+    for (uint32_t i = 0; ic && ok && i <= pk->n_public; i++)
+        ok = json_array_append_new(ic, g1_json(&pk->ic[i])) == 0;
+    ok &= set(o, "IC", ic) == 0;
+    return write_tree(o, ok, path);
 }

@@ -6,7 +6,7 @@ usage: tests/fuzz/mutate.py G16_BINARY WORK_DIR SECONDS [SEED]
 Makes a small circuit, witness, TEST-ONLY key, vk and proof in WORK_DIR with the
 binary, then for SECONDS mutates one input at a time (byte flips, truncations,
 counts overwritten with boundary values, trailing garbage) and runs `g16 info`,
-`g16 verify`, `g16 prove` `g16 prove --zkey` and `g16 verify` of snarkjs JSON (circom/snarkjs
+`g16 verify`, `g16 prove` (from a .params or a .g16k key cache), `g16 prove --zkey` and `g16 verify` of snarkjs JSON (circom/snarkjs
 fixtures of tests/interop) on it.  A finding is an exit status outside {0, 1, 2}, a sanitizer
 report or a hang; its input is kept as WORK_DIR/findingN_*.  Use a binary built
 with -DG16_SANITIZE=ON (`make asan`: build-asan/g16).  Not part of `make test`
@@ -21,7 +21,8 @@ random.seed(int(sys.argv[4]) if len(sys.argv) > 4 else 1)
 os.makedirs(W, exist_ok=True)
 for args in (['circuit', 'gen', '--log-n', '8', '--inputs', '2', '--profile', 'porep', '--seed', '3', '-o', 'c.g16c'],
              ['setup', '--circuit', 'c.g16c', '--seed', 's', '-o', 'k.params', '--vk', 'k.vk'],
-             ['prove', '--params', 'k.params', '--circuit', 'c.g16c', '--witness', 'c.g16w', '-o', 'p.bin', '--seed-rs', 'r']):
+             ['prove', '--params', 'k.params', '--circuit', 'c.g16c', '--witness', 'c.g16w', '-o', 'p.bin', '--seed-rs', 'r'],
+             ['key', 'cache', 'k.params', '-o', 'k.g16k']):
     subprocess.run([G] + args, cwd=W, check=True, capture_output=True)
 env = dict(os.environ, ASAN_OPTIONS='detect_leaks=1:abort_on_error=0', UBSAN_OPTIONS='print_stacktrace=1')
 def run(args, t=30):
@@ -30,7 +31,7 @@ def run(args, t=30):
         return p.returncode, p.stderr.decode(errors='replace') + p.stdout.decode(errors='replace')
     except subprocess.TimeoutExpired:
         return 'TIMEOUT', ''
-seeds = {k: open(os.path.join(W, k), 'rb').read() for k in ['c.g16c', 'c.g16w', 'k.params', 'k.vk', 'p.bin']}
+seeds = {k: open(os.path.join(W, k), 'rb').read() for k in ['c.g16c', 'c.g16w', 'k.params', 'k.g16k', 'k.vk', 'p.bin']}
 for k in ['circuit.r1cs', 'circuit.zkey', 'witness.wtns', 'verification_key.json', 'proof.json', 'public.json']:
     seeds[k] = open(os.path.join(FX, k), 'rb').read()
 def mutate(b):
@@ -75,8 +76,9 @@ while time.time() < t_end:
         name = random.choice(['k.vk', 'p.bin']); path = os.path.join(W, 'm_' + name)
         open(path, 'wb').write(mutate(seeds[name])); d['vk' if name == 'k.vk' else 'p'] = path
     elif kind == 'prove':
-        name = random.choice(['k.params', 'c.g16c', 'c.g16w']); path = os.path.join(W, 'm_' + name)
-        open(path, 'wb').write(mutate(seeds[name])); d[{'k.params': 'k', 'c.g16c': 'c', 'c.g16w': 'w'}[name]] = path
+        name = random.choice(['k.params', 'k.g16k', 'c.g16c', 'c.g16w']); path = os.path.join(W, 'm_' + name)
+        open(path, 'wb').write(mutate(seeds[name]))
+        d[{'k.params': 'k', 'k.g16k': 'k', 'c.g16c': 'c', 'c.g16w': 'w'}[name]] = path
     elif kind == 'json':
         name = random.choice(['verification_key.json', 'proof.json', 'public.json']); path = os.path.join(W, 'm_' + name)
         open(path, 'wb').write(mutate(seeds[name]))

@@ -224,16 +224,29 @@ static void test_json_decimal(void)
     CHECK(!strcmp(out, "10000000000000000000"), "10^19 printed as %s", out);
     CHECK(g16_decimal_to_limbs(l, 4, g16_fr_modulus, "012") == G16_ERR_FORMAT, "leading zero");
     CHECK(g16_decimal_to_limbs(l, 4, g16_fr_modulus, "-1") == G16_ERR_FORMAT, "sign");
-    g16_json *j;
+    json_t *j;
     const char *bad = "{\n \"a\": [1, 2,,]\n}";
-    CHECK(g16_json_parse(&j, bad, strlen(bad), "t") == G16_ERR_FORMAT, "bad json accepted");
-    CHECK(strstr(g16_last_error(), "line 2 col 13"), "%s", g16_last_error());
+    CHECK(g16_json_parse(&j, bad, strlen(bad), "t") == G16_ERR_FORMAT && !j, "bad json accepted");
+    CHECK(strstr(g16_last_error(), "t: line 2 col "), "%s", g16_last_error());
+    const char *dup = "{\"a\": 1, \"a\": 2}";
+    CHECK(g16_json_parse(&j, dup, strlen(dup), "t") == G16_ERR_FORMAT, "duplicate member accepted");
     const char *good = "{\"a\": [\"1\", {\"b\": true}], \"n\": 3}";
     CHECK(g16_json_parse(&j, good, strlen(good), "t") == G16_OK, "%s", g16_last_error());
-    const g16_json *a = g16_json_get(j, "a");
-    CHECK(a && a->type == G16_JSON_ARRAY && a->n == 2 && !strcmp(a->child[0].str, "1"), "a");
-    CHECK(g16_json_get(j, "n") && !strcmp(g16_json_get(j, "n")->str, "3"), "n");
-    g16_json_free(j);
+    const json_t *a = json_object_get(j, "a");
+    CHECK(json_is_array(a) && json_array_size(a) == 2 &&
+              !strcmp(json_string_value(json_array_get(a, 0)), "1"), "a");
+    CHECK(json_integer_value(json_object_get(j, "n")) == 3, "n");
+    json_decref(j);
+    /* the writer lays a tree out as JSON.stringify(value, null, 1) */
+    const char *path = tmp_path();
+    CHECK(g16_json_write_file(j = json_loads(good, 0, NULL), path, 1) == G16_OK, "write");
+    json_decref(j);
+    size_t n = 0;
+    uint8_t *txt = slurp(path, &n);
+    const char *want = "{\n \"a\": [\n  \"1\",\n  {\n   \"b\": true\n  }\n ],\n \"n\": 3\n}";
+    CHECK(txt && n == strlen(want) && !memcmp(txt, want, n), "written as %.*s", (int)n, txt ? (char *)txt : "");
+    free(txt);
+    remove(path);
 }
 
 int main(void)
