@@ -14,6 +14,12 @@ command -v npm >/dev/null 2>&1 || need+=(npm)
 command -v pkg-config >/dev/null 2>&1 || need+=(pkg-config)
 # Libraries the daemon and the client use (g16d: HTTP server, JSON, job store, systemd notify;
 # g16 remote: HTTP client), found by CMake through pkg-config.
+# clang and its runtime libraries for the fuzz build (make fuzz, the smoke stage of make test):
+# libFuzzer and the sanitizer runtimes are in libclang-rt-14-dev, which clang only recommends.
+command -v clang >/dev/null 2>&1 || need+=(clang)
+for pkg in libclang-rt-14-dev; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || need+=("$pkg")
+done
 for pkg in libmicrohttpd-dev libjansson-dev libsqlite3-dev libcurl4-openssl-dev libsystemd-dev; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || need+=("$pkg")
 done
