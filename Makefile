@@ -2,9 +2,13 @@
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 BUILD ?= build
 ASAN_BUILD ?= build-asan
+FUZZ_BUILD ?= build-fuzz
+FUZZ_SECONDS ?= 60
+FUZZ_JOBS ?= 2
+FUZZ_SMOKE_SECONDS ?= 30
 G16 = $(BUILD)/g16
 
-.PHONY: all deps build asan test test-release test-asan run vectors fixtures clean
+.PHONY: all deps build asan test test-release test-asan run vectors fixtures clean fuzz-build fuzz test-fuzz
 
 all: build
 
@@ -23,14 +27,31 @@ asan:
 test-release: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
+# The libFuzzer harnesses of tests/fuzz (clang, ASan + UBSan, CUDA off): docs/reliability.md.
+fuzz-build:
+	CC=clang cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DG16_FUZZ=ON -DG16_CUDA=OFF >/dev/null
+	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target g16_fuzzers
+
+# Every harness for FUZZ_SECONDS, FUZZ_JOBS at a time; fails on any crash, leak, hang or
+# differential mismatch (the input is kept under $(FUZZ_BUILD)/fuzz-work/<harness>/artifacts).
+fuzz: fuzz-build
+	bash tests/fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS) $(FUZZ_JOBS)
+
+# The smoke stage of make test: every seed and regression input once, then each harness
+# for FUZZ_SMOKE_SECONDS, two at a time.
+test-fuzz: fuzz-build
+	bash tests/fuzz/run.sh $(FUZZ_BUILD) 0 $(FUZZ_JOBS)
+	bash tests/fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SMOKE_SECONDS) $(FUZZ_JOBS)
+
 test-asan: asan
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 ctest --output-on-failure -j $(JOBS) -L 'unit|daemon'
 
 # The whole suite: Release build (unit + CLI tests), then the unit tests again
-# under AddressSanitizer + UndefinedBehaviorSanitizer.
+# under AddressSanitizer + UndefinedBehaviorSanitizer, then the fuzzers' smoke stage.
 test: deps
 	$(MAKE) test-release
 	$(MAKE) test-asan
+	$(MAKE) test-fuzz
 	@echo "g16: all test stages passed"
 
 # The main job: the self-test (known answers), the stage table of one 2^16
@@ -57,4 +78,4 @@ fixtures:
 	bash tests/interop/make-fixtures.sh
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)

@@ -12,12 +12,15 @@ command -v python3 >/dev/null 2>&1 || need+=(python3)
 command -v node >/dev/null 2>&1 || need+=(nodejs)
 command -v npm >/dev/null 2>&1 || need+=(npm)
 command -v pkg-config >/dev/null 2>&1 || need+=(pkg-config)
+# clang and its runtime libraries for the fuzz build (make fuzz, the smoke stage of make test):
+# libFuzzer and the sanitizer runtimes are in libclang-rt-14-dev, which clang only recommends.
+command -v clang >/dev/null 2>&1 || need+=(clang)
 # Libraries the daemon and the client use (g16d: HTTP server, JSON, job store, systemd notify,
 # base64 of uploaded inputs (libcrypto), PostgreSQL for --cluster; g16 remote: HTTP client) and
 # the key cache's checksum (xxHash), found by CMake through pkg-config; the PostgreSQL server for
 # the cluster tests, which start their own throwaway server.
 for pkg in libmicrohttpd-dev libjansson-dev libsqlite3-dev libcurl4-openssl-dev libsystemd-dev \
-    libxxhash-dev libssl-dev libpq-dev postgresql; do
+    libxxhash-dev libssl-dev libpq-dev postgresql libclang-rt-14-dev; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || need+=("$pkg")
 done
 
