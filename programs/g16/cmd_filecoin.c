@@ -3,12 +3,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli.h"
 #include "common/error.h"
 #include "filecoin/poseidon.h"
 #include "filecoin/post.h"
 #include "filecoin/post_circuit.h"
+#include "filecoin/post_fast.h"
+#include "filecoin/post_plan.h"
 #include "filecoin/vproof.h"
 #include "io/json.h"
 
@@ -17,6 +20,12 @@ static const char usage[] =
     "       g16 filecoin post-check VPROOF --pub PUB.json\n"
     "       g16 filecoin circuit --kind window|winning --sector-size 2KiB|8MiB|32GiB|64GiB --count\n"
     "       g16 filecoin circuit --kind window|winning --sector-size SIZE --vanilla VPROOF [-o C.g16c]\n"
+    "       g16 filecoin circuit --kind window|winning --sector-size SIZE -o C.g16c\n"
+    "       g16 filecoin post-prove --kind window|winning --sector-size SIZE --params KEY\n"
+    "                 --vanilla F [--vanilla F ...] --randomness HEX32 --prover-id HEX32 -o PROOFS\n"
+    "                 [--seed-rs S] [--backend cpu|cuda|auto]\n"
+    "       g16 filecoin make-vanilla --kind window|winning --sector-size SIZE --sector-id N\n"
+    "                 --randomness HEX32 --seed S -o F     (TEST-ONLY synthetic vanilla proof)\n"
     "\n"
     "poseidon    Filecoin's Poseidon (neptune, Standard strength, Merkle-tree domain tag) of\n"
     "            exactly ARITY field elements, each decimal or 0x hex and < r; prints the\n"
@@ -35,6 +44,19 @@ static const char usage[] =
     "            and checks every row: exit 0 satisfied, 1 not.  -o writes the circuit and,\n"
     "            beside it, the witness (.g16w) for g16 setup / prove / verify (TEST-ONLY keys:\n"
     "            Filecoin's official parameters are not this circuit's until proven so).\n"
+    "            -o without --vanilla writes the matrices of one full partition (no witness):\n"
+    "            the input of g16 setup for post-prove's TEST-ONLY keys.\n"
+    "post-prove  one 192-byte Groth16 proof a partition, written one after the other to\n"
+    "            PROOFS.  Each vanilla proof (bincode, one sector) is checked first: its\n"
+    "            challenged leaves from the randomness (byte 31 masked with 0x3f, as Lotus\n"
+    "            does), its paths, comm_r.  WindowPoSt sectors fill partitions in the order\n"
+    "            given (a short partition repeats its last sector); WinningPoSt takes one\n"
+    "            sector's 66 challenges.  The matrices are built once per kind and size, the\n"
+    "            witness is streamed from the vanilla proofs, and every proof is verified\n"
+    "            before it is written.  The prover id does not enter the circuit (choosing\n"
+    "            Winning's sector is the caller's).  Prints the stage times.\n"
+    "make-vanilla  TEST-ONLY: a consistent synthetic vanilla proof (a sparse Merkle tree of\n"
+    "            drawn nodes, the challenged paths, comm_c drawn) for tests at any size.\n"
     "\n"
     "exit status: 0 valid / done, 1 invalid (a check failed: says which), 2 error\n";
 
@@ -203,7 +225,7 @@ static int cmd_circuit(int argc, char **argv)
         fprintf(stderr, "g16 filecoin circuit: --kind window|winning is required\n");
         return CLI_ERROR;
     }
-    if (!size || (!count && !vanilla)) {
+    if (!size || (!count && !vanilla && !outp)) {
         fprintf(stderr, "usage: g16 filecoin circuit --kind window|winning --sector-size SIZE --count\n"
                         "       g16 filecoin circuit --kind window --sector-size SIZE --vanilla VPROOF\n");
         return CLI_ERROR;
@@ -220,6 +242,15 @@ static int cmd_circuit(int argc, char **argv)
         printf("constraints %llu\n", (unsigned long long)n.constraints);
         printf("inputs %llu\n", (unsigned long long)n.inputs);
         printf("aux %llu\n", (unsigned long long)n.aux);
+        return CLI_OK;
+    }
+    if (!vanilla) { /* -o alone: a full partition's matrices, value-free */
+        const g16_circuit *c;
+        st = g16_fc_post_circuit_cached(&c, &cfg);
+        if (st == G16_OK) st = g16_circuit_save(c, outp);
+        if (st != G16_OK) return cli_fail("filecoin circuit", st);
+        printf("wrote %s: %llu constraints, %u inputs, %u aux\n", outp, (unsigned long long)c->n_constraints,
+               c->n_pub + 1, c->n_aux);
         return CLI_OK;
     }
     /* --vanilla: the circuit of one sector's proof (the sectors of one vanilla
@@ -255,6 +286,203 @@ static int cmd_circuit(int argc, char **argv)
     return rc;
 }
 
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int parse_kind(g16_fc_post_kind *k, const char *kind, const char *cmd)
+{
+    if (kind && !strcmp(kind, "window")) *k = G16_FC_WINDOW;
+    else if (kind && !strcmp(kind, "winning")) *k = G16_FC_WINNING;
+    else {
+        fprintf(stderr, "g16 filecoin %s: --kind window|winning is required\n", cmd);
+        return -1;
+    }
+    return 0;
+}
+
+static int parse_hex32(uint8_t out[32], const char *hex, const char *what)
+{
+    if (!hex || cli_hex_decode(out, 32, hex, what) != 32) {
+        fprintf(stderr, "g16 filecoin: %s: want 64 hex digits (32 bytes)\n", what);
+        return -1;
+    }
+    return 0;
+}
+
+#define MAX_VANILLA 65536
+
+static int cmd_post_prove(int argc, char **argv)
+{
+    const char *kind = NULL, *size = NULL, *params = NULL, *rnd_hex = NULL, *prover_hex = NULL, *outp = NULL,
+               *seed_rs = NULL, *backend = "auto";
+    const char **files = calloc(MAX_VANILLA, sizeof *files);
+    size_t nf = 0;
+    if (!files) return cli_fail("filecoin post-prove", G16_ERR_NOMEM);
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (i + 1 >= argc) {
+            fprintf(stderr, "g16 filecoin post-prove: option '%s' needs a value (or is unknown)\n", a);
+            free(files);
+            return CLI_ERROR;
+        }
+        if (!strcmp(a, "--kind")) kind = argv[++i];
+        else if (!strcmp(a, "--sector-size")) size = argv[++i];
+        else if (!strcmp(a, "--params")) params = argv[++i];
+        else if (!strcmp(a, "--randomness")) rnd_hex = argv[++i];
+        else if (!strcmp(a, "--prover-id")) prover_hex = argv[++i];
+        else if (!strcmp(a, "-o") || !strcmp(a, "--out")) outp = argv[++i];
+        else if (!strcmp(a, "--seed-rs")) seed_rs = argv[++i];
+        else if (!strcmp(a, "--backend")) backend = argv[++i];
+        else if (!strcmp(a, "--vanilla") && nf < MAX_VANILLA) files[nf++] = argv[++i];
+        else {
+            fprintf(stderr, "g16 filecoin post-prove: unknown option '%s' (g16 filecoin --help)\n", a);
+            free(files);
+            return CLI_ERROR;
+        }
+    }
+    g16_fc_post_kind k;
+    uint8_t rnd[32], prover[32];
+    if (parse_kind(&k, kind, "post-prove") || parse_hex32(rnd, rnd_hex, "--randomness") ||
+        parse_hex32(prover, prover_hex, "--prover-id")) {
+        free(files);
+        return CLI_ERROR;
+    }
+    if (!size || !params || !outp || nf == 0) {
+        fprintf(stderr, "g16 filecoin post-prove: --sector-size, --params, --vanilla and -o are required\n");
+        free(files);
+        return CLI_ERROR;
+    }
+    double t0 = now_s(), t_read, t_circ, t_wit = 0, t_prove = 0, t_verify = 0;
+    uint64_t bytes;
+    g16_fc_post_config cfg;
+    g16_status st = g16_fc_parse_sector_size(&bytes, size);
+    if (st == G16_OK) st = g16_fc_post_config_for(&cfg, k, bytes);
+    g16_fc_vproof *v = calloc(nf, sizeof *v);
+    size_t nread = 0;
+    if (st == G16_OK && !v) st = g16_fail(G16_ERR_NOMEM, "vanilla proofs");
+    for (; st == G16_OK && nread < nf; nread++) st = g16_fc_vproof_read(&v[nread], files[nread]);
+    if (st != G16_OK && nread > 0) nread--; /* the failed one holds nothing */
+    g16_fc_sector_ref *refs = NULL;
+    unsigned parts = 0;
+    if (st == G16_OK) st = g16_fc_post_plan(&refs, &parts, &cfg, v, nf, rnd);
+    t_read = now_s();
+    const g16_circuit *c = NULL;
+    if (st == G16_OK) st = g16_fc_post_circuit_cached(&c, &cfg);
+    t_circ = now_s();
+    g16_backend_kind bk;
+    g16_backend *be = NULL;
+    g16_key *key = NULL;
+    if (st == G16_OK) st = g16_backend_parse(backend, &bk);
+    if (st == G16_OK) st = g16_backend_open(&be, bk, 0);
+    if (st == G16_OK) st = cli_key_read(&key, params, 0);
+    double t_key = now_s();
+    g16_fc_layout lay;
+    if (st == G16_OK) st = g16_fc_layout_for(&lay, &cfg);
+    if (st == G16_OK && g16_vk_inputs(g16_key_vk(key)) != (uint64_t)c->n_pub)
+        st = g16_fail(G16_ERR_ARG, "%s: a key for %llu public inputs; this PoSt's partition has %u", params,
+                      (unsigned long long)g16_vk_inputs(g16_key_vk(key)), c->n_pub);
+    uint8_t *proofs = st == G16_OK ? malloc((size_t)parts * G16_PROOF_BYTES) : NULL;
+    uint8_t *inputs = st == G16_OK ? malloc((size_t)c->n_pub * 32) : NULL;
+    if (st == G16_OK && (!proofs || !inputs)) st = g16_fail(G16_ERR_NOMEM, "proofs");
+    uint8_t rs[64];
+    for (unsigned p = 0; st == G16_OK && p < parts; p++) {
+        double a = now_s();
+        g16_witness *w = NULL;
+        st = g16_fc_post_witness(&w, &cfg, &refs[(size_t)p * lay.circuit_sectors], lay.circuit_sectors);
+        double b = now_s();
+        if (seed_rs) {
+            /* a different r, s a partition, still deterministic */
+            char buf[512];
+            snprintf(buf, sizeof buf, "%s/partition-%u", seed_rs, p);
+            g16_derive_rs(rs, (const uint8_t *)buf, strlen(buf));
+        }
+        if (st == G16_OK) st = g16_prove_on(&proofs[(size_t)p * G16_PROOF_BYTES], key, c, w, seed_rs ? rs : NULL, be);
+        double d = now_s();
+        for (uint32_t i = 1; st == G16_OK && i <= c->n_pub; i++) st = g16_witness_get(&inputs[(i - 1) * 32], w, i);
+        if (st == G16_OK) {
+            st = g16_verify(g16_key_vk(key), &proofs[(size_t)p * G16_PROOF_BYTES], inputs, c->n_pub);
+            if (st != G16_OK) st = g16_fail(st, "partition %u: the proof does not verify", p);
+        }
+        g16_witness_destroy(w);
+        t_wit += b - a;
+        t_prove += d - b;
+        t_verify += now_s() - d;
+    }
+    if (st == G16_OK) st = g16_proof_file_write(outp, proofs, parts);
+    int rc;
+    if (st == G16_OK) {
+        printf("%u partition(s), %zu sector(s): %u proof(s) verified, written to %s (%u bytes)%s\n", parts, nf, parts,
+               outp, parts * G16_PROOF_BYTES, seed_rs ? " [TEST-ONLY deterministic r, s]" : "");
+        printf("times: read+check %.3f s, matrices %.3f s, key %.3f s, witness %.3f s, prove %.3f s, verify %.3f s, "
+               "total %.3f s\n",
+               t_read - t0, t_circ - t_read, t_key - t_circ, t_wit, t_prove, t_verify, now_s() - t0);
+        rc = CLI_OK;
+    } else if (st == G16_ERR_UNSATISFIED) {
+        printf("invalid: %s\n", g16_last_error());
+        rc = CLI_INVALID;
+    } else {
+        rc = cli_fail("filecoin post-prove", st);
+    }
+    free(proofs);
+    free(inputs);
+    free(refs);
+    g16_key_release(key);
+    g16_backend_close(be);
+    for (size_t i = 0; i < nread; i++) g16_fc_vproof_free(&v[i]);
+    free(v);
+    free(files);
+    return rc;
+}
+
+static int cmd_make_vanilla(int argc, char **argv)
+{
+    const char *kind = NULL, *size = NULL, *id = NULL, *rnd_hex = NULL, *seed = NULL, *outp = NULL;
+    for (int i = 1; i + 1 < argc; i += 2) {
+        if (!strcmp(argv[i], "--kind")) kind = argv[i + 1];
+        else if (!strcmp(argv[i], "--sector-size")) size = argv[i + 1];
+        else if (!strcmp(argv[i], "--sector-id")) id = argv[i + 1];
+        else if (!strcmp(argv[i], "--randomness")) rnd_hex = argv[i + 1];
+        else if (!strcmp(argv[i], "--seed")) seed = argv[i + 1];
+        else if (!strcmp(argv[i], "-o")) outp = argv[i + 1];
+        else {
+            fprintf(stderr, "g16 filecoin make-vanilla: unknown option '%s'\n", argv[i]);
+            return CLI_ERROR;
+        }
+    }
+    g16_fc_post_kind k;
+    uint8_t rnd[32];
+    if (parse_kind(&k, kind, "make-vanilla") || parse_hex32(rnd, rnd_hex, "--randomness")) return CLI_ERROR;
+    char *end = NULL;
+    unsigned long long sid = id ? strtoull(id, &end, 10) : 0;
+    if (!size || !id || !seed || !outp || !end || *end || !*id) {
+        fprintf(stderr, "g16 filecoin make-vanilla: --sector-size, --sector-id N, --seed and -o are required\n");
+        return CLI_ERROR;
+    }
+    uint64_t bytes;
+    g16_fc_post_config cfg;
+    g16_status st = g16_fc_parse_sector_size(&bytes, size);
+    if (st == G16_OK) st = g16_fc_post_config_for(&cfg, k, bytes);
+    uint8_t *buf = NULL;
+    size_t n = 0;
+    if (st == G16_OK)
+        st = g16_fc_vproof_synth(&buf, &n, &cfg, sid, rnd, (const uint8_t *)seed, strlen(seed));
+    if (st != G16_OK) return cli_fail("filecoin make-vanilla", st);
+    FILE *f = fopen(outp, "wb");
+    int ok = f && fwrite(buf, 1, n, f) == n;
+    if (f && fclose(f) != 0) ok = 0;
+    free(buf);
+    if (!ok) {
+        fprintf(stderr, "g16 filecoin make-vanilla: %s: cannot write\n", outp);
+        return CLI_ERROR;
+    }
+    printf("wrote %s (%zu bytes, TEST-ONLY synthetic sector %llu)\n", outp, n, sid);
+    return CLI_OK;
+}
+
 int cli_filecoin(int argc, char **argv)
 {
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
@@ -264,6 +492,8 @@ int cli_filecoin(int argc, char **argv)
     if (!strcmp(argv[1], "poseidon")) return cmd_poseidon(argc - 1, argv + 1);
     if (!strcmp(argv[1], "post-check")) return cmd_post_check(argc - 1, argv + 1);
     if (!strcmp(argv[1], "circuit")) return cmd_circuit(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "post-prove")) return cmd_post_prove(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "make-vanilla")) return cmd_make_vanilla(argc - 1, argv + 1);
     fprintf(stderr, "g16 filecoin: unknown subcommand '%s' (g16 filecoin --help)\n", argv[1]);
     return CLI_ERROR;
 }
