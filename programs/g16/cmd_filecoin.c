@@ -23,7 +23,7 @@ static const char usage[] =
     "       g16 filecoin circuit --kind window|winning --sector-size SIZE -o C.g16c\n"
     "       g16 filecoin post-prove --kind window|winning --sector-size SIZE --params KEY\n"
     "                 --vanilla F [--vanilla F ...] --randomness HEX32 --prover-id HEX32 -o PROOFS\n"
-    "                 [--seed-rs S] [--backend cpu|cuda|auto]\n"
+    "                 [--inputs-out FILE] [--seed-rs S] [--backend cpu|cuda|auto]\n"
     "       g16 filecoin make-vanilla --kind window|winning --sector-size SIZE --sector-id N\n"
     "                 --randomness HEX32 --seed S -o F     (TEST-ONLY synthetic vanilla proof)\n"
     "\n"
@@ -54,7 +54,8 @@ static const char usage[] =
     "            sector's 66 challenges.  The matrices are built once per kind and size, the\n"
     "            witness is streamed from the vanilla proofs, and every proof is verified\n"
     "            before it is written.  The prover id does not enter the circuit (choosing\n"
-    "            Winning's sector is the caller's).  Prints the stage times.\n"
+    "            Winning's sector is the caller's).  Prints the stage times.  --inputs-out\n"
+    "            writes each partition's public inputs (0x hex, a line each) for g16 verify.\n"
     "make-vanilla  TEST-ONLY: a consistent synthetic vanilla proof (a sparse Merkle tree of\n"
     "            drawn nodes, the challenged paths, comm_c drawn) for tests at any size.\n"
     "\n"
@@ -318,7 +319,7 @@ static int parse_hex32(uint8_t out[32], const char *hex, const char *what)
 static int cmd_post_prove(int argc, char **argv)
 {
     const char *kind = NULL, *size = NULL, *params = NULL, *rnd_hex = NULL, *prover_hex = NULL, *outp = NULL,
-               *seed_rs = NULL, *backend = "auto";
+               *seed_rs = NULL, *backend = "auto", *inputs_out = NULL;
     const char **files = calloc(MAX_VANILLA, sizeof *files);
     size_t nf = 0;
     if (!files) return cli_fail("filecoin post-prove", G16_ERR_NOMEM);
@@ -337,6 +338,7 @@ static int cmd_post_prove(int argc, char **argv)
         else if (!strcmp(a, "-o") || !strcmp(a, "--out")) outp = argv[++i];
         else if (!strcmp(a, "--seed-rs")) seed_rs = argv[++i];
         else if (!strcmp(a, "--backend")) backend = argv[++i];
+        else if (!strcmp(a, "--inputs-out")) inputs_out = argv[++i];
         else if (!strcmp(a, "--vanilla") && nf < MAX_VANILLA) files[nf++] = argv[++i];
         else {
             fprintf(stderr, "g16 filecoin post-prove: unknown option '%s' (g16 filecoin --help)\n", a);
@@ -370,23 +372,25 @@ static int cmd_post_prove(int argc, char **argv)
     unsigned parts = 0;
     if (st == G16_OK) st = g16_fc_post_plan(&refs, &parts, &cfg, v, nf, rnd);
     t_read = now_s();
-    const g16_circuit *c = NULL;
-    if (st == G16_OK) st = g16_fc_post_circuit_cached(&c, &cfg);
-    t_circ = now_s();
     g16_backend_kind bk;
     g16_backend *be = NULL;
     g16_key *key = NULL;
     if (st == G16_OK) st = g16_backend_parse(backend, &bk);
     if (st == G16_OK) st = g16_backend_open(&be, bk, 0);
     if (st == G16_OK) st = cli_key_read(&key, params, 0);
-    double t_key = now_s();
+    double t_k = now_s(), t_key = t_k - t_read;
     g16_fc_layout lay;
     if (st == G16_OK) st = g16_fc_layout_for(&lay, &cfg);
-    if (st == G16_OK && g16_vk_inputs(g16_key_vk(key)) != (uint64_t)c->n_pub)
-        st = g16_fail(G16_ERR_ARG, "%s: a key for %llu public inputs; this PoSt's partition has %u", params,
-                      (unsigned long long)g16_vk_inputs(g16_key_vk(key)), c->n_pub);
+    /* a key of another shape is refused before a partition's matrices are built */
+    uint64_t want_pub = (uint64_t)lay.circuit_sectors * lay.pub;
+    if (st == G16_OK && g16_vk_inputs(g16_key_vk(key)) != want_pub)
+        st = g16_fail(G16_ERR_ARG, "%s: a key for %llu public inputs; this PoSt's partition has %llu", params,
+                      (unsigned long long)g16_vk_inputs(g16_key_vk(key)), (unsigned long long)want_pub);
+    const g16_circuit *c = NULL;
+    if (st == G16_OK) st = g16_fc_post_circuit_cached(&c, &cfg);
+    t_circ = now_s() - t_k;
     uint8_t *proofs = st == G16_OK ? malloc((size_t)parts * G16_PROOF_BYTES) : NULL;
-    uint8_t *inputs = st == G16_OK ? malloc((size_t)c->n_pub * 32) : NULL;
+    uint8_t *inputs = st == G16_OK ? malloc((size_t)parts * c->n_pub * 32) : NULL;
     if (st == G16_OK && (!proofs || !inputs)) st = g16_fail(G16_ERR_NOMEM, "proofs");
     uint8_t rs[64];
     for (unsigned p = 0; st == G16_OK && p < parts; p++) {
@@ -402,9 +406,10 @@ static int cmd_post_prove(int argc, char **argv)
         }
         if (st == G16_OK) st = g16_prove_on(&proofs[(size_t)p * G16_PROOF_BYTES], key, c, w, seed_rs ? rs : NULL, be);
         double d = now_s();
-        for (uint32_t i = 1; st == G16_OK && i <= c->n_pub; i++) st = g16_witness_get(&inputs[(i - 1) * 32], w, i);
+        uint8_t *in_p = &inputs[(size_t)p * c->n_pub * 32];
+        for (uint32_t i = 1; st == G16_OK && i <= c->n_pub; i++) st = g16_witness_get(&in_p[(i - 1) * 32], w, i);
         if (st == G16_OK) {
-            st = g16_verify(g16_key_vk(key), &proofs[(size_t)p * G16_PROOF_BYTES], inputs, c->n_pub);
+            st = g16_verify(g16_key_vk(key), &proofs[(size_t)p * G16_PROOF_BYTES], in_p, c->n_pub);
             if (st != G16_OK) st = g16_fail(st, "partition %u: the proof does not verify", p);
         }
         g16_witness_destroy(w);
@@ -413,13 +418,24 @@ static int cmd_post_prove(int argc, char **argv)
         t_verify += now_s() - d;
     }
     if (st == G16_OK) st = g16_proof_file_write(outp, proofs, parts);
+    if (st == G16_OK && inputs_out) {
+        FILE *fi = fopen(inputs_out, "w");
+        int okw = fi != NULL;
+        for (size_t i = 0; okw && i < (size_t)parts * c->n_pub; i++) {
+            fputs("0x", fi);
+            for (int j = 0; j < 32; j++) fprintf(fi, "%02x", inputs[i * 32 + j]);
+            fputc('\n', fi);
+        }
+        if (fi && fclose(fi) != 0) okw = 0;
+        if (!okw) st = g16_fail(G16_ERR_IO, "%s: cannot write the public inputs", inputs_out);
+    }
     int rc;
     if (st == G16_OK) {
         printf("%u partition(s), %zu sector(s): %u proof(s) verified, written to %s (%u bytes)%s\n", parts, nf, parts,
                outp, parts * G16_PROOF_BYTES, seed_rs ? " [TEST-ONLY deterministic r, s]" : "");
         printf("times: read+check %.3f s, matrices %.3f s, key %.3f s, witness %.3f s, prove %.3f s, verify %.3f s, "
                "total %.3f s\n",
-               t_read - t0, t_circ - t_read, t_key - t_circ, t_wit, t_prove, t_verify, now_s() - t0);
+               t_read - t0, t_circ, t_key, t_wit, t_prove, t_verify, now_s() - t0);
         rc = CLI_OK;
     } else if (st == G16_ERR_UNSATISFIED) {
         printf("invalid: %s\n", g16_last_error());
