@@ -26,6 +26,7 @@ static const char usage[] =
     "                 [--inputs-out FILE] [--seed-rs S] [--backend cpu|cuda|auto]\n"
     "       g16 filecoin make-vanilla --kind window|winning --sector-size SIZE --sector-id N\n"
     "                 --randomness HEX32 --seed S -o F     (TEST-ONLY synthetic vanilla proof)\n"
+    "       g16 filecoin synth-bench --kind window|winning --sector-size SIZE --vanilla F --sectors N\n"
     "\n"
     "poseidon    Filecoin's Poseidon (neptune, Standard strength, Merkle-tree domain tag) of\n"
     "            exactly ARITY field elements, each decimal or 0x hex and < r; prints the\n"
@@ -58,6 +59,8 @@ static const char usage[] =
     "            writes each partition's public inputs (0x hex, a line each) for g16 verify.\n"
     "make-vanilla  TEST-ONLY: a consistent synthetic vanilla proof (a sparse Merkle tree of\n"
     "            drawn nodes, the challenged paths, comm_c drawn) for tests at any size.\n"
+    "synth-bench times the matrices and the witness of N circuit sectors from one vanilla\n"
+    "            proof (repeated) and extrapolates to a full partition.\n"
     "\n"
     "exit status: 0 valid / done, 1 invalid (a check failed: says which), 2 error\n";
 
@@ -454,6 +457,80 @@ static int cmd_post_prove(int argc, char **argv)
     return rc;
 }
 
+static double cpu_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Times the matrices and the witness of n circuit sectors (each from the one
+ * vanilla proof given) and extrapolates to a full partition. */
+static int cmd_synth_bench(int argc, char **argv)
+{
+    const char *kind = NULL, *size = NULL, *vanilla = NULL;
+    unsigned n = 0;
+    for (int i = 1; i + 1 < argc; i += 2) {
+        if (!strcmp(argv[i], "--kind")) kind = argv[i + 1];
+        else if (!strcmp(argv[i], "--sector-size")) size = argv[i + 1];
+        else if (!strcmp(argv[i], "--vanilla")) vanilla = argv[i + 1];
+        else if (!strcmp(argv[i], "--sectors")) n = (unsigned)strtoul(argv[i + 1], NULL, 10);
+        else {
+            fprintf(stderr, "g16 filecoin synth-bench: unknown option '%s'\n", argv[i]);
+            return CLI_ERROR;
+        }
+    }
+    g16_fc_post_kind k;
+    if (parse_kind(&k, kind, "synth-bench")) return CLI_ERROR;
+    if (!size || !vanilla || n == 0 || n > 100000) {
+        fprintf(stderr, "g16 filecoin synth-bench: --sector-size, --vanilla and --sectors N (1..100000) are required\n");
+        return CLI_ERROR;
+    }
+    uint64_t bytes;
+    g16_fc_post_config cfg;
+    g16_fc_layout lay;
+    g16_fc_vproof v;
+    g16_status st = g16_fc_parse_sector_size(&bytes, size);
+    if (st == G16_OK) st = g16_fc_post_config_for(&cfg, k, bytes);
+    if (st == G16_OK) st = g16_fc_layout_for(&lay, &cfg);
+    if (st != G16_OK) return cli_fail("filecoin synth-bench", st);
+    if ((st = g16_fc_vproof_read(&v, vanilla)) != G16_OK) return cli_fail("filecoin synth-bench", st);
+    g16_fc_sector_ref *refs = calloc(n, sizeof *refs);
+    g16_circuit *c = NULL;
+    g16_witness *w = NULL;
+    if (!refs) st = g16_fail(G16_ERR_NOMEM, "refs");
+    for (unsigned j = 0; refs && j < n; j++)
+        refs[j] = (g16_fc_sector_ref){&v, 0, k == G16_FC_WINNING ? j % v.sectors[0].n_incl : 0};
+    double w0 = now_s(), c0 = cpu_s();
+    if (st == G16_OK) st = g16_fc_post_circuit(&c, &cfg, n);
+    double w1 = now_s(), c1 = cpu_s();
+    if (st == G16_OK) st = g16_fc_post_witness(&w, &cfg, refs, n);
+    double w2 = now_s(), c2 = cpu_s();
+    int rc = CLI_OK;
+    if (st == G16_OK) {
+        double f = (double)lay.circuit_sectors / n;
+        printf("%u circuit sectors (%llu rows, %llu terms in A+B+C, %.1f MiB of matrices)\n", n,
+               (unsigned long long)c->n_constraints,
+               (unsigned long long)(c->a.row_start[c->n_constraints] + c->b.row_start[c->n_constraints] +
+                                    c->c.row_start[c->n_constraints]),
+               (double)g16_circuit_bytes(c) / (1 << 20));
+        printf("matrices: %.3f s wall, %.3f core-s\n", w1 - w0, c1 - c0);
+        printf("witness:  %.3f s wall, %.3f core-s (%.2f ms a circuit sector, %.1f MiB)\n", w2 - w1, c2 - c1,
+               1e3 * (c2 - c1) / n, (double)w->n * sizeof(g16_fr) / (1 << 20));
+        printf("a full partition (%u circuit sectors), extrapolated: matrices %.1f core-s, %.0f MiB; witness %.1f "
+               "core-s, %.0f MiB\n",
+               lay.circuit_sectors, (c1 - c0) * f, (double)g16_circuit_bytes(c) * f / (1 << 20), (c2 - c1) * f,
+               (double)w->n * f * sizeof(g16_fr) / (1 << 20));
+    } else {
+        rc = cli_fail("filecoin synth-bench", st);
+    }
+    g16_circuit_destroy(c);
+    g16_witness_destroy(w);
+    free(refs);
+    g16_fc_vproof_free(&v);
+    return rc;
+}
+
 static int cmd_make_vanilla(int argc, char **argv)
 {
     const char *kind = NULL, *size = NULL, *id = NULL, *rnd_hex = NULL, *seed = NULL, *outp = NULL;
@@ -509,6 +586,7 @@ int cli_filecoin(int argc, char **argv)
     if (!strcmp(argv[1], "post-check")) return cmd_post_check(argc - 1, argv + 1);
     if (!strcmp(argv[1], "circuit")) return cmd_circuit(argc - 1, argv + 1);
     if (!strcmp(argv[1], "post-prove")) return cmd_post_prove(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "synth-bench")) return cmd_synth_bench(argc - 1, argv + 1);
     if (!strcmp(argv[1], "make-vanilla")) return cmd_make_vanilla(argc - 1, argv + 1);
     fprintf(stderr, "g16 filecoin: unknown subcommand '%s' (g16 filecoin --help)\n", argv[1]);
     return CLI_ERROR;
