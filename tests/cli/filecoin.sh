@@ -175,4 +175,32 @@ run "post-prove real sector, other randomness" 1 "$g16" filecoin post-prove --ki
     --params "$tmp/w2k.params" --vanilla "$vp" --randomness $R --prover-id $P -o "$tmp/x.proofs" &&
     has "real sector other randomness" "$tmp/out" "opens leaf 707914199"
 
+# vanilla proofs in serde_json's form: our script converts the real sector; the result is
+# the committed fixture, passes post-check and proves like the bincode; changed fields fail
+python3 "$2/tests/filecoin/vproof_to_json.py" "$vp" "$tmp/real.json" &&
+    cmp -s "$tmp/real.json" "$fx/window-post-32g-sector1.json" && ok || bad "vproof_to_json.py: not the committed fixture"
+run "post-check JSON" 0 "$g16" filecoin post-check "$tmp/real.json" --pub "$pub" && has "JSON valid" "$tmp/out" "^valid: sector 1"
+sed 's/"comm_c":\[\([0-9]*\),/"comm_c":[7,/' "$tmp/real.json" >"$tmp/cc.json"
+run "post-check JSON changed comm_c" 1 "$g16" filecoin post-check "$tmp/cc.json" --pub "$pub" &&
+    has "changed comm_c" "$tmp/out" "Poseidon-2(comm_c, comm_r_last)"
+sed 's/"leaf":\[\([0-9]*\),/"leaf":[9,/' "$tmp/real.json" >"$tmp/lf.json"
+run "post-check JSON changed leaf" 1 "$g16" filecoin post-check "$tmp/lf.json" --pub "$pub"
+sed 's/"sector_id":1,/"sector_id":2,/' "$tmp/real.json" >"$tmp/id.json"
+run "post-check JSON other sector" 1 "$g16" filecoin post-check "$tmp/id.json" --pub "$pub"
+sed 's/"index":\([0-9]\)}/"index":8}/' "$tmp/real.json" >"$tmp/ix.json"
+run "post-check JSON index 8" 2 "$g16" filecoin post-check "$tmp/ix.json" --pub "$pub" &&
+    has "JSON index message" "$tmp/err" "index below the arity"
+sed 's/"sector_id"/"sectorid"/' "$tmp/real.json" >"$tmp/nm.json"
+run "post-check JSON renamed field" 2 "$g16" filecoin post-check "$tmp/nm.json" --pub "$pub" &&
+    has "JSON field message" "$tmp/err" 'missing field "sector_id"'
+head -c 5000 "$tmp/real.json" >"$tmp/tr.json"
+run "post-check JSON truncated" 2 "$g16" filecoin post-check "$tmp/tr.json" --pub "$pub"
+python3 "$2/tests/filecoin/vproof_to_json.py" "$tmp/v7.vp" "$tmp/v7.json"
+run "post-prove JSON + bincode" 0 "$g16" filecoin post-prove --kind window --sector-size 2KiB --params "$tmp/w2k.params" \
+    --vanilla "$tmp/v7.json" --vanilla "$tmp/v9.vp" --randomness $R --prover-id $P -o "$tmp/j.proofs" \
+    --inputs-out "$tmp/j.inputs"
+[ "$(cat "$tmp/j.inputs")" = "$(sed -n 1,22p "$tmp/w2k.inputs")" ] && ok || bad "JSON vanilla: other public inputs"
+run "circuit from JSON" 0 "$g16" filecoin circuit --kind window --sector-size 32GiB --vanilla "$tmp/real.json" &&
+    has "JSON satisfied" "$tmp/out" "^satisfied$"
+
 finish filecoin.sh
