@@ -11,6 +11,7 @@
 #include "filecoin/post.h"
 #include "filecoin/post_circuit.h"
 #include "filecoin/post_fast.h"
+#include "filecoin/post_job.h"
 #include "filecoin/post_plan.h"
 #include "filecoin/vproof.h"
 #include "io/json.h"
@@ -23,7 +24,7 @@ static const char usage[] =
     "       g16 filecoin circuit --kind window|winning --sector-size SIZE -o C.g16c\n"
     "       g16 filecoin post-prove --kind window|winning --sector-size SIZE --params KEY\n"
     "                 --vanilla F [--vanilla F ...] --randomness HEX32 --prover-id HEX32 -o PROOFS\n"
-    "                 [--inputs-out FILE] [--seed-rs S] [--backend cpu|cuda|auto]\n"
+    "                 [--inputs-out FILE] [--priority P] [--backend cpu|cuda|auto]\n"
     "       g16 filecoin make-vanilla --kind window|winning --sector-size SIZE --sector-id N\n"
     "                 --randomness HEX32 --seed S -o F     (TEST-ONLY synthetic vanilla proof)\n"
     "       g16 filecoin synth-bench --kind window|winning --sector-size SIZE --vanilla F --sectors N\n"
@@ -53,7 +54,9 @@ static const char usage[] =
     "            does), its paths, comm_r.  WindowPoSt sectors fill partitions in the order\n"
     "            given (a short partition repeats its last sector); WinningPoSt takes one\n"
     "            sector's 66 challenges.  The matrices are built once per kind and size, the\n"
-    "            witness is streamed from the vanilla proofs, and every proof is verified\n"
+    "            witness is streamed from the vanilla proofs, the partitions go to the engine\n"
+    "            as one job (priority: WinningPoSt critical, WindowPoSt high, unless\n"
+    "            --priority critical|high|normal|low), and every proof is verified\n"
     "            before it is written.  The prover id does not enter the circuit (choosing\n"
     "            Winning's sector is the caller's).  Prints the stage times.  --inputs-out\n"
     "            writes each partition's public inputs (0x hex, a line each) for g16 verify.\n"
@@ -322,7 +325,7 @@ static int parse_hex32(uint8_t out[32], const char *hex, const char *what)
 static int cmd_post_prove(int argc, char **argv)
 {
     const char *kind = NULL, *size = NULL, *params = NULL, *rnd_hex = NULL, *prover_hex = NULL, *outp = NULL,
-               *seed_rs = NULL, *backend = "auto", *inputs_out = NULL;
+               *backend = "auto", *inputs_out = NULL, *prio_name = NULL;
     const char **files = calloc(MAX_VANILLA, sizeof *files);
     size_t nf = 0;
     if (!files) return cli_fail("filecoin post-prove", G16_ERR_NOMEM);
@@ -339,9 +342,9 @@ static int cmd_post_prove(int argc, char **argv)
         else if (!strcmp(a, "--randomness")) rnd_hex = argv[++i];
         else if (!strcmp(a, "--prover-id")) prover_hex = argv[++i];
         else if (!strcmp(a, "-o") || !strcmp(a, "--out")) outp = argv[++i];
-        else if (!strcmp(a, "--seed-rs")) seed_rs = argv[++i];
         else if (!strcmp(a, "--backend")) backend = argv[++i];
         else if (!strcmp(a, "--inputs-out")) inputs_out = argv[++i];
+        else if (!strcmp(a, "--priority")) prio_name = argv[++i];
         else if (!strcmp(a, "--vanilla") && nf < MAX_VANILLA) files[nf++] = argv[++i];
         else {
             fprintf(stderr, "g16 filecoin post-prove: unknown option '%s' (g16 filecoin --help)\n", a);
@@ -351,8 +354,14 @@ static int cmd_post_prove(int argc, char **argv)
     }
     g16_fc_post_kind k;
     uint8_t rnd[32], prover[32];
+    g16_priority prio = G16_PRIO_NORMAL;
     if (parse_kind(&k, kind, "post-prove") || parse_hex32(rnd, rnd_hex, "--randomness") ||
         parse_hex32(prover, prover_hex, "--prover-id")) {
+        free(files);
+        return CLI_ERROR;
+    }
+    if (prio_name && g16_priority_parse(&prio, prio_name) != G16_OK) {
+        fprintf(stderr, "g16 filecoin post-prove: --priority %s: want critical, high, normal or low\n", prio_name);
         free(files);
         return CLI_ERROR;
     }
@@ -361,7 +370,7 @@ static int cmd_post_prove(int argc, char **argv)
         free(files);
         return CLI_ERROR;
     }
-    double t0 = now_s(), t_read, t_circ, t_wit = 0, t_prove = 0, t_verify = 0;
+    double t0 = now_s();
     uint64_t bytes;
     g16_fc_post_config cfg;
     g16_status st = g16_fc_parse_sector_size(&bytes, size);
@@ -374,52 +383,48 @@ static int cmd_post_prove(int argc, char **argv)
     g16_fc_sector_ref *refs = NULL;
     unsigned parts = 0;
     if (st == G16_OK) st = g16_fc_post_plan(&refs, &parts, &cfg, v, nf, rnd);
-    t_read = now_s();
-    g16_backend_kind bk;
-    g16_backend *be = NULL;
+    double t_read = now_s();
+    g16_backend_kind bk = G16_BACKEND_AUTO;
     g16_key *key = NULL;
     if (st == G16_OK) st = g16_backend_parse(backend, &bk);
-    if (st == G16_OK) st = g16_backend_open(&be, bk, 0);
     if (st == G16_OK) st = cli_key_read(&key, params, 0);
-    double t_k = now_s(), t_key = t_k - t_read;
+    double t_key = now_s();
     g16_fc_layout lay;
     if (st == G16_OK) st = g16_fc_layout_for(&lay, &cfg);
     /* a key of another shape is refused before a partition's matrices are built */
-    uint64_t want_pub = (uint64_t)lay.circuit_sectors * lay.pub;
+    uint64_t want_pub = st == G16_OK ? (uint64_t)lay.circuit_sectors * lay.pub : 0;
     if (st == G16_OK && g16_vk_inputs(g16_key_vk(key)) != want_pub)
         st = g16_fail(G16_ERR_ARG, "%s: a key for %llu public inputs; this PoSt's partition has %llu", params,
                       (unsigned long long)g16_vk_inputs(g16_key_vk(key)), (unsigned long long)want_pub);
+    /* the matrices first, timed on their own (the job then finds them cached) */
     const g16_circuit *c = NULL;
     if (st == G16_OK) st = g16_fc_post_circuit_cached(&c, &cfg);
-    t_circ = now_s() - t_k;
-    uint8_t *proofs = st == G16_OK ? malloc((size_t)parts * G16_PROOF_BYTES) : NULL;
-    uint8_t *inputs = st == G16_OK ? malloc((size_t)parts * c->n_pub * 32) : NULL;
-    if (st == G16_OK && (!proofs || !inputs)) st = g16_fail(G16_ERR_NOMEM, "proofs");
-    uint8_t rs[64];
+    double t_circ = now_s();
+    g16_engine *e = NULL;
+    g16_engine_config ecfg;
+    g16_engine_config_default(&ecfg);
+    ecfg.backend = (int)bk;
+    if (st == G16_OK) st = g16_engine_create(&e, &ecfg);
+    g16_fc_post_job *job = NULL;
+    if (st == G16_OK) st = g16_fc_post_submit(&job, e, key, &cfg, refs, parts, prio_name ? (int)prio : -1);
+    double t_sub = now_s();
+    uint8_t *proofs = NULL, *inputs = NULL;
+    if (st == G16_OK) {
+        proofs = malloc((size_t)parts * G16_PROOF_BYTES);
+        inputs = malloc((size_t)parts * c->n_pub * 32);
+        if (!proofs || !inputs) st = g16_fail(G16_ERR_NOMEM, "proofs");
+    }
+    if (st == G16_OK) st = g16_engine_await(e, job->id, -1, proofs, (size_t)parts * G16_PROOF_BYTES, NULL);
+    double t_prove = now_s();
     for (unsigned p = 0; st == G16_OK && p < parts; p++) {
-        double a = now_s();
-        g16_witness *w = NULL;
-        st = g16_fc_post_witness(&w, &cfg, &refs[(size_t)p * lay.circuit_sectors], lay.circuit_sectors);
-        double b = now_s();
-        if (seed_rs) {
-            /* a different r, s a partition, still deterministic */
-            char buf[512];
-            snprintf(buf, sizeof buf, "%s/partition-%u", seed_rs, p);
-            g16_derive_rs(rs, (const uint8_t *)buf, strlen(buf));
-        }
-        if (st == G16_OK) st = g16_prove_on(&proofs[(size_t)p * G16_PROOF_BYTES], key, c, w, seed_rs ? rs : NULL, be);
-        double d = now_s();
         uint8_t *in_p = &inputs[(size_t)p * c->n_pub * 32];
-        for (uint32_t i = 1; st == G16_OK && i <= c->n_pub; i++) st = g16_witness_get(&in_p[(i - 1) * 32], w, i);
+        for (uint32_t i = 1; st == G16_OK && i <= c->n_pub; i++) st = g16_witness_get(&in_p[(i - 1) * 32], job->wits[p], i);
         if (st == G16_OK) {
             st = g16_verify(g16_key_vk(key), &proofs[(size_t)p * G16_PROOF_BYTES], in_p, c->n_pub);
             if (st != G16_OK) st = g16_fail(st, "partition %u: the proof does not verify", p);
         }
-        g16_witness_destroy(w);
-        t_wit += b - a;
-        t_prove += d - b;
-        t_verify += now_s() - d;
     }
+    double t_verify = now_s();
     if (st == G16_OK) st = g16_proof_file_write(outp, proofs, parts);
     if (st == G16_OK && inputs_out) {
         FILE *fi = fopen(inputs_out, "w");
@@ -434,11 +439,14 @@ static int cmd_post_prove(int argc, char **argv)
     }
     int rc;
     if (st == G16_OK) {
-        printf("%u partition(s), %zu sector(s): %u proof(s) verified, written to %s (%u bytes)%s\n", parts, nf, parts,
-               outp, parts * G16_PROOF_BYTES, seed_rs ? " [TEST-ONLY deterministic r, s]" : "");
-        printf("times: read+check %.3f s, matrices %.3f s, key %.3f s, witness %.3f s, prove %.3f s, verify %.3f s, "
-               "total %.3f s\n",
-               t_read - t0, t_circ, t_key, t_wit, t_prove, t_verify, now_s() - t0);
+        static const char *const pn[] = {"critical", "high", "normal", "low"};
+        printf("%u partition(s), %zu sector(s): %u proof(s) verified, written to %s (%u bytes); engine job "
+               "priority %s\n",
+               parts, nf, parts, outp, parts * G16_PROOF_BYTES, pn[job->priority]);
+        printf("times: read+check %.3f s, key %.3f s, matrices %.3f s, witness+submit %.3f s (witness %.3f s), "
+               "prove %.3f s, verify %.3f s, total %.3f s\n",
+               t_read - t0, t_key - t_read, t_circ - t_key, t_sub - t_circ, job->witness_s, t_prove - t_sub,
+               t_verify - t_prove, now_s() - t0);
         rc = CLI_OK;
     } else if (st == G16_ERR_UNSATISFIED) {
         printf("invalid: %s\n", g16_last_error());
@@ -446,11 +454,13 @@ static int cmd_post_prove(int argc, char **argv)
     } else {
         rc = cli_fail("filecoin post-prove", st);
     }
+    if (job && st != G16_OK && e) g16_engine_cancel(e, job->id);
+    g16_engine_destroy(e, 0);
+    g16_fc_post_job_free(job);
+    free(refs);
     free(proofs);
     free(inputs);
-    free(refs);
     g16_key_release(key);
-    g16_backend_close(be);
     for (size_t i = 0; i < nread; i++) g16_fc_vproof_free(&v[i]);
     free(v);
     free(files);

@@ -118,7 +118,8 @@ run "setup 2KiB" 0 "$g16" setup --circuit "$tmp/w2k.g16c" --seed 5 -o "$tmp/w2k.
 run "post-prove window 2KiB" 0 "$g16" filecoin post-prove --kind window --sector-size 2KiB --params "$tmp/w2k.params" \
     --vanilla "$tmp/v7.vp" --vanilla "$tmp/v9.vp" --vanilla "$tmp/v11.vp" --randomness $R --prover-id $P \
     -o "$tmp/w2k.proofs" --inputs-out "$tmp/w2k.inputs" &&
-    has "two partitions" "$tmp/out" "^2 partition(s), 3 sector(s): 2 proof(s) verified"
+    has "two partitions" "$tmp/out" "^2 partition(s), 3 sector(s): 2 proof(s) verified" &&
+    has "window job high" "$tmp/out" "engine job priority high$"
 [ "$(stat -c %s "$tmp/w2k.proofs")" = 384 ] && ok || bad "post-prove 2KiB: not 2 x 192 bytes"
 [ "$(wc -l <"$tmp/w2k.inputs")" = 44 ] && ok || bad "post-prove 2KiB: not 2 x 22 inputs"
 # padding: partition 1 is sector 11 twice (inputs 23..33 = 34..44), partition 0 two sectors
@@ -151,7 +152,7 @@ run "post-prove window 8MiB" 0 "$g16" filecoin post-prove --kind window --sector
     --inputs-out "$tmp/w8m.inputs" && has "8MiB one partition" "$tmp/out" "^1 partition(s), 2 sector(s)"
 run "verify 8MiB proof" 0 "$g16" verify --vk "$tmp/w8m.vk" --proof "$tmp/w8m.proofs" --inputs "$tmp/w8m.inputs"
 run "post-prove 2KiB key for 8MiB" 2 "$g16" filecoin post-prove --kind window --sector-size 8MiB --params "$tmp/w2k.params" \
-    --vanilla "$tmp/m1.vp" --randomness $R --prover-id $P -o "$tmp/x.proofs" && has "key mismatch" "$tmp/err" "key expects"
+    --vanilla "$tmp/m1.vp" --randomness $R --prover-id $P -o "$tmp/x.proofs" && has "key mismatch" "$tmp/err" "does not fit the key"
 # WinningPoSt 32 GiB on the CPU: 66 one-challenge circuit sectors of one sector
 run "make-vanilla winning 32GiB" 0 "$g16" filecoin make-vanilla --kind winning --sector-size 32GiB --sector-id 4242 \
     --randomness $R --seed w -o "$tmp/win.vp"
@@ -160,7 +161,8 @@ run "circuit -o winning 32GiB" 0 "$g16" filecoin circuit --kind winning --sector
 run "setup winning" 0 "$g16" setup --circuit "$tmp/win.g16c" --seed 8 -o "$tmp/win.params" --vk "$tmp/win.vk"
 run "post-prove winning 32GiB" 0 "$g16" filecoin post-prove --kind winning --sector-size 32GiB --params "$tmp/win.params" \
     --vanilla "$tmp/win.vp" --randomness $R --prover-id $P -o "$tmp/win.proof" --inputs-out "$tmp/win.inputs" --backend cpu &&
-    has "winning proved" "$tmp/out" "^1 partition(s), 1 sector(s): 1 proof(s) verified"
+    has "winning proved" "$tmp/out" "^1 partition(s), 1 sector(s): 1 proof(s) verified" &&
+    has "winning job critical" "$tmp/out" "engine job priority critical$"
 [ "$(stat -c %s "$tmp/win.proof")" = 192 ] && ok || bad "winning: not 192 bytes"
 run "verify winning" 0 "$g16" verify --vk "$tmp/win.vk" --proof "$tmp/win.proof" --inputs "$tmp/win.inputs"
 run "post-prove winning two sectors" 2 "$g16" filecoin post-prove --kind winning --sector-size 32GiB --params "$tmp/win.params" \
@@ -198,7 +200,7 @@ run "post-check JSON truncated" 2 "$g16" filecoin post-check "$tmp/tr.json" --pu
 python3 "$2/tests/filecoin/vproof_to_json.py" "$tmp/v7.vp" "$tmp/v7.json"
 run "post-prove JSON + bincode" 0 "$g16" filecoin post-prove --kind window --sector-size 2KiB --params "$tmp/w2k.params" \
     --vanilla "$tmp/v7.json" --vanilla "$tmp/v9.vp" --randomness $R --prover-id $P -o "$tmp/j.proofs" \
-    --inputs-out "$tmp/j.inputs"
+    --inputs-out "$tmp/j.inputs" --priority low && has "priority override" "$tmp/out" "engine job priority low$"
 [ "$(cat "$tmp/j.inputs")" = "$(sed -n 1,22p "$tmp/w2k.inputs")" ] && ok || bad "JSON vanilla: other public inputs"
 run "circuit from JSON" 0 "$g16" filecoin circuit --kind window --sector-size 32GiB --vanilla "$tmp/real.json" &&
     has "JSON satisfied" "$tmp/out" "^satisfied$"
