@@ -3,12 +3,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli.h"
 #include "common/error.h"
 #include "filecoin/poseidon.h"
 #include "filecoin/post.h"
 #include "filecoin/post_circuit.h"
+#include "filecoin/post_fast.h"
+#include "filecoin/post_job.h"
+#include "filecoin/post_plan.h"
 #include "filecoin/vproof.h"
 #include "io/json.h"
 
@@ -17,6 +21,13 @@ static const char usage[] =
     "       g16 filecoin post-check VPROOF --pub PUB.json\n"
     "       g16 filecoin circuit --kind window|winning --sector-size 2KiB|8MiB|32GiB|64GiB --count\n"
     "       g16 filecoin circuit --kind window|winning --sector-size SIZE --vanilla VPROOF [-o C.g16c]\n"
+    "       g16 filecoin circuit --kind window|winning --sector-size SIZE -o C.g16c\n"
+    "       g16 filecoin post-prove --kind window|winning --sector-size SIZE --params KEY\n"
+    "                 --vanilla F [--vanilla F ...] --randomness HEX32 --prover-id HEX32 -o PROOFS\n"
+    "                 [--inputs-out FILE] [--priority P] [--backend cpu|cuda|auto]\n"
+    "       g16 filecoin make-vanilla --kind window|winning --sector-size SIZE --sector-id N\n"
+    "                 --randomness HEX32 --seed S -o F     (TEST-ONLY synthetic vanilla proof)\n"
+    "       g16 filecoin synth-bench --kind window|winning --sector-size SIZE --vanilla F --sectors N\n"
     "\n"
     "poseidon    Filecoin's Poseidon (neptune, Standard strength, Merkle-tree domain tag) of\n"
     "            exactly ARITY field elements, each decimal or 0x hex and < r; prints the\n"
@@ -35,6 +46,24 @@ static const char usage[] =
     "            and checks every row: exit 0 satisfied, 1 not.  -o writes the circuit and,\n"
     "            beside it, the witness (.g16w) for g16 setup / prove / verify (TEST-ONLY keys:\n"
     "            Filecoin's official parameters are not this circuit's until proven so).\n"
+    "            -o without --vanilla writes the matrices of one full partition (no witness):\n"
+    "            the input of g16 setup for post-prove's TEST-ONLY keys.\n"
+    "post-prove  one 192-byte Groth16 proof a partition, written one after the other to\n"
+    "            PROOFS.  Each vanilla proof (bincode, one sector) is checked first: its\n"
+    "            challenged leaves from the randomness (byte 31 masked with 0x3f, as Lotus\n"
+    "            does), its paths, comm_r.  WindowPoSt sectors fill partitions in the order\n"
+    "            given (a short partition repeats its last sector); WinningPoSt takes one\n"
+    "            sector's 66 challenges.  The matrices are built once per kind and size, the\n"
+    "            witness is streamed from the vanilla proofs, the partitions go to the engine\n"
+    "            as one job (priority: WinningPoSt critical, WindowPoSt high, unless\n"
+    "            --priority critical|high|normal|low), and every proof is verified\n"
+    "            before it is written.  The prover id does not enter the circuit (choosing\n"
+    "            Winning's sector is the caller's).  Prints the stage times.  --inputs-out\n"
+    "            writes each partition's public inputs (0x hex, a line each) for g16 verify.\n"
+    "make-vanilla  TEST-ONLY: a consistent synthetic vanilla proof (a sparse Merkle tree of\n"
+    "            drawn nodes, the challenged paths, comm_c drawn) for tests at any size.\n"
+    "synth-bench times the matrices and the witness of N circuit sectors from one vanilla\n"
+    "            proof (repeated) and extrapolates to a full partition.\n"
     "\n"
     "exit status: 0 valid / done, 1 invalid (a check failed: says which), 2 error\n";
 
@@ -203,7 +232,7 @@ static int cmd_circuit(int argc, char **argv)
         fprintf(stderr, "g16 filecoin circuit: --kind window|winning is required\n");
         return CLI_ERROR;
     }
-    if (!size || (!count && !vanilla)) {
+    if (!size || (!count && !vanilla && !outp)) {
         fprintf(stderr, "usage: g16 filecoin circuit --kind window|winning --sector-size SIZE --count\n"
                         "       g16 filecoin circuit --kind window --sector-size SIZE --vanilla VPROOF\n");
         return CLI_ERROR;
@@ -220,6 +249,15 @@ static int cmd_circuit(int argc, char **argv)
         printf("constraints %llu\n", (unsigned long long)n.constraints);
         printf("inputs %llu\n", (unsigned long long)n.inputs);
         printf("aux %llu\n", (unsigned long long)n.aux);
+        return CLI_OK;
+    }
+    if (!vanilla) { /* -o alone: a full partition's matrices, value-free */
+        const g16_circuit *c;
+        st = g16_fc_post_circuit_cached(&c, &cfg);
+        if (st == G16_OK) st = g16_circuit_save(c, outp);
+        if (st != G16_OK) return cli_fail("filecoin circuit", st);
+        printf("wrote %s: %llu constraints, %u inputs, %u aux\n", outp, (unsigned long long)c->n_constraints,
+               c->n_pub + 1, c->n_aux);
         return CLI_OK;
     }
     /* --vanilla: the circuit of one sector's proof (the sectors of one vanilla
@@ -255,6 +293,299 @@ static int cmd_circuit(int argc, char **argv)
     return rc;
 }
 
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int parse_kind(g16_fc_post_kind *k, const char *kind, const char *cmd)
+{
+    if (kind && !strcmp(kind, "window")) *k = G16_FC_WINDOW;
+    else if (kind && !strcmp(kind, "winning")) *k = G16_FC_WINNING;
+    else {
+        fprintf(stderr, "g16 filecoin %s: --kind window|winning is required\n", cmd);
+        return -1;
+    }
+    return 0;
+}
+
+static int parse_hex32(uint8_t out[32], const char *hex, const char *what)
+{
+    if (!hex || cli_hex_decode(out, 32, hex, what) != 32) {
+        fprintf(stderr, "g16 filecoin: %s: want 64 hex digits (32 bytes)\n", what);
+        return -1;
+    }
+    return 0;
+}
+
+#define MAX_VANILLA 65536
+
+static int cmd_post_prove(int argc, char **argv)
+{
+    const char *kind = NULL, *size = NULL, *params = NULL, *rnd_hex = NULL, *prover_hex = NULL, *outp = NULL,
+               *backend = "auto", *inputs_out = NULL, *prio_name = NULL;
+    const char **files = calloc(MAX_VANILLA, sizeof *files);
+    size_t nf = 0;
+    if (!files) return cli_fail("filecoin post-prove", G16_ERR_NOMEM);
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (i + 1 >= argc) {
+            fprintf(stderr, "g16 filecoin post-prove: option '%s' needs a value (or is unknown)\n", a);
+            free(files);
+            return CLI_ERROR;
+        }
+        if (!strcmp(a, "--kind")) kind = argv[++i];
+        else if (!strcmp(a, "--sector-size")) size = argv[++i];
+        else if (!strcmp(a, "--params")) params = argv[++i];
+        else if (!strcmp(a, "--randomness")) rnd_hex = argv[++i];
+        else if (!strcmp(a, "--prover-id")) prover_hex = argv[++i];
+        else if (!strcmp(a, "-o") || !strcmp(a, "--out")) outp = argv[++i];
+        else if (!strcmp(a, "--backend")) backend = argv[++i];
+        else if (!strcmp(a, "--inputs-out")) inputs_out = argv[++i];
+        else if (!strcmp(a, "--priority")) prio_name = argv[++i];
+        else if (!strcmp(a, "--vanilla") && nf < MAX_VANILLA) files[nf++] = argv[++i];
+        else {
+            fprintf(stderr, "g16 filecoin post-prove: unknown option '%s' (g16 filecoin --help)\n", a);
+            free(files);
+            return CLI_ERROR;
+        }
+    }
+    g16_fc_post_kind k;
+    uint8_t rnd[32], prover[32];
+    g16_priority prio = G16_PRIO_NORMAL;
+    if (parse_kind(&k, kind, "post-prove") || parse_hex32(rnd, rnd_hex, "--randomness") ||
+        parse_hex32(prover, prover_hex, "--prover-id")) {
+        free(files);
+        return CLI_ERROR;
+    }
+    if (prio_name && g16_priority_parse(&prio, prio_name) != G16_OK) {
+        fprintf(stderr, "g16 filecoin post-prove: --priority %s: want critical, high, normal or low\n", prio_name);
+        free(files);
+        return CLI_ERROR;
+    }
+    if (!size || !params || !outp || nf == 0) {
+        fprintf(stderr, "g16 filecoin post-prove: --sector-size, --params, --vanilla and -o are required\n");
+        free(files);
+        return CLI_ERROR;
+    }
+    double t0 = now_s();
+    uint64_t bytes;
+    g16_fc_post_config cfg;
+    g16_status st = g16_fc_parse_sector_size(&bytes, size);
+    if (st == G16_OK) st = g16_fc_post_config_for(&cfg, k, bytes);
+    g16_fc_vproof *v = calloc(nf, sizeof *v);
+    size_t nread = 0;
+    if (st == G16_OK && !v) st = g16_fail(G16_ERR_NOMEM, "vanilla proofs");
+    for (; st == G16_OK && nread < nf; nread++) st = g16_fc_vproof_read(&v[nread], files[nread]);
+    if (st != G16_OK && nread > 0) nread--; /* the failed one holds nothing */
+    g16_fc_sector_ref *refs = NULL;
+    unsigned parts = 0;
+    if (st == G16_OK) st = g16_fc_post_plan(&refs, &parts, &cfg, v, nf, rnd);
+    double t_read = now_s();
+    g16_backend_kind bk = G16_BACKEND_AUTO;
+    g16_key *key = NULL;
+    if (st == G16_OK) st = g16_backend_parse(backend, &bk);
+    if (st == G16_OK) st = cli_key_read(&key, params, 0);
+    double t_key = now_s();
+    g16_fc_layout lay;
+    if (st == G16_OK) st = g16_fc_layout_for(&lay, &cfg);
+    /* a key of another shape is refused before a partition's matrices are built */
+    uint64_t want_pub = st == G16_OK ? (uint64_t)lay.circuit_sectors * lay.pub : 0;
+    if (st == G16_OK && g16_vk_inputs(g16_key_vk(key)) != want_pub)
+        st = g16_fail(G16_ERR_ARG, "%s: a key for %llu public inputs; this PoSt's partition has %llu", params,
+                      (unsigned long long)g16_vk_inputs(g16_key_vk(key)), (unsigned long long)want_pub);
+    /* the matrices first, timed on their own (the job then finds them cached) */
+    const g16_circuit *c = NULL;
+    if (st == G16_OK) st = g16_fc_post_circuit_cached(&c, &cfg);
+    double t_circ = now_s();
+    g16_engine *e = NULL;
+    g16_engine_config ecfg;
+    g16_engine_config_default(&ecfg);
+    ecfg.backend = (int)bk;
+    if (st == G16_OK) st = g16_engine_create(&e, &ecfg);
+    g16_fc_post_job *job = NULL;
+    if (st == G16_OK) st = g16_fc_post_submit(&job, e, key, &cfg, refs, parts, prio_name ? (int)prio : -1);
+    double t_sub = now_s();
+    uint8_t *proofs = NULL, *inputs = NULL;
+    if (st == G16_OK) {
+        proofs = malloc((size_t)parts * G16_PROOF_BYTES);
+        inputs = malloc((size_t)parts * c->n_pub * 32);
+        if (!proofs || !inputs) st = g16_fail(G16_ERR_NOMEM, "proofs");
+    }
+    if (st == G16_OK) st = g16_engine_await(e, job->id, -1, proofs, (size_t)parts * G16_PROOF_BYTES, NULL);
+    double t_prove = now_s();
+    for (unsigned p = 0; st == G16_OK && p < parts; p++) {
+        uint8_t *in_p = &inputs[(size_t)p * c->n_pub * 32];
+        for (uint32_t i = 1; st == G16_OK && i <= c->n_pub; i++) st = g16_witness_get(&in_p[(i - 1) * 32], job->wits[p], i);
+        if (st == G16_OK) {
+            st = g16_verify(g16_key_vk(key), &proofs[(size_t)p * G16_PROOF_BYTES], in_p, c->n_pub);
+            if (st != G16_OK) st = g16_fail(st, "partition %u: the proof does not verify", p);
+        }
+    }
+    double t_verify = now_s();
+    if (st == G16_OK) st = g16_proof_file_write(outp, proofs, parts);
+    if (st == G16_OK && inputs_out) {
+        FILE *fi = fopen(inputs_out, "w");
+        int okw = fi != NULL;
+        for (size_t i = 0; okw && i < (size_t)parts * c->n_pub; i++) {
+            fputs("0x", fi);
+            for (int j = 0; j < 32; j++) fprintf(fi, "%02x", inputs[i * 32 + j]);
+            fputc('\n', fi);
+        }
+        if (fi && fclose(fi) != 0) okw = 0;
+        if (!okw) st = g16_fail(G16_ERR_IO, "%s: cannot write the public inputs", inputs_out);
+    }
+    int rc;
+    if (st == G16_OK) {
+        static const char *const pn[] = {"critical", "high", "normal", "low"};
+        printf("%u partition(s), %zu sector(s): %u proof(s) verified, written to %s (%u bytes); engine job "
+               "priority %s\n",
+               parts, nf, parts, outp, parts * G16_PROOF_BYTES, pn[job->priority]);
+        printf("times: read+check %.3f s, key %.3f s, matrices %.3f s, witness+submit %.3f s (witness %.3f s), "
+               "prove %.3f s, verify %.3f s, total %.3f s\n",
+               t_read - t0, t_key - t_read, t_circ - t_key, t_sub - t_circ, job->witness_s, t_prove - t_sub,
+               t_verify - t_prove, now_s() - t0);
+        rc = CLI_OK;
+    } else if (st == G16_ERR_UNSATISFIED) {
+        printf("invalid: %s\n", g16_last_error());
+        rc = CLI_INVALID;
+    } else {
+        rc = cli_fail("filecoin post-prove", st);
+    }
+    if (job && st != G16_OK && e) g16_engine_cancel(e, job->id);
+    g16_engine_destroy(e, 0);
+    g16_fc_post_job_free(job);
+    free(refs);
+    free(proofs);
+    free(inputs);
+    g16_key_release(key);
+    for (size_t i = 0; i < nread; i++) g16_fc_vproof_free(&v[i]);
+    free(v);
+    free(files);
+    return rc;
+}
+
+static double cpu_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Times the matrices and the witness of n circuit sectors (each from the one
+ * vanilla proof given) and extrapolates to a full partition. */
+static int cmd_synth_bench(int argc, char **argv)
+{
+    const char *kind = NULL, *size = NULL, *vanilla = NULL;
+    unsigned n = 0;
+    for (int i = 1; i + 1 < argc; i += 2) {
+        if (!strcmp(argv[i], "--kind")) kind = argv[i + 1];
+        else if (!strcmp(argv[i], "--sector-size")) size = argv[i + 1];
+        else if (!strcmp(argv[i], "--vanilla")) vanilla = argv[i + 1];
+        else if (!strcmp(argv[i], "--sectors")) n = (unsigned)strtoul(argv[i + 1], NULL, 10);
+        else {
+            fprintf(stderr, "g16 filecoin synth-bench: unknown option '%s'\n", argv[i]);
+            return CLI_ERROR;
+        }
+    }
+    g16_fc_post_kind k;
+    if (parse_kind(&k, kind, "synth-bench")) return CLI_ERROR;
+    if (!size || !vanilla || n == 0 || n > 100000) {
+        fprintf(stderr, "g16 filecoin synth-bench: --sector-size, --vanilla and --sectors N (1..100000) are required\n");
+        return CLI_ERROR;
+    }
+    uint64_t bytes;
+    g16_fc_post_config cfg;
+    g16_fc_layout lay;
+    g16_fc_vproof v;
+    g16_status st = g16_fc_parse_sector_size(&bytes, size);
+    if (st == G16_OK) st = g16_fc_post_config_for(&cfg, k, bytes);
+    if (st == G16_OK) st = g16_fc_layout_for(&lay, &cfg);
+    if (st != G16_OK) return cli_fail("filecoin synth-bench", st);
+    if ((st = g16_fc_vproof_read(&v, vanilla)) != G16_OK) return cli_fail("filecoin synth-bench", st);
+    g16_fc_sector_ref *refs = calloc(n, sizeof *refs);
+    g16_circuit *c = NULL;
+    g16_witness *w = NULL;
+    if (!refs) st = g16_fail(G16_ERR_NOMEM, "refs");
+    for (unsigned j = 0; refs && j < n; j++)
+        refs[j] = (g16_fc_sector_ref){&v, 0, k == G16_FC_WINNING ? j % v.sectors[0].n_incl : 0};
+    double w0 = now_s(), c0 = cpu_s();
+    if (st == G16_OK) st = g16_fc_post_circuit(&c, &cfg, n);
+    double w1 = now_s(), c1 = cpu_s();
+    if (st == G16_OK) st = g16_fc_post_witness(&w, &cfg, refs, n);
+    double w2 = now_s(), c2 = cpu_s();
+    int rc = CLI_OK;
+    if (st == G16_OK) {
+        double f = (double)lay.circuit_sectors / n;
+        printf("%u circuit sectors (%llu rows, %llu terms in A+B+C, %.1f MiB of matrices)\n", n,
+               (unsigned long long)c->n_constraints,
+               (unsigned long long)(c->a.row_start[c->n_constraints] + c->b.row_start[c->n_constraints] +
+                                    c->c.row_start[c->n_constraints]),
+               (double)g16_circuit_bytes(c) / (1 << 20));
+        printf("matrices: %.3f s wall, %.3f core-s\n", w1 - w0, c1 - c0);
+        printf("witness:  %.3f s wall, %.3f core-s (%.2f ms a circuit sector, %.1f MiB)\n", w2 - w1, c2 - c1,
+               1e3 * (c2 - c1) / n, (double)w->n * sizeof(g16_fr) / (1 << 20));
+        printf("a full partition (%u circuit sectors), extrapolated: matrices %.1f core-s, %.0f MiB; witness %.1f "
+               "core-s, %.0f MiB\n",
+               lay.circuit_sectors, (c1 - c0) * f, (double)g16_circuit_bytes(c) * f / (1 << 20), (c2 - c1) * f,
+               (double)w->n * f * sizeof(g16_fr) / (1 << 20));
+    } else {
+        rc = cli_fail("filecoin synth-bench", st);
+    }
+    g16_circuit_destroy(c);
+    g16_witness_destroy(w);
+    free(refs);
+    g16_fc_vproof_free(&v);
+    return rc;
+}
+
+static int cmd_make_vanilla(int argc, char **argv)
+{
+    const char *kind = NULL, *size = NULL, *id = NULL, *rnd_hex = NULL, *seed = NULL, *outp = NULL;
+    for (int i = 1; i + 1 < argc; i += 2) {
+        if (!strcmp(argv[i], "--kind")) kind = argv[i + 1];
+        else if (!strcmp(argv[i], "--sector-size")) size = argv[i + 1];
+        else if (!strcmp(argv[i], "--sector-id")) id = argv[i + 1];
+        else if (!strcmp(argv[i], "--randomness")) rnd_hex = argv[i + 1];
+        else if (!strcmp(argv[i], "--seed")) seed = argv[i + 1];
+        else if (!strcmp(argv[i], "-o")) outp = argv[i + 1];
+        else {
+            fprintf(stderr, "g16 filecoin make-vanilla: unknown option '%s'\n", argv[i]);
+            return CLI_ERROR;
+        }
+    }
+    g16_fc_post_kind k;
+    uint8_t rnd[32];
+    if (parse_kind(&k, kind, "make-vanilla") || parse_hex32(rnd, rnd_hex, "--randomness")) return CLI_ERROR;
+    char *end = NULL;
+    unsigned long long sid = id ? strtoull(id, &end, 10) : 0;
+    if (!size || !id || !seed || !outp || !end || *end || !*id) {
+        fprintf(stderr, "g16 filecoin make-vanilla: --sector-size, --sector-id N, --seed and -o are required\n");
+        return CLI_ERROR;
+    }
+    uint64_t bytes;
+    g16_fc_post_config cfg;
+    g16_status st = g16_fc_parse_sector_size(&bytes, size);
+    if (st == G16_OK) st = g16_fc_post_config_for(&cfg, k, bytes);
+    uint8_t *buf = NULL;
+    size_t n = 0;
+    if (st == G16_OK)
+        st = g16_fc_vproof_synth(&buf, &n, &cfg, sid, rnd, (const uint8_t *)seed, strlen(seed));
+    if (st != G16_OK) return cli_fail("filecoin make-vanilla", st);
+    FILE *f = fopen(outp, "wb");
+    int ok = f && fwrite(buf, 1, n, f) == n;
+    if (f && fclose(f) != 0) ok = 0;
+    free(buf);
+    if (!ok) {
+        fprintf(stderr, "g16 filecoin make-vanilla: %s: cannot write\n", outp);
+        return CLI_ERROR;
+    }
+    printf("wrote %s (%zu bytes, TEST-ONLY synthetic sector %llu)\n", outp, n, sid);
+    return CLI_OK;
+}
+
 int cli_filecoin(int argc, char **argv)
 {
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
@@ -264,6 +595,9 @@ int cli_filecoin(int argc, char **argv)
     if (!strcmp(argv[1], "poseidon")) return cmd_poseidon(argc - 1, argv + 1);
     if (!strcmp(argv[1], "post-check")) return cmd_post_check(argc - 1, argv + 1);
     if (!strcmp(argv[1], "circuit")) return cmd_circuit(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "post-prove")) return cmd_post_prove(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "synth-bench")) return cmd_synth_bench(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "make-vanilla")) return cmd_make_vanilla(argc - 1, argv + 1);
     fprintf(stderr, "g16 filecoin: unknown subcommand '%s' (g16 filecoin --help)\n", argv[1]);
     return CLI_ERROR;
 }

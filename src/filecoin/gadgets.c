@@ -23,25 +23,29 @@ static g16_fr fr_neg_one(void)
 g16_status g16_fc_alloc(g16_fc_cs *cs, g16_fc_num *out, const g16_fr *val)
 {
     cs->aux++;
-    if (!cs->b) {
-        out->var = 0;
-        g16_fr_set_zero(&out->val);
+    out->var = 0;
+    if (val) out->val = *val;
+    else g16_fr_set_zero(&out->val);
+    if (cs->waux) {
+        *cs->waux++ = out->val;
         return G16_OK;
     }
-    out->val = *val;
-    return g16_builder_alloc_aux(cs->b, &out->var, val);
+    if (!cs->b) return G16_OK;
+    return g16_builder_alloc_aux(cs->b, &out->var, &out->val);
 }
 
 g16_status g16_fc_alloc_input(g16_fc_cs *cs, g16_fc_num *out, const g16_fr *val)
 {
     cs->inputs++;
-    if (!cs->b) {
-        out->var = 0;
-        g16_fr_set_zero(&out->val);
+    out->var = 0;
+    if (val) out->val = *val;
+    else g16_fr_set_zero(&out->val);
+    if (cs->wpub) {
+        *cs->wpub++ = out->val;
         return G16_OK;
     }
-    out->val = *val;
-    return g16_builder_alloc_input(cs->b, &out->var, val);
+    if (!cs->b) return G16_OK;
+    return g16_builder_alloc_input(cs->b, &out->var, &out->val);
 }
 
 g16_status g16_fc_enforce(g16_fc_cs *cs, const g16_term *a, size_t na, const g16_term *b, size_t nb,

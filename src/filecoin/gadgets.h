@@ -15,8 +15,12 @@
 #include "filecoin/poseidon.h"
 #include "r1cs/r1cs.h"
 
+/* Three modes: b set: build (variables with values, rows); wpub/waux set: witness
+ * only (values written in allocation order through the two cursors, no rows: the
+ * fast path once the matrices are cached); neither: count only (no values). */
 typedef struct g16_fc_cs {
-    g16_builder *b; /* NULL: count only (values are not computed) */
+    g16_builder *b;
+    g16_fr *wpub, *waux; /* witness mode: where the next input / aux value goes */
     uint64_t inputs, aux, constraints;
 } g16_fc_cs;
 
@@ -27,8 +31,10 @@ typedef struct g16_fc_num {
 } g16_fc_num;
 
 static inline int g16_fc_building(const g16_fc_cs *cs) { return cs->b != NULL; }
+static inline int g16_fc_witnessing(const g16_fc_cs *cs) { return cs->waux != NULL; }
 
-/* Allocates an aux / input variable holding *val (NULL when counting). */
+/* Allocates an aux / input variable holding *val (NULL when counting, or zero
+ * when building the value-free template of a circuit's shape). */
 g16_status g16_fc_alloc(g16_fc_cs *cs, g16_fc_num *out, const g16_fr *val);
 g16_status g16_fc_alloc_input(g16_fc_cs *cs, g16_fc_num *out, const g16_fr *val);
 /* (Σ a)·(Σ b) = (Σ c); counts one constraint. */

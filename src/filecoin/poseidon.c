@@ -349,3 +349,61 @@ void g16_poseidon_hash(g16_fr *out, const g16_poseidon *p, const g16_fr *in)
     }
     *out = s[1];
 }
+
+/* One S-box as neptune's legacy circuit allocates it: l (unless l is an input of
+ * round 0, where x = in + pre-key is not allocated), l², l⁴, l⁵ + post-key. */
+static g16_fr *trace_sbox(g16_fr *aux, g16_fr *x, const g16_fr *post, int alloc_l)
+{
+    if (alloc_l) *aux++ = *x;
+    g16_fr l2, l4;
+    g16_fr_sqr(&l2, x);
+    g16_fr_sqr(&l4, &l2);
+    *aux++ = l2;
+    *aux++ = l4;
+    g16_fr_mul(x, &l4, x);
+    if (post) g16_fr_add(x, x, post);
+    *aux++ = *x;
+    return aux;
+}
+
+size_t g16_poseidon_hash_trace(g16_fr *out, const g16_poseidon *p, const g16_fr *in, g16_fr *aux)
+{
+    unsigned t = p->t, half = p->rf / 2;
+    g16_fr s[G16_POSEIDON_MAX_T], q, *a = aux;
+    init_state(s, p, in);
+    const g16_fr *k = p->crc;
+    for (unsigned i = 0; i < t; i++) g16_fr_add(&s[i], &s[i], &k[i]);
+    k += t;
+    /* round 0: the tag's S-box is a constant, the inputs' S-boxes take 3 rows */
+    quintic(&s[0]);
+    g16_fr_add(&s[0], &s[0], &k[0]);
+    for (unsigned i = 1; i < t; i++) a = trace_sbox(a, &s[i], &k[i], 0);
+    k += t;
+    vec_mat(s, s, half == 1 ? p->pre_sparse : p->mds, t);
+    for (unsigned r = 1; r < half; r++) {
+        for (unsigned i = 0; i < t; i++) a = trace_sbox(a, &s[i], &k[i], 1);
+        k += t;
+        vec_mat(s, s, r + 1 == half ? p->pre_sparse : p->mds, t);
+    }
+    for (unsigned r = 0; r < p->rp; r++) {
+        a = trace_sbox(a, &s[0], k++, 1);
+        const g16_fr *w = &p->w_hat[r * t], *v = &p->v_rest[r * (t - 1)];
+        g16_fr x0 = s[0];
+        g16_fr_mul(&s[0], &x0, &w[0]);
+        for (unsigned j = 1; j < t; j++) {
+            g16_fr_mul(&q, &s[j], &w[j]);
+            g16_fr_add(&s[0], &s[0], &q);
+            g16_fr_mul(&q, &x0, &v[j - 1]);
+            g16_fr_add(&s[j], &s[j], &q);
+        }
+    }
+    for (unsigned r = 0; r < half; r++) {
+        int last = r + 1 == half;
+        for (unsigned i = 0; i < t; i++) a = trace_sbox(a, &s[i], last ? NULL : &k[i], 1);
+        if (!last) k += t;
+        vec_mat(s, s, p->mds, t);
+    }
+    *a++ = s[1]; /* the digest, allocated */
+    *out = s[1];
+    return (size_t)(a - aux);
+}

@@ -52,6 +52,12 @@ unsigned g16_poseidon_partial_rounds(unsigned t);
 /* Out: out: the hash of in[0 .. p->arity − 1] (Montgomery form). */
 void g16_poseidon_hash(g16_fr *out, const g16_poseidon *p, const g16_fr *in);
 
+/* The hash as g16_poseidon_hash, also writing the values neptune's legacy circuit
+ * allocates, in its order (poseidon_gadget.c), to aux: the witness of one gadget
+ * without building it.  aux must hold 311 / 377 / 505 / 598 values for arity
+ * 2 / 4 / 8 / 11.  Returns the number written. */
+size_t g16_poseidon_hash_trace(g16_fr *out, const g16_poseidon *p, const g16_fr *in, g16_fr *aux);
+
 /* The plain definition (every round: add constants, S-box, dense MDS); slow,
  * kept as the reference the fast schedule is tested against. */
 void g16_poseidon_hash_plain(g16_fr *out, const g16_poseidon *p, const g16_fr *in);

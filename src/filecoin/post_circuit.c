@@ -55,10 +55,10 @@ static g16_status por(g16_fc_cs *cs, const g16_fc_shape *sh, const g16_fc_num *r
 g16_status g16_fc_post_sector(g16_fc_cs *cs, const g16_fc_shape *shape, unsigned challenges,
                               const g16_fc_vproof *v, uint64_t s, uint64_t first)
 {
-    int build = g16_fc_building(cs);
     const g16_fc_sector *sec = NULL;
-    if (build) {
-        if (!v || s >= v->n_sectors) return g16_fail(G16_ERR_ARG, "post circuit: no sector proof %llu", (unsigned long long)s);
+    if (g16_fc_witnessing(cs) && !v) return g16_fail(G16_ERR_ARG, "post witness: no vanilla proof");
+    if (v) { /* NULL: counting, or building the value-free template (post_fast.c) */
+        if (s >= v->n_sectors) return g16_fail(G16_ERR_ARG, "post circuit: no sector proof %llu", (unsigned long long)s);
         sec = &v->sectors[s];
         if (first > sec->n_incl || sec->n_incl - first < challenges)
             return g16_fail(G16_ERR_ARG, "post circuit: sector proof %llu has %llu inclusion proofs; the circuit wants %llu",

@@ -217,7 +217,17 @@ g16_status g16_fc_vproof_read(g16_fc_vproof *out, const char *path)
         free(buf);
         return g16_fail(G16_ERR_IO, "%s: read error", path);
     }
-    g16_status st = g16_fc_vproof_parse(out, buf, n, path);
+    /* JSON starts with '{'; so may a bincode proof (a sector id of low byte 0x7b),
+     * which is strict enough (every length exact) that no JSON text parses as one */
+    size_t k = 0;
+    while (k < n && (buf[k] == ' ' || buf[k] == '\n' || buf[k] == '\r' || buf[k] == '\t')) k++;
+    g16_status st;
+    if (k < n && buf[k] == '{') {
+        st = g16_fc_vproof_parse(out, buf, n, path);
+        if (st != G16_OK) st = g16_fc_vproof_parse_json(out, buf, n, path);
+    } else {
+        st = g16_fc_vproof_parse(out, buf, n, path);
+    }
     free(buf);
     return st;
 }

@@ -59,7 +59,16 @@ typedef struct g16_fc_vproof {
  * cannot fit, an unknown tag, an arity other than 2/4/8, an index >= arity, a
  * non-canonical field element, trailing bytes), G16_ERR_NOMEM. */
 g16_status g16_fc_vproof_parse(g16_fc_vproof *out, const uint8_t *buf, size_t len, const char *name);
-/* Reads and parses a file; G16_ERR_IO when it cannot be read. */
+/* Parses the same proof as serde_json writes it: {"sector_id": N, "comm_r": Fr,
+ * "vanilla_proof": {"sectors": [{"inclusion_proofs": [{"data": {"Single" | "Sub" |
+ * "Top": {...}}}], "comm_c": Fr, "comm_r_last": Fr}]}}, a field element an array of
+ * its 32 little-endian bytes, a path {"path": [{"hashes": [Fr...], "index": N}]}.
+ * Every field is checked (no missing, unknown or duplicate key, types, 32 bytes
+ * 0..255 below r, 1/3/7 siblings, index below the arity); messages name the JSON
+ * path ("NAME: $.vanilla_proof.sectors[0]...: what was expected"). */
+g16_status g16_fc_vproof_parse_json(g16_fc_vproof *out, const uint8_t *buf, size_t len, const char *name);
+/* Reads and parses a file, bincode or JSON (a file whose first non-blank byte
+ * is '{' and is not a valid bincode proof); G16_ERR_IO when it cannot be read. */
 g16_status g16_fc_vproof_read(g16_fc_vproof *out, const char *path);
 void g16_fc_vproof_free(g16_fc_vproof *v);
 

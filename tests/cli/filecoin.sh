@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# `g16 filecoin poseidon|post-check|circuit`: known answers, the real 32 GiB WindowPoSt
-# sector proof, corrupted copies of it, and the PoSt circuit counts.
+# `g16 filecoin poseidon|post-check|circuit|post-prove`: known answers, the real 32 GiB
+# WindowPoSt sector proof, corrupted copies of it, the PoSt circuit counts, and PoSt
+# proofs with TEST-ONLY keys at 2 KiB, 8 MiB and WinningPoSt 32 GiB.
 # usage: filecoin.sh G16_BINARY SOURCE_DIR
 set -u
 g16=$1
@@ -102,5 +103,106 @@ run "verify other leaf" 1 "$g16" verify --vk "$tmp/sec.vk" --proof "$tmp/sec.pro
 run "winning circuit from a window proof" 2 "$g16" filecoin circuit --kind winning --sector-size 32GiB --vanilla "$vp" &&
     has "winning wants 66" "$tmp/err" "WinningPoSt challenges 66"
 run "circuit vanilla wrong shape" 2 "$g16" filecoin circuit --kind window --sector-size 64GiB --vanilla "$vp"
+
+# post-prove (TEST-ONLY keys from g16 setup on the partition's matrices; synthetic
+# vanilla proofs: consistent sparse Merkle trees whose paths open the challenged leaves)
+R=$(printf 'ab%.0s' {1..32}); P=$(printf '01%.0s' {1..32}); R2=$(printf 'ac%.0s' {1..32})
+for s in 7 9 11; do
+    run "make-vanilla 2KiB sector $s" 0 "$g16" filecoin make-vanilla --kind window --sector-size 2KiB \
+        --sector-id $s --randomness $R --seed "s$s" -o "$tmp/v$s.vp"
+done
+run "circuit -o 2KiB partition" 0 "$g16" filecoin circuit --kind window --sector-size 2KiB -o "$tmp/w2k.g16c" &&
+    has "2KiB partition rows" "$tmp/out" "21866 constraints, 23 inputs"
+run "setup 2KiB" 0 "$g16" setup --circuit "$tmp/w2k.g16c" --seed 5 -o "$tmp/w2k.params" --vk "$tmp/w2k.vk"
+# three sectors, two a partition: two proofs, the second partition repeats sector 11
+run "post-prove window 2KiB" 0 "$g16" filecoin post-prove --kind window --sector-size 2KiB --params "$tmp/w2k.params" \
+    --vanilla "$tmp/v7.vp" --vanilla "$tmp/v9.vp" --vanilla "$tmp/v11.vp" --randomness $R --prover-id $P \
+    -o "$tmp/w2k.proofs" --inputs-out "$tmp/w2k.inputs" &&
+    has "two partitions" "$tmp/out" "^2 partition(s), 3 sector(s): 2 proof(s) verified" &&
+    has "window job high" "$tmp/out" "engine job priority high$"
+[ "$(stat -c %s "$tmp/w2k.proofs")" = 384 ] && ok || bad "post-prove 2KiB: not 2 x 192 bytes"
+[ "$(wc -l <"$tmp/w2k.inputs")" = 44 ] && ok || bad "post-prove 2KiB: not 2 x 22 inputs"
+# padding: partition 1 is sector 11 twice (inputs 23..33 = 34..44), partition 0 two sectors
+[ "$(sed -n 23,33p "$tmp/w2k.inputs")" = "$(sed -n 34,44p "$tmp/w2k.inputs")" ] && ok || bad "short partition not padded with its last sector"
+[ "$(sed -n 1,11p "$tmp/w2k.inputs")" != "$(sed -n 12,22p "$tmp/w2k.inputs")" ] && ok || bad "partition 0 holds one sector twice"
+run "verify 2KiB proofs" 0 "$g16" verify --vk "$tmp/w2k.vk" --proof "$tmp/w2k.proofs" --inputs "$tmp/w2k.inputs"
+{ sed -n 23,44p "$tmp/w2k.inputs"; sed -n 1,22p "$tmp/w2k.inputs"; } >"$tmp/w2k.swapped"
+run "verify 2KiB swapped inputs" 1 "$g16" verify --vk "$tmp/w2k.vk" --proof "$tmp/w2k.proofs" --inputs "$tmp/w2k.swapped"
+# a proof for other randomness opens other leaves; a changed byte; a key of another shape
+run "post-prove other randomness" 1 "$g16" filecoin post-prove --kind window --sector-size 2KiB --params "$tmp/w2k.params" \
+    --vanilla "$tmp/v7.vp" --randomness $R2 --prover-id $P -o "$tmp/x.proofs" &&
+    has "other randomness message" "$tmp/out" "the randomness challenges leaf"
+flip "$tmp/v7.vp" 300 "$tmp/v7bad.vp"
+run "post-prove changed sibling" 1 "$g16" filecoin post-prove --kind window --sector-size 2KiB --params "$tmp/w2k.params" \
+    --vanilla "$tmp/v7bad.vp" --randomness $R --prover-id $P -o "$tmp/x.proofs" &&
+    has "changed sibling message" "$tmp/out" "does not hash to comm_r_last"
+run "post-prove 2KiB proof as 8MiB" 1 "$g16" filecoin post-prove --kind window --sector-size 8MiB --params "$tmp/w2k.params" \
+    --vanilla "$tmp/v7.vp" --randomness $R --prover-id $P -o "$tmp/x.proofs" && has "2KiB as 8MiB" "$tmp/out" "^invalid: "
+run "post-prove no randomness" 2 "$g16" filecoin post-prove --kind window --sector-size 2KiB --params "$tmp/w2k.params" \
+    --vanilla "$tmp/v7.vp" --prover-id $P -o "$tmp/x.proofs"
+# 8 MiB: two sectors, one partition
+for s in 1 2; do
+    run "make-vanilla 8MiB sector $s" 0 "$g16" filecoin make-vanilla --kind window --sector-size 8MiB \
+        --sector-id $s --randomness $R --seed "m$s" -o "$tmp/m$s.vp"
+done
+run "circuit -o 8MiB partition" 0 "$g16" filecoin circuit --kind window --sector-size 8MiB -o "$tmp/w8m.g16c"
+run "setup 8MiB" 0 "$g16" setup --circuit "$tmp/w8m.g16c" --seed 6 -o "$tmp/w8m.params" --vk "$tmp/w8m.vk"
+run "post-prove window 8MiB" 0 "$g16" filecoin post-prove --kind window --sector-size 8MiB --params "$tmp/w8m.params" \
+    --vanilla "$tmp/m1.vp" --vanilla "$tmp/m2.vp" --randomness $R --prover-id $P -o "$tmp/w8m.proofs" \
+    --inputs-out "$tmp/w8m.inputs" && has "8MiB one partition" "$tmp/out" "^1 partition(s), 2 sector(s)"
+run "verify 8MiB proof" 0 "$g16" verify --vk "$tmp/w8m.vk" --proof "$tmp/w8m.proofs" --inputs "$tmp/w8m.inputs"
+run "post-prove 2KiB key for 8MiB" 2 "$g16" filecoin post-prove --kind window --sector-size 8MiB --params "$tmp/w2k.params" \
+    --vanilla "$tmp/m1.vp" --randomness $R --prover-id $P -o "$tmp/x.proofs" && has "key mismatch" "$tmp/err" "does not fit the key"
+# WinningPoSt 32 GiB on the CPU: 66 one-challenge circuit sectors of one sector
+run "make-vanilla winning 32GiB" 0 "$g16" filecoin make-vanilla --kind winning --sector-size 32GiB --sector-id 4242 \
+    --randomness $R --seed w -o "$tmp/win.vp"
+run "circuit -o winning 32GiB" 0 "$g16" filecoin circuit --kind winning --sector-size 32GiB -o "$tmp/win.g16c" &&
+    has "winning partition rows" "$tmp/out" "370590 constraints, 133 inputs"
+run "setup winning" 0 "$g16" setup --circuit "$tmp/win.g16c" --seed 8 -o "$tmp/win.params" --vk "$tmp/win.vk"
+run "post-prove winning 32GiB" 0 "$g16" filecoin post-prove --kind winning --sector-size 32GiB --params "$tmp/win.params" \
+    --vanilla "$tmp/win.vp" --randomness $R --prover-id $P -o "$tmp/win.proof" --inputs-out "$tmp/win.inputs" --backend cpu &&
+    has "winning proved" "$tmp/out" "^1 partition(s), 1 sector(s): 1 proof(s) verified" &&
+    has "winning job critical" "$tmp/out" "engine job priority critical$"
+[ "$(stat -c %s "$tmp/win.proof")" = 192 ] && ok || bad "winning: not 192 bytes"
+run "verify winning" 0 "$g16" verify --vk "$tmp/win.vk" --proof "$tmp/win.proof" --inputs "$tmp/win.inputs"
+run "post-prove winning two sectors" 2 "$g16" filecoin post-prove --kind winning --sector-size 32GiB --params "$tmp/win.params" \
+    --vanilla "$tmp/win.vp" --vanilla "$tmp/win.vp" --randomness $R --prover-id $P -o "$tmp/x.proof"
+# the real sector passes the plan's checks with its own randomness (a full 32 GiB
+# WindowPoSt partition does not fit this machine: the 2 KiB key is refused after them)
+rnd=$(python3 -c 'import json,base64,sys; print(base64.b64decode(json.load(open(sys.argv[1]))["Randomness"]).hex())' "$pub")
+run "post-prove real sector, wrong key" 2 "$g16" filecoin post-prove --kind window --sector-size 32GiB \
+    --params "$tmp/w2k.params" --vanilla "$vp" --randomness $rnd --prover-id $P -o "$tmp/x.proofs" &&
+    has "real sector checked, key refused" "$tmp/err" "partition has 25839"
+run "post-prove real sector, other randomness" 1 "$g16" filecoin post-prove --kind window --sector-size 32GiB \
+    --params "$tmp/w2k.params" --vanilla "$vp" --randomness $R --prover-id $P -o "$tmp/x.proofs" &&
+    has "real sector other randomness" "$tmp/out" "opens leaf 707914199"
+
+# vanilla proofs in serde_json's form: our script converts the real sector; the result is
+# the committed fixture, passes post-check and proves like the bincode; changed fields fail
+python3 "$2/tests/filecoin/vproof_to_json.py" "$vp" "$tmp/real.json" &&
+    cmp -s "$tmp/real.json" "$fx/window-post-32g-sector1.json" && ok || bad "vproof_to_json.py: not the committed fixture"
+run "post-check JSON" 0 "$g16" filecoin post-check "$tmp/real.json" --pub "$pub" && has "JSON valid" "$tmp/out" "^valid: sector 1"
+sed 's/"comm_c":\[\([0-9]*\),/"comm_c":[7,/' "$tmp/real.json" >"$tmp/cc.json"
+run "post-check JSON changed comm_c" 1 "$g16" filecoin post-check "$tmp/cc.json" --pub "$pub" &&
+    has "changed comm_c" "$tmp/out" "Poseidon-2(comm_c, comm_r_last)"
+sed 's/"leaf":\[\([0-9]*\),/"leaf":[9,/' "$tmp/real.json" >"$tmp/lf.json"
+run "post-check JSON changed leaf" 1 "$g16" filecoin post-check "$tmp/lf.json" --pub "$pub"
+sed 's/"sector_id":1,/"sector_id":2,/' "$tmp/real.json" >"$tmp/id.json"
+run "post-check JSON other sector" 1 "$g16" filecoin post-check "$tmp/id.json" --pub "$pub"
+sed 's/"index":\([0-9]\)}/"index":8}/' "$tmp/real.json" >"$tmp/ix.json"
+run "post-check JSON index 8" 2 "$g16" filecoin post-check "$tmp/ix.json" --pub "$pub" &&
+    has "JSON index message" "$tmp/err" "index below the arity"
+sed 's/"sector_id"/"sectorid"/' "$tmp/real.json" >"$tmp/nm.json"
+run "post-check JSON renamed field" 2 "$g16" filecoin post-check "$tmp/nm.json" --pub "$pub" &&
+    has "JSON field message" "$tmp/err" 'missing field "sector_id"'
+head -c 5000 "$tmp/real.json" >"$tmp/tr.json"
+run "post-check JSON truncated" 2 "$g16" filecoin post-check "$tmp/tr.json" --pub "$pub"
+python3 "$2/tests/filecoin/vproof_to_json.py" "$tmp/v7.vp" "$tmp/v7.json"
+run "post-prove JSON + bincode" 0 "$g16" filecoin post-prove --kind window --sector-size 2KiB --params "$tmp/w2k.params" \
+    --vanilla "$tmp/v7.json" --vanilla "$tmp/v9.vp" --randomness $R --prover-id $P -o "$tmp/j.proofs" \
+    --inputs-out "$tmp/j.inputs" --priority low && has "priority override" "$tmp/out" "engine job priority low$"
+[ "$(cat "$tmp/j.inputs")" = "$(sed -n 1,22p "$tmp/w2k.inputs")" ] && ok || bad "JSON vanilla: other public inputs"
+run "circuit from JSON" 0 "$g16" filecoin circuit --kind window --sector-size 32GiB --vanilla "$tmp/real.json" &&
+    has "JSON satisfied" "$tmp/out" "^satisfied$"
 
 finish filecoin.sh
