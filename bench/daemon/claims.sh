@@ -42,14 +42,15 @@ psql=("$pgbin/psql" "$url" -q -At -v ON_ERROR_STOP=1)
 "${psql[@]}" -c "VACUUM ANALYZE"
 cat > "$tmp/claim.sql" <<'SQL'
 \set node random(1, 1000)
-WITH c AS (SELECT job, idx FROM g16_parts WHERE state = 0 AND priority <= 3
+WITH s AS (SELECT set_config('synchronous_commit', 'off', true)),
+ c AS (SELECT job, idx FROM g16_parts WHERE state = 0 AND priority <= 3
   ORDER BY priority, seq, idx LIMIT 1 FOR UPDATE SKIP LOCKED),
  u AS (UPDATE g16_parts p SET state = 1, owner = 'n' || :node, epoch = p.epoch + 1,
   lease_until = clock_timestamp() + make_interval(secs => 10), attempts = p.attempts + 1
   FROM c WHERE p.job = c.job AND p.idx = c.idx
   RETURNING p.job, p.idx, p.circuit, p.witness, p.epoch, p.priority),
  j AS (UPDATE g16_jobs SET state = 1, started = 1 WHERE id IN (SELECT job FROM u) AND state = 0 RETURNING id)
-SELECT u.job, u.idx, u.epoch, (SELECT count(*) FROM j) FROM u JOIN g16_jobs g ON g.id = u.job \gset
+SELECT u.job, u.idx, u.epoch, (SELECT count(*) FROM j), (SELECT count(*) FROM s) FROM u JOIN g16_jobs g ON g.id = u.job \gset
 UPDATE g16_parts SET state = 2, proof = '\x00', inputs = NULL, n_inputs = 0, seconds = 0, owner = NULL,
   lease_until = NULL, proved_by = 'n' WHERE job = :job AND idx = :idx AND epoch = :epoch AND state = 1
   AND owner = 'n' || :node;
