@@ -29,22 +29,11 @@ a = ap.parse_args()
 G16, G16D = os.path.join(a.build, "g16"), os.path.join(a.build, "g16d")
 TMP = tempfile.mkdtemp(prefix="g16_ckill_")
 TEMPS.append(TMP)
-ROOT = os.path.join(TMP, "in")
-os.makedirs(ROOT)
 TOKEN = "ckill-token-0123456789abcdef"
-TOKEN_FILE = os.path.join(TMP, "token")
-open(TOKEN_FILE, "w").write(TOKEN + "\n")
-os.chmod(TOKEN_FILE, 0o600)
 PG = harness.Postgres(TMP)
 assert PG.start().returncode == 0
-C = os.path.join(ROOT, "c.g16c")
-W = C[:-5] + ".g16w"
-run(G16, "circuit", "gen", "--log-n", str(a.log_n), "--inputs", "2", "--profile", "porep", "--seed", "5", "-o", C)
-KEY, VK = os.path.join(TMP, "k.params"), os.path.join(TMP, "k.vk")
-run(G16, "setup", "--circuit", C, "--seed", "5", "-o", KEY, "--vk", VK)
-INPUTS = os.path.join(TMP, "inputs.txt")
-run(G16, "prove", "--params", KEY, "--circuit", C, "--witness", W, "-o", os.path.join(TMP, "p.bin"),
-    "--inputs-out", INPUTS)
+IN = harness.Inputs(G16, TMP, TOKEN, a.log_n)
+C, W, KEY, ROOT, TOKEN_FILE = IN.circuit, IN.witness, IN.key, IN.root, IN.token_file
 
 
 class Node(harness.Daemon):
@@ -102,10 +91,7 @@ for jid, n in jobs.items():
     st, data, _ = nodes[0].request("GET", f"/v1/jobs/{jid}/proof")
     proofs += data if st == 200 else b""
     n_total += n
-pf, inf = os.path.join(TMP, "all.bin"), os.path.join(TMP, "all.in")
-open(pf, "wb").write(proofs)
-open(inf, "w").write("\n".join(open(INPUTS).read().strip().splitlines() * n_total) + "\n")
-ver = run(G16, "verify", "--vk", VK, "--proof", pf, "--inputs", inf, check_rc=False)
+ver = IN.verify_all(G16, TMP, proofs, n_total)
 for n in nodes:
     n.stop()
 lost = a.jobs - int(done[0])

@@ -31,7 +31,7 @@ void svc_reply_error(svc_reply *r, int status, const char *code, const char *fmt
     if (status == 429 || status == 503) r->retry_after = 5;
 }
 
-static void reply_json(svc_reply *r, int status, json_t *o)
+void svc_reply_json(svc_reply *r, int status, json_t *o)
 {
     free(r->body);
     r->body = o ? json_dumps(o, JSON_COMPACT) : NULL;
@@ -204,7 +204,7 @@ static void cluster_submit(g16_service *s, svc_reply *r, svc_job *d)
     pthread_mutex_unlock(&s->mu);
     if (!existed) svc_log(s, "info", id, "queued in the cluster: key %s, %u partition(s), %s", d->key, d->n_parts,
                           svc_prio_name(d->prio));
-    reply_json(r, existed ? 200 : 202, json_pack("{s:s,s:s,s:b}", "id", id, "state",
+    svc_reply_json(r, existed ? 200 : 202, json_pack("{s:s,s:s,s:b}", "id", id, "state",
                                                  svc_state_name((svc_state)state), "existing", existed));
 }
 
@@ -334,7 +334,7 @@ static void submit(g16_service *s, svc_reply *r, const char *body, size_t len)
     json_t *reply = json_pack("{s:s,s:s,s:b}", "id", j->id, "state",
                               existed ? svc_state_name(j->state) : "queued", "existing", existed);
     pthread_mutex_unlock(&s->mu);
-    reply_json(r, http, reply);
+    svc_reply_json(r, http, reply);
 out:
     svc_job_free(d);
     json_decref(o);
@@ -360,21 +360,19 @@ static void get_job(g16_service *s, svc_reply *r, const char *id, const char *wa
 {
     double w = 0;
     if (parse_wait(r, wait, s->cfg.max_wait_s, &w)) return;
-    struct timespec until;
-    clock_gettime(CLOCK_REALTIME, &until);
-    double t = until.tv_sec + until.tv_nsec * 1e-9 + w;
-    until.tv_sec = (time_t)t;
-    until.tv_nsec = (long)((t - (double)until.tv_sec) * 1e9);
+    double until = svc_now() + w;
     pthread_mutex_lock(&s->mu);
     svc_job *j = svc_job_find(s, id);
-    while (j && (j->state == SVC_QUEUED || j->state == SVC_RUNNING) && w > 0 && !s->stopping) {
-        if (pthread_cond_timedwait(&s->cv, &s->mu, &until)) break;
+    while (j && (j->state == SVC_QUEUED || j->state == SVC_RUNNING) && !s->stopping) {
+        double left = until - svc_now();
+        if (left <= 0) break;
+        svc_wait(s, left);
         j = svc_job_find(s, id);
     }
     json_t *o = j ? job_json(s, j) : NULL;
     pthread_mutex_unlock(&s->mu);
     if (!j) svc_reply_error(r, 404, "not_found", "no job %s", id);
-    else reply_json(r, 200, o);
+    else svc_reply_json(r, 200, o);
 }
 
 /* A snarkjs job's proof.json (file "proof") or public.json ("public") of partition part. */
@@ -400,7 +398,7 @@ static void get_sj_file(g16_service *s, svc_reply *r, const char *id, const char
         if (!f) {
             svc_reply_error(r, 404, "not_found", "job %s has no partition %lu", id, idx);
         } else {
-            reply_json(r, 200, json_incref(f));
+            svc_reply_json(r, 200, json_incref(f));
             pthread_mutex_lock(&s->mu);
             if ((j = svc_job_find(s, id)) && !j->fetched) { /* the retention clock starts */
                 j->fetched = svc_now();
@@ -465,7 +463,7 @@ static void list_jobs(g16_service *s, svc_reply *r, const char *state)
             count++;
         }
     pthread_mutex_unlock(&s->mu);
-    reply_json(r, 200, json_pack("{s:o,s:b}", "jobs", a, "truncated", count >= 1000));
+    svc_reply_json(r, 200, json_pack("{s:o,s:b}", "jobs", a, "truncated", count >= 1000));
 }
 
 /* ---------------------------------------------------------------- status, keys */
@@ -517,7 +515,7 @@ static void status(g16_service *s, svc_reply *r)
                                                     "leases_held", (json_int_t)s->cl.n_tasks));
         pthread_mutex_unlock(&s->mu);
     }
-    reply_json(r, 200, o);
+    svc_reply_json(r, 200, o);
 }
 
 static void key_action(g16_service *s, svc_reply *r, const char *name, const char *action)
@@ -544,7 +542,7 @@ static void key_action(g16_service *s, svc_reply *r, const char *name, const cha
     json_t *o = json_pack("{s:s,s:s,s:I}", "name", k->name, "tier", svc_tier_name(k->tier), "bytes",
                           (json_int_t)k->bytes);
     pthread_mutex_unlock(&s->mu);
-    reply_json(r, 200, o);
+    svc_reply_json(r, 200, o);
 }
 
 static void readyz(g16_service *s, svc_reply *r)
@@ -555,7 +553,7 @@ static void readyz(g16_service *s, svc_reply *r)
         if (s->keys[i].error) ready = 0;
     json_t *o = json_pack("{s:b,s:o}", "ready", ready, "keys", keys_json(s));
     pthread_mutex_unlock(&s->mu);
-    reply_json(r, ready ? 200 : 503, o);
+    svc_reply_json(r, ready ? 200 : 503, o);
 }
 
 /* ---------------------------------------------------------------- cluster mode's job reads */
@@ -622,7 +620,7 @@ void svc_api_handle(g16_service *s, svc_reply *r, const char *method, const char
     char seg[160];
     const char *rest;
     if (!strcmp(url, "/healthz")) {
-        if (get) reply_json(r, 200, json_pack("{s:s}", "status", "ok"));
+        if (get) svc_reply_json(r, 200, json_pack("{s:s}", "status", "ok"));
         else svc_reply_error(r, 405, "method", "%s %s: only GET", method, url);
     } else if (!strcmp(url, "/readyz")) {
         if (get) readyz(s, r);
@@ -661,7 +659,7 @@ void svc_api_handle(g16_service *s, svc_reply *r, const char *method, const char
                 json_t *o = json_pack("{s:s,s:s}", "id", seg, "state",
                                       j ? svc_state_name(j->state) : "deleted");
                 pthread_mutex_unlock(&s->mu);
-                reply_json(r, http, o);
+                svc_reply_json(r, http, o);
             }
         } else if (!strcmp(rest, "/proof") && get) get_proof(s, r, seg);
         else if (!strcmp(rest, "/proof.json") && get) get_sj_file(s, r, seg, "proof", part);

@@ -279,23 +279,15 @@ void svc_cl_get_job(g16_service *s, svc_reply *rep, const char *id, double wait)
         }
         double left = until - svc_now();
         if (state >= SVC_DONE || left <= 0 || s->stopping) {
-            free(rep->body);
-            rep->body = json_dumps(o, JSON_COMPACT);
-            rep->len = rep->body ? strlen(rep->body) : 0;
-            rep->status = rep->body ? 200 : 500;
-            rep->ctype = "application/json";
+            svc_reply_json(rep, 200, o);
+            o = NULL;
             break;
         }
         json_decref(o);
         o = NULL;
         /* the listener broadcasts on every job's end; a missed notification costs a second */
         pthread_mutex_lock(&s->mu);
-        struct timespec ts;
-        clock_gettime(CLOCK_REALTIME, &ts);
-        double t = ts.tv_sec + ts.tv_nsec * 1e-9 + (left < 1 ? left : 1);
-        ts.tv_sec = (time_t)t;
-        ts.tv_nsec = (long)((t - (double)ts.tv_sec) * 1e9);
-        pthread_cond_timedwait(&s->cv, &s->mu, &ts);
+        svc_wait(s, left < 1 ? left : 1);
         pthread_mutex_unlock(&s->mu);
     }
     json_decref(o);
@@ -341,11 +333,7 @@ void svc_cl_proof(g16_service *s, svc_reply *rep, const char *id, const char *fi
         if (!out) {
             svc_reply_error(rep, 404, "not_found", "job %s has no partition %ld", id, part);
         } else {
-            rep->body = json_dumps(out, JSON_COMPACT);
-            json_decref(out);
-            rep->len = rep->body ? strlen(rep->body) : 0;
-            rep->status = 200;
-            rep->ctype = "application/json";
+            svc_reply_json(rep, 200, out);
         }
     } else {
         size_t n = (size_t)PQntuples(pr);
@@ -390,18 +378,10 @@ void svc_cl_cancel(g16_service *s, svc_reply *rep, const char *id)
     if (!r) svc_reply_error(rep, 503, "store", "%s", g16_last_error());
     else if (atoi(PQgetvalue(r, 0, 0))) {
         json_t *o = json_pack("{s:s,s:s}", "id", id, "state", "cancelled");
-        rep->body = json_dumps(o, JSON_COMPACT);
-        json_decref(o);
-        rep->len = strlen(rep->body);
-        rep->status = 200;
-        rep->ctype = "application/json";
+        svc_reply_json(rep, 200, o);
     } else if (atoi(PQgetvalue(r, 0, 3))) {
         json_t *o = json_pack("{s:s,s:s}", "id", id, "state", "deleted");
-        rep->body = json_dumps(o, JSON_COMPACT);
-        json_decref(o);
-        rep->len = strlen(rep->body);
-        rep->status = 200;
-        rep->ctype = "application/json";
+        svc_reply_json(rep, 200, o);
     } else {
         svc_reply_error(rep, 404, "not_found", "no job %s", id);
     }
@@ -424,11 +404,7 @@ void svc_cl_list(g16_service *s, svc_reply *rep, int state)
         int n = PQntuples(r);
         for (int i = 0; i < n && i < 1000; i++) json_array_append_new(a, job_row_json(r, i));
         json_t *o = json_pack("{s:o,s:b}", "jobs", a, "truncated", n > 1000);
-        rep->body = json_dumps(o, JSON_COMPACT);
-        json_decref(o);
-        rep->len = rep->body ? strlen(rep->body) : 0;
-        rep->status = 200;
-        rep->ctype = "application/json";
+        svc_reply_json(rep, 200, o);
     }
     PQclear(r);
     svc_pg_put(s->pg, c);
@@ -476,11 +452,7 @@ void svc_cl_view(g16_service *s, svc_reply *rep)
         json_t *o = json_pack("{s:s,s:f,s:o,s:{s:I,s:I}}", "node", s->node_name, "lease_s", s->lease_s,
                               "nodes", a, "partitions", "queued", (json_int_t)atoll(PQgetvalue(qr, 0, 0)),
                               "leased", (json_int_t)atoll(PQgetvalue(qr, 0, 1)));
-        rep->body = json_dumps(o, JSON_COMPACT);
-        json_decref(o);
-        rep->len = rep->body ? strlen(rep->body) : 0;
-        rep->status = 200;
-        rep->ctype = "application/json";
+        svc_reply_json(rep, 200, o);
     }
     PQclear(qr);
     PQclear(r);

@@ -54,16 +54,6 @@ static void task_cancel(g16_service *s, svc_task *t)
     if (t->engine_id) g16_engine_cancel(s->engine, t->engine_id);
 }
 
-static void sleep_cv(g16_service *s, double sec)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    double t = ts.tv_sec + ts.tv_nsec * 1e-9 + sec;
-    ts.tv_sec = (time_t)t;
-    ts.tv_nsec = (long)((t - (double)ts.tv_sec) * 1e9);
-    pthread_cond_timedwait(&s->cv, &s->mu, &ts);
-}
-
 /* ---------------------------------------------------------------- results */
 static void store_result(g16_service *s, PGconn **c, svc_task *t, const uint8_t *proof, size_t proof_len,
                          const uint8_t *inputs, uint32_t n_inputs, double secs)
@@ -320,7 +310,7 @@ static void *claimer_main(void *arg)
             pthread_mutex_lock(&s->mu);
             s->cl.claiming = 0;
         }
-        if (!got) sleep_cv(s, 1.0);
+        if (!got) svc_wait(s, 1.0);
     }
     pthread_mutex_unlock(&s->mu);
     svc_pg_put(s->pg, c);
@@ -427,7 +417,7 @@ static void *heart_main(void *arg)
         reap(s, &c, now - last_janitor > 10);
         if (now - last_janitor > 10) last_janitor = now;
         pthread_mutex_lock(&s->mu);
-        sleep_cv(s, s->lease_s / 10 < 1 ? s->lease_s / 10 : 1);
+        svc_wait(s, s->lease_s / 10 < 1 ? s->lease_s / 10 : 1);
     }
     pthread_mutex_unlock(&s->mu);
     svc_pg_put(s->pg, c);
@@ -539,7 +529,7 @@ void svc_cl_stop(g16_service *s)
     pthread_mutex_lock(&s->mu);
     for (svc_task *t = s->cl.tasks; t; t = t->next) task_cancel(s, t);
     pthread_cond_broadcast(&s->cv);
-    while (s->cl.n_tasks) sleep_cv(s, 0.1);
+    while (s->cl.n_tasks) svc_wait(s, 0.1);
     pthread_mutex_unlock(&s->mu);
     if (s->cl.have_claimer) pthread_join(s->cl.claimer, NULL);
     if (s->cl.have_heart) pthread_join(s->cl.heart, NULL);

@@ -488,6 +488,15 @@ typedef struct waiter {
     svc_key *k;
 } waiter;
 
+/* With s->mu held: the job failed; the store is told. */
+static void fail_locked(g16_service *s, svc_job *j, const char *code, const char *msg)
+{
+    set_error(j, code, msg);
+    set_state(s, j, SVC_FAILED);
+    svc_log(s, "error", j->id, "failed: %s", msg);
+    if (svc_store_update(s, j) != G16_OK) svc_log(s, "error", j->id, "%s", g16_last_error());
+}
+
 /* With s->mu held: the job ended (st is the engine's answer, proofs its bytes). */
 static void collect(g16_service *s, svc_job *j, svc_key *k, g16_status st, const g16_job_status *js,
                     uint8_t *proofs, const char *msg)
@@ -518,9 +527,8 @@ static void collect(g16_service *s, svc_job *j, svc_key *k, g16_status st, const
             set_error(j, "cancelled", "cancelled by a client while it ran");
             set_state(s, j, SVC_CANCELLED);
         } else {
-            set_error(j, g16_status_str(st), msg);
-            set_state(s, j, SVC_FAILED);
-            svc_log(s, "error", j->id, "failed: %s", msg);
+            fail_locked(s, j, g16_status_str(st), msg);
+            return;
         }
     }
     if (svc_store_update(s, j) != G16_OK) svc_log(s, "error", j->id, "%s", g16_last_error());
@@ -574,14 +582,6 @@ static svc_job *next_job(g16_service *s)
     return best;
 }
 
-static void fail_locked(g16_service *s, svc_job *j, const char *code, const char *msg)
-{
-    set_error(j, code, msg);
-    set_state(s, j, SVC_FAILED);
-    svc_log(s, "error", j->id, "failed: %s", msg);
-    if (svc_store_update(s, j) != G16_OK) svc_log(s, "error", j->id, "%s", g16_last_error());
-}
-
 /* A snarkjs job's thread: proves its partitions one after the other, then ends the job. */
 static void *sj_main(void *arg)
 {
@@ -626,9 +626,9 @@ static void *sj_main(void *arg)
         set_error(j, "cancelled", "cancelled by a client while it ran");
         set_state(s, j, SVC_CANCELLED);
     } else {
-        set_error(j, g16_status_str(st), msg);
-        set_state(s, j, SVC_FAILED);
-        svc_log(s, "error", j->id, "failed: %s", msg);
+        fail_locked(s, j, g16_status_str(st), msg);
+        pthread_mutex_unlock(&s->mu);
+        return NULL;
     }
     if (j->state != SVC_QUEUED && svc_store_update(s, j) != G16_OK)
         svc_log(s, "error", j->id, "%s", g16_last_error());
@@ -742,10 +742,7 @@ void *svc_janitor_main(void *arg)
     g16_service *s = arg;
     pthread_mutex_lock(&s->mu);
     while (!s->stopping) {
-        struct timespec ts;
-        clock_gettime(CLOCK_REALTIME, &ts);
-        ts.tv_sec += 1;
-        pthread_cond_timedwait(&s->cv, &s->mu, &ts);
+        svc_wait(s, 1);
         double now = svc_now();
         for (size_t i = 0; i < s->table_cap; i++) {
             svc_job **pp = &s->table[i];

@@ -21,6 +21,17 @@ double svc_now(void)
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+void svc_wait(g16_service *s, double seconds)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    double t = ts.tv_sec + ts.tv_nsec * 1e-9 + (seconds > 0 ? seconds : 0);
+    ts.tv_sec = (time_t)t;
+    ts.tv_nsec = (long)((t - (double)ts.tv_sec) * 1e9);
+    if (ts.tv_nsec >= 1000000000L) ts.tv_sec++, ts.tv_nsec -= 1000000000L;
+    pthread_cond_timedwait(&s->cv, &s->mu, &ts);
+}
+
 char *svc_strdup(const char *s)
 {
     if (!s) return NULL;
@@ -239,12 +250,7 @@ g16_status g16_service_wait_ready(g16_service *s, double timeout_s)
         }
         double left = until - svc_now();
         if (left <= 0) break;
-        struct timespec ts;
-        clock_gettime(CLOCK_REALTIME, &ts);
-        double t = ts.tv_sec + ts.tv_nsec * 1e-9 + (left < 0.5 ? left : 0.5);
-        ts.tv_sec = (time_t)t;
-        ts.tv_nsec = (long)((t - (double)ts.tv_sec) * 1e9);
-        pthread_cond_timedwait(&s->cv, &s->mu, &ts);
+        svc_wait(s, left < 0.5 ? left : 0.5);
     }
     int ready = s->ready;
     pthread_mutex_unlock(&s->mu);
@@ -255,13 +261,7 @@ g16_status g16_service_wait_ready(g16_service *s, double timeout_s)
  * the deadline passes. */
 static void wait_inflight(g16_service *s, double until)
 {
-    while ((s->pg ? s->cl.n_tasks : s->inflight) && svc_now() < until) {
-        struct timespec ts;
-        clock_gettime(CLOCK_REALTIME, &ts);
-        ts.tv_nsec += 100 * 1000000L;
-        if (ts.tv_nsec >= 1000000000L) ts.tv_sec++, ts.tv_nsec -= 1000000000L;
-        pthread_cond_timedwait(&s->cv, &s->mu, &ts);
-    }
+    while ((s->pg ? s->cl.n_tasks : s->inflight) && svc_now() < until) svc_wait(s, 0.1);
 }
 
 void g16_service_destroy(g16_service *s, double grace_s)

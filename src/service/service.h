@@ -24,6 +24,7 @@
 #include "g16_service.h"
 
 typedef struct sqlite3 sqlite3;
+typedef struct json_t json_t;
 
 /* ---------------------------------------------------------------- jobs */
 typedef enum svc_state {
@@ -177,6 +178,8 @@ struct g16_service {
 void svc_log(g16_service *s, const char *level, const char *job, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 double svc_now(void);        /* unix time, seconds */
+/* With s->mu held: waits on s->cv for at most seconds (a broadcast ends it sooner). */
+void svc_wait(g16_service *s, double seconds);
 char *svc_strdup(const char *s);
 
 /* store.c: every function returns G16_OK or G16_ERR_IO with the SQLite message. */
@@ -254,6 +257,8 @@ typedef struct svc_reply {
 void svc_api_handle(g16_service *s, svc_reply *r, const char *method, const char *url,
                     const char *query_wait, const char *query_state, const char *query_part,
                     const char *body, size_t len);
+/* A 'status' reply of the JSON o (taken; NULL or unprintable: 500). */
+void svc_reply_json(svc_reply *r, int status, json_t *o);
 /* A JSON error reply {"error": {"code": code, "message": ...}}. */
 void svc_reply_error(svc_reply *r, int status, const char *code, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));

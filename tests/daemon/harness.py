@@ -205,3 +205,34 @@ class Postgres:
         """Rows of a query as lists of strings (psql -At)."""
         out = run(os.path.join(self.bin, "psql"), self.url, "-At", "-c", query, check_rc=False).stdout
         return [line.split("|") for line in out.strip().splitlines()]
+
+
+class Inputs:
+    """A token file and one porep-profile circuit with its witness under tmp/in, a TEST-ONLY key
+    and vk for it, and its public inputs as `g16 verify --inputs` reads them."""
+
+    def __init__(self, g16, tmp, token, log_n, seed=5):
+        self.root = os.path.join(tmp, "in")
+        os.makedirs(self.root, exist_ok=True)
+        self.token_file = os.path.join(tmp, "token")
+        with open(self.token_file, "w") as f:
+            f.write(token + "\n")
+        os.chmod(self.token_file, 0o600)
+        self.circuit = os.path.join(self.root, "c.g16c")
+        self.witness = self.circuit[:-5] + ".g16w"
+        run(g16, "circuit", "gen", "--log-n", str(log_n), "--inputs", "2", "--profile", "porep", "--seed",
+            str(seed), "-o", self.circuit)
+        self.key, self.vk = os.path.join(tmp, "k.params"), os.path.join(tmp, "k.vk")
+        run(g16, "setup", "--circuit", self.circuit, "--seed", str(seed), "-o", self.key, "--vk", self.vk)
+        self.inputs = os.path.join(tmp, "inputs.txt")
+        run(g16, "prove", "--params", self.key, "--circuit", self.circuit, "--witness", self.witness, "-o",
+            os.path.join(tmp, "p.bin"), "--inputs-out", self.inputs)
+
+    def verify_all(self, g16, tmp, proofs, n):
+        """g16 verify of n concatenated proofs of this circuit (one batch)."""
+        pf, inf = os.path.join(tmp, "all.bin"), os.path.join(tmp, "all.in")
+        with open(pf, "wb") as f:
+            f.write(proofs)
+        with open(inf, "w") as f:
+            f.write("\n".join(open(self.inputs).read().strip().splitlines() * n) + "\n")
+        return run(g16, "verify", "--vk", self.vk, "--proof", pf, "--inputs", inf, check_rc=False)

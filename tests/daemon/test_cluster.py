@@ -28,7 +28,6 @@ TEMPS.append(TMP)
 os.chmod(TMP, 0o755)
 ROOT = os.path.join(TMP, "in")
 TOKEN = "cluster-token-0123456789abcdef"
-TOKEN_FILE = os.path.join(TMP, "token")
 LEASE = 3.0
 
 # ------------------------------------------------------------------ PostgreSQL
@@ -42,19 +41,10 @@ check("PostgreSQL started", p.returncode == 0, p.stderr + p.stdout)
 URL = PG.url
 
 # ------------------------------------------------------------------ inputs and nodes
-os.makedirs(ROOT)
-open(TOKEN_FILE, "w").write(TOKEN + "\n")
-os.chmod(TOKEN_FILE, 0o600)
-C = os.path.join(ROOT, "c.g16c")
-W = C[:-5] + ".g16w"
-run(G16, "circuit", "gen", "--log-n", "13", "--inputs", "2", "--profile", "porep", "--seed", "5", "-o", C)
-KEY, VK = os.path.join(TMP, "k.params"), os.path.join(TMP, "k.vk")
-run(G16, "setup", "--circuit", C, "--seed", "5", "-o", KEY, "--vk", VK)
+IN = harness.Inputs(G16, TMP, TOKEN, 13)
+C, W, KEY, VK, TOKEN_FILE = IN.circuit, IN.witness, IN.key, IN.vk, IN.token_file
 MUL = os.path.join(ROOT, "mul")
 shutil.copytree(os.path.join(SRC, "tests", "interop", "fixtures", "multiplier"), MUL)
-INPUTS = os.path.join(TMP, "inputs.txt")
-run(G16, "prove", "--params", KEY, "--circuit", C, "--witness", W, "-o", os.path.join(TMP, "p.bin"),
-    "--inputs-out", INPUTS)
 
 
 class Node(harness.Daemon):
@@ -164,11 +154,7 @@ for jid, n in list(jobs.items()) + [(crit, 2)]:
     check(f"proof of {jid}: {192 * n} bytes", st == 200 and len(data) == 192 * n, (st, len(data)))
     proofs += data
     n_total += n
-pf, inf = os.path.join(TMP, "all.bin"), os.path.join(TMP, "all.in")
-open(pf, "wb").write(proofs)
-ins = open(INPUTS).read().strip().splitlines()
-open(inf, "w").write("\n".join(ins * n_total) + "\n")
-p = run(G16, "verify", "--vk", VK, "--proof", pf, "--inputs", inf, check_rc=False)
+p = IN.verify_all(G16, TMP, proofs, n_total)
 check(f"all {n_total} proofs valid", p.returncode == 0, p.stdout + p.stderr)
 
 # exactly once: one row a job, each partition stored once by a node that held its lease
