@@ -3,8 +3,8 @@
 # warm page cache.  "cold": the file's pages are dropped from the page cache first
 # (posix_fadvise DONTNEED on that file only, checked with fincore, so other work on a
 # shared machine keeps its cache); "warm": the same load right after another one.
-# usage: bench/keycache/run.sh G16 DIR LOGN...   (DIR holds k<LOGN>.params and k<LOGN>.g16k,
-#        made by g16 setup and g16 key cache); prints one line per load.
+# usage: [ROUNDS=2] bench/keycache/run.sh G16 DIR LOGN...   (DIR holds k<LOGN>.params and
+#        k<LOGN>.g16k, made by g16 setup and g16 key cache); prints one line per load.
 set -euo pipefail
 g16=$1 dir=$2
 shift 2
@@ -24,7 +24,7 @@ load() { # load LABEL FILE ARGS...
 for n in "$@"; do
     p=$dir/k$n.params c=$dir/k$n.g16k
     echo "2^$n: .params $(stat -c %s "$p") bytes, .g16k $(stat -c %s "$c") bytes"
-    for round in 1 2; do
+    for round in $(seq "${ROUNDS:-2}"); do
         drop "$p"; load cold "$p"; load warm "$p"
         drop "$c"; load cold "$c"; load warm "$c"
         drop "$c"; load cold "$c" --trust; load warm "$c" --trust
