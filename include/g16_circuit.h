@@ -58,6 +58,10 @@ g16_status g16_witness_load(g16_witness **out, const char *path);
 /* Checks a witness file's header and size without reading its values (a submit-time check).
  * Out: n: the number of values, n_pub: of public inputs.  Errors as g16_witness_load's. */
 g16_status g16_witness_peek(uint64_t *n, uint32_t *n_pub, const char *path);
+/* Out: out: the n_pub public inputs of a witness file (values 1 .. n_pub), 32 bytes big-endian
+ * each, read without the rest.  Errors as g16_witness_load's; G16_ERR_FORMAT when the file has
+ * another number of inputs. */
+g16_status g16_witness_inputs(uint8_t *out, uint32_t n_pub, const char *path);
 g16_status g16_witness_save(const g16_witness *w, const char *path);
 
 /* Returns: G16_OK when w satisfies every constraint of c; G16_ERR_UNSATISFIED

@@ -75,6 +75,11 @@ void g16_engine_destroy(g16_engine *e, int drain);
 typedef struct g16_partition {
     const struct g16_circuit *circuit; /* must outlive the job */
     const struct g16_witness *witness; /* its full assignment; must outlive the job */
+    /* Instead of witness (witness NULL): a .g16w file the engine reads when the partition is
+     * admitted to synthesis (its bytes charged from then, not before) and frees as soon as the
+     * assignment is copied, keeping only the public inputs.  Copied at submit; checked then
+     * by its header (g16_witness_peek); a file that fails to read fails the job. */
+    const char *witness_path;
 } g16_partition;
 
 /* Queues a job.  The engine takes a reference to key (released when the job ends).

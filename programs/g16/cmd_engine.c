@@ -173,7 +173,7 @@ static int engine_run(int argc, char **argv)
         fprintf(stderr, "g16 engine run: out of memory\n");
         goto out;
     }
-    for (unsigned i = 0; i < parts; i++) pv[i] = (g16_partition){circ, wit};
+    for (unsigned i = 0; i < parts; i++) pv[i] = (g16_partition){.circuit = circ, .witness = wit};
     if ((st = g16_engine_create(&e, &cfg))) {
         cli_fail("engine run", st);
         goto out;

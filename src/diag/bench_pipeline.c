@@ -102,7 +102,7 @@ g16_status g16_bench_pipeline_run(g16_bench_pipeline *b, g16_bench_pipeline_resu
         return g16_fail(G16_ERR_NOMEM, "bench pipeline: out of memory");
     }
     for (unsigned i = 0; i < partitions; i++) {
-        parts[i] = (g16_partition){b->circ, b->wit};
+        parts[i] = (g16_partition){.circuit = b->circ, .witness = b->wit};
         memcpy(inputs + (size_t)i * 32 * b->n_pub, b->inputs, 32 * (size_t)b->n_pub);
     }
     res->rss_proc = b->rss_proc;

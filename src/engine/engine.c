@@ -79,7 +79,7 @@ static void free_engine(g16_engine *e)
     while (e->jobs) {
         g16_job *j = e->jobs;
         e->jobs = j->next;
-        free(j->parts);
+        g16_parts_free(j->parts, j->n_parts);
         free(j->proofs);
         free(j);
     }

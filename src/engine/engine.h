@@ -115,7 +115,11 @@ struct g16_part {
     uint32_t attempt;      /* 0 first try; 1 the CPU retry after a failed self-check */
     g16_stage stage;
     const g16_circuit *circ;
-    const g16_witness *wit;
+    const g16_witness *wit;  /* the caller's witness, or NULL when read from wit_path */
+    char *wit_path;          /* g16_partition.witness_path (owned) */
+    uint8_t *pub;            /* wit_path: the public inputs (32 bytes big-endian each), kept from
+                                the synthesis for the self-check */
+    uint32_t n_pub;
     uint64_t rows, N, n_vars;
     /* Sizes (bytes): each of a, b, c; z; bitmaps + pending copy; device working
      * memory — aux_bytes and scratch_bytes for the current attempt (set at
@@ -135,6 +139,9 @@ struct g16_part {
     double t_stage;        /* when the current stage (or wait) began, engine clock */
     g16_part *next;        /* queue links (queue, waiting, final) */
 };
+
+/* Frees n partitions' array and what each owns (its witness path, its public inputs). */
+void g16_parts_free(g16_part *ps, size_t n);
 
 typedef struct g16_keyent {
     g16_key *key;

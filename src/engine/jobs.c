@@ -176,13 +176,20 @@ void g16_job_fail(g16_engine *e, g16_job *j, g16_stage stage, g16_status st, con
 
 static g16_status check_part(const g16_key *k, const g16_partition *pp, size_t i)
 {
-    if (!pp->circuit || !pp->witness)
+    if (!pp->circuit || (!pp->witness && !pp->witness_path))
         return g16_fail(G16_ERR_ARG, "engine: partition %zu has no circuit or witness", i);
     const g16_circuit *c = pp->circuit;
-    const struct g16_witness *w = pp->witness;
-    if (w->n != g16_circuit_vars(c) || w->n_pub != c->n_pub)
+    uint64_t wn;
+    uint32_t wpub;
+    if (pp->witness) {
+        wn = pp->witness->n;
+        wpub = pp->witness->n_pub;
+    } else if (g16_witness_peek(&wn, &wpub, pp->witness_path) != G16_OK) {
+        return g16_fail_ctx(G16_ERR_ARG, "engine: partition %zu", i);
+    }
+    if (wn != g16_circuit_vars(c) || wpub != c->n_pub)
         return g16_fail(G16_ERR_ARG, "engine: partition %zu: witness of %" PRIu64 " values (%u public) for a "
-                        "circuit of %" PRIu64 " variables (%u public)", i, w->n, w->n_pub,
+                        "circuit of %" PRIu64 " variables (%u public)", i, wn, wpub,
                         g16_circuit_vars(c), c->n_pub);
     uint64_t N = 1ull << g16_domain_log(g16_circuit_rows(c));
     if (k->vk.n_ic != 1ull + c->n_pub || k->n_l != c->n_aux || k->n_h + 1 != N)
@@ -190,6 +197,15 @@ static g16_status check_part(const g16_key *k, const g16_partition *pp, size_t i
                         ") does not fit the key (%zu ic, %zu l, %zu h points)", i, c->n_pub, c->n_aux, N,
                         k->vk.n_ic, k->n_l, k->n_h);
     return G16_OK;
+}
+
+void g16_parts_free(g16_part *ps, size_t n)
+{
+    for (size_t i = 0; ps && i < n; i++) {
+        free(ps[i].wit_path);
+        free(ps[i].pub);
+    }
+    free(ps);
 }
 
 g16_status g16_engine_submit(g16_engine *e, uint64_t *id, g16_key *key, const g16_partition *parts,
@@ -204,7 +220,7 @@ g16_status g16_engine_submit(g16_engine *e, uint64_t *id, g16_key *key, const g1
     uint8_t *proofs = calloc(n, G16_PROOF_BYTES);
     g16_keyent *kn = calloc(1, sizeof *kn);
     if (!j || !ps || !proofs || !kn) {
-        free(j), free(ps), free(proofs), free(kn);
+        free(j), g16_parts_free(ps, n), free(proofs), free(kn);
         return g16_fail(G16_ERR_NOMEM, "engine submit: out of memory");
     }
     /* The most one partition can need with its key, circuit and witness: if that
@@ -216,13 +232,17 @@ g16_status g16_engine_submit(g16_engine *e, uint64_t *id, g16_key *key, const g1
         p->index = (uint32_t)i;
         p->circ = parts[i].circuit;
         p->wit = parts[i].witness;
+        if (!p->wit && !(p->wit_path = strdup(parts[i].witness_path))) {
+            free(j), g16_parts_free(ps, n), free(proofs), free(kn);
+            return g16_fail(G16_ERR_NOMEM, "engine submit: out of memory");
+        }
         p->stage = G16_STAGE_QUEUE;
         g16_part_size(p, e);
         size_t cw = g16_circuit_charge_(p->circ) + g16_witness_bytes_(p->circ);
         if (g16_part_total(p) + cw > worst + worst_cw) worst = g16_part_total(p), worst_cw = cw;
     }
     if (worst + worst_cw + kb > e->budget) {
-        free(j), free(ps), free(proofs), free(kn);
+        free(j), g16_parts_free(ps, n), free(proofs), free(kn);
         char why[160] = "";
         if (e->fixed)
             snprintf(why, sizeof why, " (%" PRIu64 " less the device backends' own %" PRIu64 ")",
@@ -236,7 +256,7 @@ g16_status g16_engine_submit(g16_engine *e, uint64_t *id, g16_key *key, const g1
     pthread_mutex_lock(&e->mu);
     if (e->stop) {
         pthread_mutex_unlock(&e->mu);
-        free(j), free(ps), free(proofs), free(kn);
+        free(j), g16_parts_free(ps, n), free(proofs), free(kn);
         return g16_fail(G16_ERR_ARG, "engine submit: the engine is stopping");
     }
     for (size_t i = 0; i < n; i++) {
@@ -244,7 +264,7 @@ g16_status g16_engine_submit(g16_engine *e, uint64_t *id, g16_key *key, const g1
         if (st) {
             while (i--) g16_objs_unref(e, &ps[i]);
             pthread_mutex_unlock(&e->mu);
-            free(j), free(ps), free(proofs), free(kn);
+            free(j), g16_parts_free(ps, n), free(proofs), free(kn);
             return st;
         }
     }
@@ -379,7 +399,7 @@ static void forget_job(g16_engine *e, g16_job *j)
             *pp = j->next;
             break;
         }
-    free(j->parts);
+    g16_parts_free(j->parts, j->n_parts);
     free(j->proofs);
     free(j);
 }

@@ -48,7 +48,7 @@ g16_status g16_fc_post_submit(g16_fc_post_job **out, g16_engine *e, g16_key *key
     double t = now_s();
     for (unsigned p = 0; st == G16_OK && p < parts; p++) {
         st = g16_fc_post_witness(&job->wits[p], cfg, &refs[(size_t)p * lay.circuit_sectors], lay.circuit_sectors);
-        if (st == G16_OK) job->parts[p] = (g16_partition){job->circuit, job->wits[p]};
+        if (st == G16_OK) job->parts[p] = (g16_partition){.circuit = job->circuit, .witness = job->wits[p]};
     }
     if (job) job->witness_s = now_s() - t;
     if (st == G16_OK) st = g16_engine_submit(e, &job->id, key, job->parts, parts, job->priority);

@@ -508,6 +508,26 @@ g16_status g16_witness_peek(uint64_t *n, uint32_t *n_pub, const char *path)
     return s;
 }
 
+g16_status g16_witness_inputs(uint8_t *out, uint32_t n_pub, const char *path)
+{
+    g16_r1cs_map m;
+    G16_TRY(map_file(&m, path));
+    uint64_t n = 0;
+    uint32_t np = 0;
+    g16_status s = witness_header(&n, &np, path, m.base, m.len);
+    if (s == G16_OK && np != n_pub)
+        s = bad(path, 24, "%u public inputs, expected %u", np, n_pub);
+    for (uint32_t i = 0; s == G16_OK && i < n_pub; i++) {
+        g16_fr v;
+        if (g16_fr_from_le(&v, m.base + WIT_HEADER + 32ull * (i + 1)) != G16_OK)
+            s = bad(path, WIT_HEADER + 32ull * (i + 1), "value %u is not canonical (expected < r)", i + 1);
+        else
+            g16_fr_to_be(out + 32ull * i, &v);
+    }
+    unmap(&m);
+    return s;
+}
+
 g16_status g16_witness_load(g16_witness **out, const char *path)
 {
     *out = NULL;

@@ -132,16 +132,15 @@ static g16_status run_engine(g16_service *s, svc_task *t, svc_key *k, uint8_t *p
                              uint32_t *n_inputs)
 {
     g16_circuit *circ = NULL;
-    g16_witness *wit = NULL;
     g16_status st = g16_circuit_load(&circ, t->circuit);
-    if (st == G16_OK) st = g16_witness_load(&wit, t->witness);
     uint64_t eid = 0;
     pthread_mutex_lock(&s->mu);
     g16_key *key = k->key;
     if (key) g16_key_retain(key);
     pthread_mutex_unlock(&s->mu);
     if (st == G16_OK && !key) st = g16_fail(G16_ERR_ARG, "key %s is not loaded", t->key);
-    g16_partition part = {circ, wit};
+    /* the engine reads the witness once the partition is admitted (its bytes charged) */
+    g16_partition part = {.circuit = circ, .witness_path = t->witness};
     if (st == G16_OK) st = g16_engine_submit(s->engine, &eid, key, &part, 1, t->prio);
     g16_key_release(key);
     if (st == G16_OK) {
@@ -154,12 +153,16 @@ static g16_status run_engine(g16_service *s, svc_task *t, svc_key *k, uint8_t *p
         if (st != G16_OK && st != G16_ERR_CANCELLED && js.message[0]) g16_fail(st, "%s", js.message);
     }
     if (st == G16_OK) {
-        uint32_t n = g16_witness_pub(wit);
+        g16_circuit_info ci;
+        g16_circuit_get_info(&ci, circ);
+        uint32_t n = ci.n_pub;
         *inputs = malloc(32ull * n + 1);
-        for (uint32_t i = 0; *inputs && i < n; i++) g16_witness_get(*inputs + 32ull * i, wit, i + 1);
+        if (*inputs && g16_witness_inputs(*inputs, n, t->witness) != G16_OK) {
+            free(*inputs);
+            *inputs = NULL;
+        }
         *n_inputs = *inputs ? n : 0;
     }
-    g16_witness_destroy(wit);
     g16_circuit_destroy(circ);
     return st;
 }

@@ -51,7 +51,6 @@ void svc_job_free(svc_job *j)
         free(j->parts[i].up_circuit);
         free(j->parts[i].up_witness);
         g16_circuit_destroy(j->parts[i].circ);
-        g16_witness_destroy(j->parts[i].wit);
     }
     free(j->parts);
     free(j->request_id);
@@ -435,8 +434,9 @@ void svc_job_recovered(g16_service *s, svc_job *j)
 }
 
 /* ---------------------------------------------------------------- engine hand-off */
-/* Loads a running job's inputs (circuits mapped once per distinct path, witnesses read and
- * checked) with s->mu released.  On failure the message names the partition. */
+/* Loads a running job's circuits (mapped once per distinct path) with s->mu released; the
+ * witnesses go to the engine as paths, read when each partition is admitted, so that a job
+ * holds no witness bytes outside the budget.  On failure the message names the partition. */
 static g16_status load_inputs(svc_job *j, g16_partition *parts)
 {
     for (uint32_t i = 0; i < j->n_parts; i++) {
@@ -450,10 +450,8 @@ static g16_status load_inputs(svc_job *j, g16_partition *parts)
                         : g16_fail_ctx(G16_ERR_ARG, "partition %u", i));
             shared = p->circ;
         }
-        if (g16_witness_load(&p->wit, p->witness) != G16_OK)
-            return g16_fail_ctx(G16_ERR_ARG, "partition %u", i);
         parts[i].circuit = shared;
-        parts[i].witness = p->wit;
+        parts[i].witness_path = p->witness;
     }
     return G16_OK;
 }
@@ -462,21 +460,24 @@ static void drop_inputs(svc_job *j)
 {
     for (uint32_t i = 0; i < j->n_parts; i++) {
         g16_circuit_destroy(j->parts[i].circ);
-        g16_witness_destroy(j->parts[i].wit);
         j->parts[i].circ = NULL;
-        j->parts[i].wit = NULL;
     }
 }
 
-/* The public inputs of every partition (the witnesses' values 1 .. n_pub), for GET. */
+/* The public inputs of every partition (the witnesses' values 1 .. n_pub), for GET; read from
+ * the files' first values. */
 static void keep_inputs(svc_job *j)
 {
-    uint32_t n_pub = g16_witness_pub(j->parts[0].wit);
+    uint64_t n;
+    uint32_t n_pub;
+    if (g16_witness_peek(&n, &n_pub, j->parts[0].witness) != G16_OK) return;
     uint8_t *in = malloc(32ull * n_pub * j->n_parts + 1);
     if (!in) return;
     for (uint32_t i = 0; i < j->n_parts; i++)
-        for (uint32_t k = 0; k < n_pub; k++)
-            g16_witness_get(in + 32ull * (i * n_pub + k), j->parts[i].wit, k + 1);
+        if (g16_witness_inputs(in + 32ull * i * n_pub, n_pub, j->parts[i].witness) != G16_OK) {
+            free(in);
+            return;
+        }
     free(j->inputs);
     j->inputs = in;
     j->n_inputs = n_pub;

@@ -46,9 +46,8 @@ typedef struct svc_part {
     uint8_t *up_circuit, *up_witness;
     size_t up_circuit_len, up_witness_len;
     unsigned uploaded;        /* bit 0: the circuit was uploaded, bit 1: the witness */
-    /* while in the engine */
+    /* while in the engine (the witness goes to it as a path) */
     struct g16_circuit *circ;
-    struct g16_witness *wit;
     /* at the end (kept in memory only): the engine's last word on the partition */
     int stage;                                 /* a g16_part_stage; -1 not known */
     double stage_s[G16_PART_ACTIVE_STAGES];
