@@ -406,6 +406,7 @@ static g16_status cu_key_upload(g16_backend *be, const g16_key *key)
         if (!ns[q]) continue;
         g16_cuda_bases *b;
         pthread_mutex_lock(&cb->lock);
+        double t0 = now();
         /* Page-locked for the copy, the query goes up directly at bus speed instead
          * of through the context's 2 × 64 MiB staging buffer, whose memcpy on one
          * thread ran at ≈ 5 GB/s (the 2^26 key, 23.5 GB: 4.7 s).  Not resident:
@@ -423,9 +424,15 @@ static g16_status cu_key_upload(g16_backend *be, const g16_key *key)
                 lo = 0;
             }
         }
+        double t1 = now();
         st = query_as(cb, &b, key, q, 1);
+        double t2 = now();
         if (lo) g16_cuda_host_unregister((void *)lo);
         pthread_mutex_unlock(&cb->lock);
+        if (getenv("G16_CUDA_DEBUG")) /* where a preload's time goes */
+            fprintf(stderr, "g16 cuda key_upload: query %d, %zu points%s: register %.1f ms, copy %.1f ms, "
+                            "unregister %.1f ms\n", q, ns[q], lo ? " (page-locked)" : there ? " (resident)" : "",
+                    (t1 - t0) * 1e3, (t2 - t1) * 1e3, (now() - t2) * 1e3);
     }
     return st;
 }

@@ -290,6 +290,15 @@ static void device_loop(g16_worker *w)
             p->pending = NULL;
         }
         pthread_mutex_lock(&e->mu);
+        if (j->dead && p->pending) {
+            /* cancelled or failed between the two locks: the pending proof would leak
+             * (seen under ASan); no other thread touches p now */
+            g16_pending *pd = p->pending;
+            p->pending = NULL;
+            pthread_mutex_unlock(&e->mu);
+            g16_pending_free(pd);
+            pthread_mutex_lock(&e->mu);
+        }
         if (j->dead) {
             p->stage = G16_STAGE_COUNT;
             g16_part_release(e, p);
