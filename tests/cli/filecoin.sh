@@ -158,6 +158,10 @@ run "make-vanilla winning 32GiB" 0 "$g16" filecoin make-vanilla --kind winning -
     --randomness $R --seed w -o "$tmp/win.vp"
 run "circuit -o winning 32GiB" 0 "$g16" filecoin circuit --kind winning --sector-size 32GiB -o "$tmp/win.g16c" &&
     has "winning partition rows" "$tmp/out" "370590 constraints, 133 inputs"
+# the cached shape's matrices are the builder's, byte for byte in the circuit file
+run "circuit winning from vanilla" 0 "$g16" filecoin circuit --kind winning --sector-size 32GiB --vanilla "$tmp/win.vp" \
+    -o "$tmp/winb.g16c" && has "winning vanilla satisfied" "$tmp/out" "^satisfied$"
+cmp -s "$tmp/win.g16c" "$tmp/winb.g16c" && ok || bad "winning: cached matrices differ from the builder's"
 run "setup winning" 0 "$g16" setup --circuit "$tmp/win.g16c" --seed 8 -o "$tmp/win.params" --vk "$tmp/win.vk"
 run "post-prove winning 32GiB" 0 "$g16" filecoin post-prove --kind winning --sector-size 32GiB --params "$tmp/win.params" \
     --vanilla "$tmp/win.vp" --randomness $R --prover-id $P -o "$tmp/win.proof" --inputs-out "$tmp/win.inputs" --backend cpu &&
