@@ -77,6 +77,20 @@ g16_status g16_fc_post_plan(g16_fc_sector_ref **refs, unsigned *partitions, cons
     return G16_OK;
 }
 
+uint64_t g16_fc_winning_sector(const uint8_t randomness[32], const uint8_t prover_id[32], uint64_t n,
+                               uint64_t set_len)
+{
+    if (set_len == 0) return 0;
+    uint8_t rnd[32], nb[8], h[32];
+    memcpy(rnd, randomness, 32);
+    rnd[31] &= 0x3f;
+    for (int i = 0; i < 8; i++) nb[i] = (uint8_t)(n >> (8 * i));
+    g16_sha256(h, prover_id, 32, rnd, 32, nb, 8, NULL, 0);
+    uint64_t v = 0;
+    for (int i = 7; i >= 0; i--) v = v << 8 | h[i];
+    return v % set_len;
+}
+
 /* ---------------------------------------------------------------- synthetic */
 
 typedef struct wbuf {

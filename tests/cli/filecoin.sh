@@ -209,4 +209,13 @@ run "post-prove JSON + bincode" 0 "$g16" filecoin post-prove --kind window --sec
 run "circuit from JSON" 0 "$g16" filecoin circuit --kind window --sector-size 32GiB --vanilla "$tmp/real.json" &&
     has "JSON satisfied" "$tmp/out" "^satisfied$"
 
+# WinningPoSt's sector from the set: the CLI against an independent reading of the rule
+# (SHA-256(prover id || masked randomness || 0 u64le), first 8 bytes little-endian, mod N)
+for n in 1 7 1000 123456789; do
+    want=$(python3 -c "import hashlib,sys; r=bytes.fromhex('$R'); r=r[:31]+bytes([r[31]&0x3f]); h=hashlib.sha256(bytes.fromhex('$P')+r+bytes(8)).digest(); print(int.from_bytes(h[:8],'little')%$n)")
+    run "winning-sector of $n" 0 "$g16" filecoin winning-sector --randomness $R --prover-id $P --sector-set-size $n &&
+        has "winning-sector of $n" "$tmp/out" "^sector index $want$"
+done
+run "winning-sector of 0" 2 "$g16" filecoin winning-sector --randomness $R --prover-id $P --sector-set-size 0
+
 finish filecoin.sh
