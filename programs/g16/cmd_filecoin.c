@@ -28,11 +28,13 @@ static const char usage[] =
     "       g16 filecoin make-vanilla --kind window|winning --sector-size SIZE --sector-id N\n"
     "                 --randomness HEX32 --seed S -o F     (TEST-ONLY synthetic vanilla proof)\n"
     "       g16 filecoin synth-bench --kind window|winning --sector-size SIZE --vanilla F --sectors N\n"
+    "       g16 filecoin winning-sector --randomness HEX32 --prover-id HEX32 --sector-set-size N\n"
     "\n"
     "poseidon    Filecoin's Poseidon (neptune, Standard strength, Merkle-tree domain tag) of\n"
     "            exactly ARITY field elements, each decimal or 0x hex and < r; prints the\n"
     "            digest as 0x big-endian hex.\n"
-    "post-check  reads a FallbackPoSt sector vanilla proof (the Rust library's bincode) and\n"
+    "post-check  reads a FallbackPoSt sector vanilla proof (the Rust library's bincode, or the\n"
+    "            JSON serde_json writes: every command taking a vanilla proof takes both) and\n"
     "            its public side (Go WindowPoStVerifyInfo JSON: randomness, sealed CID,\n"
     "            sector number) and checks it natively: comm_r matches the CID, every Merkle\n"
     "            path hashes to comm_r_last, Poseidon-2(comm_c, comm_r_last) = comm_r, and each\n"
@@ -57,11 +59,14 @@ static const char usage[] =
     "            witness is streamed from the vanilla proofs, the partitions go to the engine\n"
     "            as one job (priority: WinningPoSt critical, WindowPoSt high, unless\n"
     "            --priority critical|high|normal|low), and every proof is verified\n"
-    "            before it is written.  The prover id does not enter the circuit (choosing\n"
-    "            Winning's sector is the caller's).  Prints the stage times.  --inputs-out\n"
+    "            before it is written.  The prover id does not enter the circuit (Winning's\n"
+    "            sector is chosen before: winning-sector).  Prints the stage times.  --inputs-out\n"
     "            writes each partition's public inputs (0x hex, a line each) for g16 verify.\n"
     "make-vanilla  TEST-ONLY: a consistent synthetic vanilla proof (a sparse Merkle tree of\n"
     "            drawn nodes, the challenged paths, comm_c drawn) for tests at any size.\n"
+    "winning-sector  which sector of a set of N WinningPoSt challenges (its index, 0-based):\n"
+    "            u64le(SHA-256(prover id || randomness || 0 u64le)[0..8]) mod N, randomness byte 31\n"
+    "            masked with 0x3f; post-prove then takes that sector's vanilla proof.\n"
     "synth-bench times the matrices and the witness of N circuit sectors from one vanilla\n"
     "            proof (repeated) and extrapolates to a full partition.\n"
     "\n"
@@ -467,6 +472,30 @@ static int cmd_post_prove(int argc, char **argv)
     return rc;
 }
 
+static int cmd_winning_sector(int argc, char **argv)
+{
+    const char *rnd_hex = NULL, *prover_hex = NULL, *set = NULL;
+    for (int i = 1; i + 1 < argc; i += 2) {
+        if (!strcmp(argv[i], "--randomness")) rnd_hex = argv[i + 1];
+        else if (!strcmp(argv[i], "--prover-id")) prover_hex = argv[i + 1];
+        else if (!strcmp(argv[i], "--sector-set-size")) set = argv[i + 1];
+        else {
+            fprintf(stderr, "g16 filecoin winning-sector: unknown option '%s'\n", argv[i]);
+            return CLI_ERROR;
+        }
+    }
+    uint8_t rnd[32], prover[32];
+    if (parse_hex32(rnd, rnd_hex, "--randomness") || parse_hex32(prover, prover_hex, "--prover-id")) return CLI_ERROR;
+    char *end = NULL;
+    unsigned long long n = set ? strtoull(set, &end, 10) : 0;
+    if (!set || !*set || *end || n == 0) {
+        fprintf(stderr, "g16 filecoin winning-sector: --sector-set-size N (N >= 1) is required\n");
+        return CLI_ERROR;
+    }
+    printf("sector index %llu\n", (unsigned long long)g16_fc_winning_sector(rnd, prover, 0, n));
+    return CLI_OK;
+}
+
 static double cpu_s(void)
 {
     struct timespec ts;
@@ -596,6 +625,7 @@ int cli_filecoin(int argc, char **argv)
     if (!strcmp(argv[1], "post-check")) return cmd_post_check(argc - 1, argv + 1);
     if (!strcmp(argv[1], "circuit")) return cmd_circuit(argc - 1, argv + 1);
     if (!strcmp(argv[1], "post-prove")) return cmd_post_prove(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "winning-sector")) return cmd_winning_sector(argc - 1, argv + 1);
     if (!strcmp(argv[1], "synth-bench")) return cmd_synth_bench(argc - 1, argv + 1);
     if (!strcmp(argv[1], "make-vanilla")) return cmd_make_vanilla(argc - 1, argv + 1);
     fprintf(stderr, "g16 filecoin: unknown subcommand '%s' (g16 filecoin --help)\n", argv[1]);

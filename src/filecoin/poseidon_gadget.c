@@ -11,6 +11,7 @@
  * State elements are linear combinations kept dense over the variables that can
  * occur in them: after a full round only that round's S-box outputs, and in the
  * partial rounds those plus one output a round, so never more than t + RP. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/error.h"
@@ -32,6 +33,7 @@ typedef struct pstate {
     unsigned nv;
     g16_fc_num vars[MAXV];
     elt e[G16_POSEIDON_MAX_T];
+    elt scratch[G16_POSEIDON_MAX_T]; /* apply_dense's result */
 } pstate;
 
 static void elt_const(elt *x, unsigned nv, const g16_fr *k)
@@ -134,7 +136,7 @@ static void apply_dense(pstate *s, const g16_fr m[G16_POSEIDON_MAX_T][G16_POSEID
 {
     if (!s->build) return;
     unsigned t = s->p->t;
-    static _Thread_local elt r[G16_POSEIDON_MAX_T];
+    elt *r = s->scratch;
     g16_fr q;
     for (unsigned j = 0; j < t; j++) {
         elt_const(&r[j], s->nv, &(g16_fr){{0}});
@@ -225,6 +227,8 @@ static g16_status full_round(pstate *s, const g16_fr **keys, int first, int last
     return G16_OK;
 }
 
+static g16_status gadget(pstate *s, g16_fc_cs *cs, g16_fc_num *out, const g16_poseidon *p, const g16_fc_num *in);
+
 g16_status g16_fc_poseidon_gadget(g16_fc_cs *cs, g16_fc_num *out, const g16_poseidon *p, const g16_fc_num *in)
 {
     if (g16_fc_witnessing(cs)) {
@@ -238,38 +242,48 @@ g16_status g16_fc_poseidon_gadget(g16_fc_cs *cs, g16_fc_num *out, const g16_pose
         out->var = 0;
         return G16_OK;
     }
-    static _Thread_local pstate s;
-    s.cs = cs;
-    s.p = p;
-    s.build = g16_fc_building(cs);
+    /* on the heap, not thread-local: 64 KB of static TLS would be zeroed, and so
+     * resident, in every thread of every process linking this layer */
+    pstate *sp = malloc(sizeof *sp);
+    if (!sp) return g16_fail(G16_ERR_NOMEM, "poseidon gadget state");
+    g16_status st = gadget(sp, cs, out, p, in);
+    free(sp);
+    return st;
+}
+
+static g16_status gadget(pstate *s, g16_fc_cs *cs, g16_fc_num *out, const g16_poseidon *p, const g16_fc_num *in)
+{
+    s->cs = cs;
+    s->p = p;
+    s->build = g16_fc_building(cs);
     unsigned t = p->t, half = p->rf / 2;
-    s.nv = p->arity;
-    for (unsigned i = 0; i < p->arity; i++) s.vars[i] = in[i];
-    elt_const(&s.e[0], s.nv, &p->tag);
-    s.e[0].var_idx = -1;
+    s->nv = p->arity;
+    for (unsigned i = 0; i < p->arity; i++) s->vars[i] = in[i];
+    elt_const(&s->e[0], s->nv, &p->tag);
+    s->e[0].var_idx = -1;
     for (unsigned i = 1; i < t; i++) {
-        elt_var(&s.e[i], s.nv, i - 1, &in[i - 1].val);
-        s.e[i].var_idx = (int)(i - 1);
+        elt_var(&s->e[i], s->nv, i - 1, &in[i - 1].val);
+        s->e[i].var_idx = (int)(i - 1);
     }
     const g16_fr *keys = p->crc;
     for (unsigned r = 0; r < half; r++)
-        G16_TRY(full_round(&s, &keys, r == 0, 0, r + 1 == half ? p->pre_sparse : p->mds));
+        G16_TRY(full_round(s, &keys, r == 0, 0, r + 1 == half ? p->pre_sparse : p->mds));
     for (unsigned k = 0; k < p->rp; k++) {
         g16_fc_num o;
         int c;
-        G16_TRY(sbox(&s, &o, &c, &s.e[0], 0, NULL, keys++));
-        if (s.nv == MAXV) return g16_fail(G16_ERR_INTERNAL, "poseidon gadget: more than %d live variables", MAXV);
-        s.vars[s.nv] = o;
-        if (s.build) {
-            for (unsigned i = 0; i < t; i++) g16_fr_set_zero(&s.e[i].c[s.nv]);
-            elt_var(&s.e[0], s.nv + 1, s.nv, &o.val);
+        G16_TRY(sbox(s, &o, &c, &s->e[0], 0, NULL, keys++));
+        if (s->nv == MAXV) return g16_fail(G16_ERR_INTERNAL, "poseidon gadget: more than %d live variables", MAXV);
+        s->vars[s->nv] = o;
+        if (s->build) {
+            for (unsigned i = 0; i < t; i++) g16_fr_set_zero(&s->e[i].c[s->nv]);
+            elt_var(&s->e[0], s->nv + 1, s->nv, &o.val);
         }
-        s.nv++;
-        apply_sparse(&s, k);
+        s->nv++;
+        apply_sparse(s, k);
     }
-    for (unsigned r = 0; r < half; r++) G16_TRY(full_round(&s, &keys, 0, r + 1 == half, p->mds));
+    for (unsigned r = 0; r < half; r++) G16_TRY(full_round(s, &keys, 0, r + 1 == half, p->mds));
     if ((size_t)(keys - p->crc) != p->n_crc)
         return g16_fail(G16_ERR_INTERNAL, "poseidon gadget: %zu of %zu round constants used",
                         (size_t)(keys - p->crc), p->n_crc);
-    return ensure_allocated(&s, out, &s.e[1]);
+    return ensure_allocated(s, out, &s->e[1]);
 }

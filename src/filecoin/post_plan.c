@@ -77,6 +77,20 @@ g16_status g16_fc_post_plan(g16_fc_sector_ref **refs, unsigned *partitions, cons
     return G16_OK;
 }
 
+uint64_t g16_fc_winning_sector(const uint8_t randomness[32], const uint8_t prover_id[32], uint64_t n,
+                               uint64_t set_len)
+{
+    if (set_len == 0) return 0;
+    uint8_t rnd[32], nb[8], h[32];
+    memcpy(rnd, randomness, 32);
+    rnd[31] &= 0x3f;
+    for (int i = 0; i < 8; i++) nb[i] = (uint8_t)(n >> (8 * i));
+    g16_sha256(h, prover_id, 32, rnd, 32, nb, 8, NULL, 0);
+    uint64_t v = 0;
+    for (int i = 7; i >= 0; i--) v = v << 8 | h[i];
+    return v % set_len;
+}
+
 /* ---------------------------------------------------------------- synthetic */
 
 typedef struct wbuf {
@@ -155,19 +169,25 @@ g16_status g16_fc_vproof_synth(uint8_t **buf, size_t *len, const g16_fc_post_con
     memcpy(rnd, randomness, 32);
     rnd[31] &= 0x3f;
     /* per challenge: its node index and value at the current level, and per level
-     * the position and siblings it saw */
-    static _Thread_local uint64_t idx[MAX_CH], leaf_idx[MAX_CH];
-    static _Thread_local g16_fr val[MAX_CH], leaf[MAX_CH], sib[MAX_CH][MAX_LEVELS][7];
-    static _Thread_local unsigned pos[MAX_CH][MAX_LEVELS];
+     * the position and siblings it saw (on the heap: thread-local arrays this size
+     * would be zeroed, and so resident, in every thread the process starts) */
+    uint64_t idx[MAX_CH];
+    g16_fr val[MAX_CH], leaf[MAX_CH];
+    unsigned pos[MAX_CH][MAX_LEVELS];
+    g16_fr (*sib)[MAX_LEVELS][7] = malloc(sizeof(g16_fr[MAX_CH][MAX_LEVELS][7]));
+    if (!sib) return g16_fail(G16_ERR_NOMEM, "synthetic vanilla proof");
     for (unsigned j = 0; j < n; j++) {
-        idx[j] = leaf_idx[j] = g16_fc_challenge_leaf(rnd, sector_id, j, sh->leaves);
+        idx[j] = g16_fc_challenge_leaf(rnd, sector_id, j, sh->leaves);
         drawn(&val[j], seed, seed_len, 0, idx[j]);
         leaf[j] = val[j];
     }
     for (unsigned l = 0; l < nl; l++) {
         unsigned a = ar[l];
         const g16_poseidon *p = g16_poseidon_get(a);
-        if (!p) return g16_fail(G16_ERR_NOMEM, "poseidon constants");
+        if (!p) {
+            free(sib);
+            return g16_fail(G16_ERR_NOMEM, "poseidon constants");
+        }
         uint64_t nidx[MAX_CH];
         g16_fr nval[MAX_CH];
         for (unsigned j = 0; j < n; j++) {
@@ -224,7 +244,7 @@ g16_status g16_fc_vproof_synth(uint8_t **buf, size_t *len, const g16_fc_post_con
     }
     put_fr(&w, &comm_c);
     put_fr(&w, &comm_r_last);
-    (void)leaf_idx;
+    free(sib);
     if (w.oom) {
         free(w.p);
         return g16_fail(G16_ERR_NOMEM, "synthetic vanilla proof");

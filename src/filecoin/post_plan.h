@@ -23,6 +23,13 @@
 g16_status g16_fc_post_plan(g16_fc_sector_ref **refs, unsigned *partitions, const g16_fc_post_config *cfg,
                             const g16_fc_vproof *v, size_t n_v, const uint8_t randomness[32]);
 
+/* WinningPoSt's sector: index n's challenge picks u64le(SHA-256(prover_id ‖
+ * randomness ‖ n u64 LE)[0..8]) mod set_len of the prover's sector set (Filecoin
+ * challenges one, n = 0); the randomness's byte 31 masked with 0x3f first, as
+ * Lotus does.  Returns the index (0 when set_len is 0, which callers refuse). */
+uint64_t g16_fc_winning_sector(const uint8_t randomness[32], const uint8_t prover_id[32], uint64_t n,
+                               uint64_t set_len);
+
 /* TEST-ONLY: a consistent FallbackPoSt sector vanilla proof in bincode for a
  * sector of this configuration: a sparse tree whose leaves and off-path nodes are
  * drawn from seed (SHA-256), the challenged paths hashed up to one comm_r_last,

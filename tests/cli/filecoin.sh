@@ -158,6 +158,10 @@ run "make-vanilla winning 32GiB" 0 "$g16" filecoin make-vanilla --kind winning -
     --randomness $R --seed w -o "$tmp/win.vp"
 run "circuit -o winning 32GiB" 0 "$g16" filecoin circuit --kind winning --sector-size 32GiB -o "$tmp/win.g16c" &&
     has "winning partition rows" "$tmp/out" "370590 constraints, 133 inputs"
+# the cached shape's matrices are the builder's, byte for byte in the circuit file
+run "circuit winning from vanilla" 0 "$g16" filecoin circuit --kind winning --sector-size 32GiB --vanilla "$tmp/win.vp" \
+    -o "$tmp/winb.g16c" && has "winning vanilla satisfied" "$tmp/out" "^satisfied$"
+cmp -s "$tmp/win.g16c" "$tmp/winb.g16c" && ok || bad "winning: cached matrices differ from the builder's"
 run "setup winning" 0 "$g16" setup --circuit "$tmp/win.g16c" --seed 8 -o "$tmp/win.params" --vk "$tmp/win.vk"
 run "post-prove winning 32GiB" 0 "$g16" filecoin post-prove --kind winning --sector-size 32GiB --params "$tmp/win.params" \
     --vanilla "$tmp/win.vp" --randomness $R --prover-id $P -o "$tmp/win.proof" --inputs-out "$tmp/win.inputs" --backend cpu &&
@@ -204,5 +208,14 @@ run "post-prove JSON + bincode" 0 "$g16" filecoin post-prove --kind window --sec
 [ "$(cat "$tmp/j.inputs")" = "$(sed -n 1,22p "$tmp/w2k.inputs")" ] && ok || bad "JSON vanilla: other public inputs"
 run "circuit from JSON" 0 "$g16" filecoin circuit --kind window --sector-size 32GiB --vanilla "$tmp/real.json" &&
     has "JSON satisfied" "$tmp/out" "^satisfied$"
+
+# WinningPoSt's sector from the set: the CLI against an independent reading of the rule
+# (SHA-256(prover id || masked randomness || 0 u64le), first 8 bytes little-endian, mod N)
+for n in 1 7 1000 123456789; do
+    want=$(python3 -c "import hashlib,sys; r=bytes.fromhex('$R'); r=r[:31]+bytes([r[31]&0x3f]); h=hashlib.sha256(bytes.fromhex('$P')+r+bytes(8)).digest(); print(int.from_bytes(h[:8],'little')%$n)")
+    run "winning-sector of $n" 0 "$g16" filecoin winning-sector --randomness $R --prover-id $P --sector-set-size $n &&
+        has "winning-sector of $n" "$tmp/out" "^sector index $want$"
+done
+run "winning-sector of 0" 2 "$g16" filecoin winning-sector --randomness $R --prover-id $P --sector-set-size 0
 
 finish filecoin.sh
