@@ -83,9 +83,18 @@ t_crit = time.time()
 st, cj = nodes[0].wait(crit)
 check("critical job done", cj.get("state") == "done", cj)
 st, lst = nodes[0].json("GET", "/v1/jobs?state=done")
-done_before = sum(1 for x in lst.get("jobs", []) if x["id"] in jobs)
-check("the critical job ended before most jobs queued before it", done_before <= 15,
-      f"{done_before} of 30 earlier jobs were done before it ({time.time() - t_crit:.1f} s)")
+done_before = [x["id"] for x in lst.get("jobs", []) if x["id"] in jobs]
+check("the critical job ended before most jobs queued before it", len(done_before) <= 15,
+      f"{len(done_before)} of 30 earlier jobs were done before it ({time.time() - t_crit:.1f} s)")
+# those that did had begun before it came: no job that was still waiting overtook it
+late = []
+for jid in done_before:
+    st, jj = nodes[0].json("GET", f"/v1/jobs/{jid}")
+    if jj.get("started", 0) > cj.get("created", 0):
+        late.append((jid, jj.get("started"), jj.get("priority")))
+check("no job that had not begun when the critical one came ended before it", not late,
+      (late[:3], cj.get("created")))
+done_before = len(done_before)
 print(f"critical job: {time.time() - t_crit:.2f} s, {done_before} of the 30 earlier jobs done before it")
 
 
