@@ -33,18 +33,11 @@ TOKEN = "ckill-token-0123456789abcdef"
 PG = harness.Postgres(TMP)
 assert PG.start().returncode == 0
 IN = harness.Inputs(G16, TMP, TOKEN, a.log_n)
-C, W, KEY, ROOT, TOKEN_FILE = IN.circuit, IN.witness, IN.key, IN.root, IN.token_file
+C, W = IN.circuit, IN.witness
 
 
-class Node(harness.Daemon):
-    def __init__(self, i):
-        super().__init__(G16D, os.path.join(TMP, f"data{i}"), TMP, TOKEN, log_name=f"node{i}")
-        self.i = i
-
-    def args(self, config=None):
-        return ["--listen", "127.0.0.1:0", "--data-dir", self.data, "--token-file", TOKEN_FILE, "--root", ROOT,
-                "--key", f"k={KEY}", "--pw", "1", "--gw", "1", "--budget", "2G", "--cluster", PG.url,
-                "--lease", str(a.lease), "--node-name", f"node{self.i}"]
+def Node(i):
+    return harness.ClusterNode(G16D, TMP, TOKEN, IN, PG.url, a.lease, i)
 
 
 nodes = [Node(i).start() for i in range(3)]

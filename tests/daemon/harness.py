@@ -236,3 +236,20 @@ class Inputs:
         with open(inf, "w") as f:
             f.write("\n".join(open(self.inputs).read().strip().splitlines() * n) + "\n")
         return run(g16, "verify", "--vk", self.vk, "--proof", pf, "--inputs", inf, check_rc=False)
+
+
+class ClusterNode(Daemon):
+    """Node i of a test cluster: g16d --cluster URL on a free loopback port, the inputs' root and
+    key (as "k"), 1 synthesis and 1 device worker, a 2G budget, named node<i>."""
+
+    def __init__(self, g16d, tmp, token, inputs, url, lease, i, keys=()):
+        super().__init__(g16d, os.path.join(tmp, f"data{i}"), tmp, token, log_name=f"node{i}")
+        self.inputs, self.url, self.lease, self.i, self.keys = inputs, url, lease, i, list(keys)
+
+    def args(self, config=None):
+        a = ["--listen", "127.0.0.1:0", "--data-dir", self.data, "--token-file", self.inputs.token_file,
+             "--root", self.inputs.root, "--key", f"k={self.inputs.key}", "--pw", "1", "--gw", "1",
+             "--budget", "2G", "--cluster", self.url, "--lease", str(self.lease), "--node-name", f"node{self.i}"]
+        for k in self.keys:
+            a += ["--key", k]
+        return a

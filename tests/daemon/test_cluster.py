@@ -42,20 +42,13 @@ URL = PG.url
 
 # ------------------------------------------------------------------ inputs and nodes
 IN = harness.Inputs(G16, TMP, TOKEN, 13)
-C, W, KEY, VK, TOKEN_FILE = IN.circuit, IN.witness, IN.key, IN.vk, IN.token_file
+C, W = IN.circuit, IN.witness
 MUL = os.path.join(ROOT, "mul")
 shutil.copytree(os.path.join(SRC, "tests", "interop", "fixtures", "multiplier"), MUL)
 
 
-class Node(harness.Daemon):
-    def __init__(self, i):
-        super().__init__(G16D, os.path.join(TMP, f"data{i}"), TMP, TOKEN, log_name=f"node{i}")
-        self.i = i
-
-    def args(self, config=None):
-        return ["--listen", "127.0.0.1:0", "--data-dir", self.data, "--token-file", TOKEN_FILE, "--root", ROOT,
-                "--key", f"k={KEY}", "--key", f"mul={MUL}/circuit.zkey", "--pw", "1", "--gw", "1", "--budget", "2G", "--cluster", URL,
-                "--lease", str(LEASE), "--node-name", f"node{self.i}"]
+def Node(i):
+    return harness.ClusterNode(G16D, TMP, TOKEN, IN, URL, LEASE, i, keys=[f"mul={MUL}/circuit.zkey"])
 
 
 nodes = [Node(i).start() for i in range(3)]
