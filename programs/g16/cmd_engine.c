@@ -22,7 +22,7 @@ static const char engine_usage[] =
     "  --profile NAME      porep | dense | bits (porep)\n"
     "  --inputs K          public inputs of a generated circuit (4)\n"
     "  --seed S            generation and setup seed (1)\n"
-    "  --circuit F.g16c --witness F.g16w --params F.params   prove these instead\n"
+    "  --circuit F.g16c --witness F.g16w --params F.params|F.g16k   prove these instead\n"
     "  --pw A --gw G       synthesis workers (2), device workers per device (1)\n"
     "  --backend NAME      cpu | cuda | auto (auto: every GPU when one is present, else the CPU)\n"
     "  --devices D         devices (default: every GPU with CUDA, 1 with the CPU backend)\n"
@@ -150,7 +150,7 @@ static int engine_run(int argc, char **argv)
     double t = mono();
     if (circ_path) {
         if ((st = g16_circuit_load(&circ, circ_path)) || (st = g16_witness_load(&wit, wit_path)) ||
-            (st = g16_params_read(&key, params_path, 0))) {
+            (st = cli_key_read(&key, params_path, 0))) {
             cli_fail("engine run", st);
             goto out;
         }

@@ -29,6 +29,9 @@ run "prove params" 0 "$g16" prove --params "$K" --circuit "$C" --witness "$W" -o
 run "prove cache" 0 "$g16" prove --params "$KC" --circuit "$C" --witness "$W" -o "$tmp/p2" --seed-rs r
 cmp -s "$tmp/p1" "$tmp/p2" && ok || bad "proofs from .params and .g16k differ"
 run "verify cache proof" 0 "$g16" verify --vk "$V" --proof "$tmp/p2" --inputs "$W"
+run "engine run on the cache" 0 "$g16" engine run --circuit "$C" --witness "$W" --params "$KC" --partitions 1 \
+    --trace - --out "$tmp/pe"
+run "verify the engine's proofs" 0 "$g16" verify --vk "$V" --proof "$tmp/pe" --inputs "$W"
 
 # corruption: a payload byte (end of the file), a header byte, a truncation
 size=$(stat -c %s "$KC")
