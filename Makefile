@@ -21,7 +21,7 @@ build:
 	cmake --build $(BUILD) -j $(JOBS)
 
 asan:
-	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DG16_SANITIZE=ON -DG16_CUDA=OFF >/dev/null
+	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DG16_SANITIZE=ON -DG16_FAULT_INJECT=ON -DG16_CUDA=OFF >/dev/null
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 
 test-release: build
