@@ -11,9 +11,10 @@
  * instead), B done with valid proofs, every tracker counter back to 0 and, under
  * LeakSanitizer, nothing leaked.
  *
- * usage: test_engine_fault [--cuda] [--every S] [--wrong N] [--table]
+ * usage: test_engine_fault [--cuda] [--every S | --budget SECONDS] [--wrong N] [--table]
  *   --cuda     the device stage on the CUDA backend (a GPU machine)
- *   --every S  walk k = 1, 1+S, 1+2S, ... only (the full walk: S = 1, the default)
+ *   --every S  walk k = 1, 1+S, 1+2S, ... of each kind only (the full walk: S = 1, the default)
+ *   --budget T pick S from the dry run's time so that the walk takes about T seconds
  *   --wrong N  instead of the walk: N jobs whose device stage gets one MSM bucket
  *              corrupted (g16_fault_wrong_arm; needs --cuda): each must be caught by
  *              the self-check and redone on the CPU into a valid proof
@@ -26,6 +27,7 @@
 #include "check.h"
 #include "common/fault.h"
 #include "engine/engine.h"
+#include "engine/tracker.h" /* g16_engine_mono */
 
 #if defined(__has_feature)
 #if __has_feature(address_sanitizer)
@@ -61,7 +63,7 @@ static g16_engine *make(void)
     g16_engine_config cfg;
     g16_engine_config_default(&cfg);
     cfg.pw = 2;
-    cfg.budget_bytes = 1ull << 30;
+    cfg.budget_bytes = use_cuda ? 8ull << 30 : 1ull << 30; /* CUDA: its staging buffers count */
     cfg.verify = 1;
     cfg.synth_threads = 2;
     cfg.device_threads = 2;
@@ -123,10 +125,15 @@ static uint64_t run_one(uint64_t k, unsigned kinds)
     int a_ok = ra == G16_OK && proofs_valid(proofs, N_PARTS);
     uint8_t bproofs[N_PARTS * 192];
     g16_job_status sbst;
+    memset(&sbst, 0, sizeof sbst);
     g16_status rb = sb ? sb : g16_engine_await(e, idb, 120, bproofs, sizeof bproofs, &sbst);
     CHECK(rb == G16_OK, "k=%llu: B done (%s: %s)", (unsigned long long)k, g16_status_str(rb),
           rb ? sbst.message : "");
-    if (rb == G16_OK) CHECK(proofs_valid(bproofs, N_PARTS), "k=%llu: B's proofs valid", (unsigned long long)k);
+    if (rb == G16_OK) {
+        CHECK(proofs_valid(bproofs, N_PARTS), "k=%llu: B's proofs valid", (unsigned long long)k);
+        /* a fault of A must not leave the shared device in a state that makes B's proofs wrong */
+        CHECK(sbst.retries == 0, "k=%llu: B needed no CPU retry (%u)", (unsigned long long)k, sbst.retries);
+    }
     /* On the CPU no fault makes a wrong proof, so none may be counted as one: a self-check
      * that ran out of memory once was (the proof redone on the CPU, the retry reported). */
     if (!use_cuda) CHECK(st.retries == 0, "k=%llu: no CPU retry (%u): %s", (unsigned long long)k, st.retries, st.message);
@@ -183,7 +190,7 @@ static uint64_t create_one(uint64_t k, unsigned *failed, unsigned *worked)
     g16_engine_config cfg;
     g16_engine_config_default(&cfg);
     cfg.pw = 2;
-    cfg.budget_bytes = 1ull << 30;
+    cfg.budget_bytes = use_cuda ? 8ull << 30 : 1ull << 30; /* CUDA: its staging buffers count */
     cfg.verify = 1;
     cfg.synth_threads = 2;
     cfg.device_threads = 2;
@@ -272,14 +279,16 @@ static void wrong_results(unsigned n)
 int main(int argc, char **argv)
 {
     unsigned every = 1, wrong = 0;
+    double budget = 0;
     int table = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--cuda")) use_cuda = 1;
         else if (!strcmp(argv[i], "--every") && i + 1 < argc) every = (unsigned)atoi(argv[++i]);
         else if (!strcmp(argv[i], "--wrong") && i + 1 < argc) wrong = (unsigned)atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--budget") && i + 1 < argc) budget = atof(argv[++i]);
         else if (!strcmp(argv[i], "--table")) table = 1;
         else {
-            fprintf(stderr, "usage: %s [--cuda] [--every S] [--wrong N] [--table]\n", argv[0]);
+            fprintf(stderr, "usage: %s [--cuda] [--every S | --budget SECONDS] [--wrong N] [--table]\n", argv[0]);
             return 2;
         }
     }
@@ -299,8 +308,12 @@ int main(int argc, char **argv)
     } else {
         /* the dry run: every point of A counted, per kind */
         uint64_t per[G16_FAULT_KINDS];
+        double t0 = g16_engine_mono();
         uint64_t n = run_one(0, G16_FAULT_ALL);
+        double dry = g16_engine_mono() - t0;
         memcpy(per, last_count, sizeof per);
+        if (budget > 0 && dry > 0 && n > budget / dry) every = (unsigned)(n / (budget / dry)) + 1;
+        if (every > 1) printf("fault walk: every %u-th point of each kind (dry run %.3f s)\n", every, dry);
         CHECK(n > 0, "the dry run counted A's failure points");
         unsigned runs = 0;
         /* kind by kind: the order of points of different kinds varies between runs (pool
