@@ -39,9 +39,9 @@ cat p1.bin p2.bin > "$C/proof/two.bin"
 "$G" key cache k.params -o "$C/keycache/bits-2-3.g16k" >/dev/null
 
 # Filecoin vanilla proofs: the 32 GiB-sector window PoSt proof of tests/filecoin (bincode,
-# 25 KB; its JSON, 87 KB) and the same cut to one inclusion proof (bincode and JSON)
+# 25 KB) and the same cut to one inclusion proof (bincode and JSON: the whole JSON, 87 KB, is
+# over the harness's 32 KiB and would slow every run)
 cp "$root/tests/filecoin/window-post-32g-sector1.vproof" "$C/vproof/window-32g.vproof"
-cp "$root/tests/filecoin/window-post-32g-sector1.json" "$C/vproof_json/window-32g.json"
 python3 - "$root/tests/filecoin/window-post-32g-sector1.json" "$C" <<'PY'
 import json, struct, sys
 j = json.load(open(sys.argv[1]))

@@ -29,7 +29,7 @@ opts() {
         ifma_diff) echo "-max_len=2048" ;;
         keycache) echo "-max_len=65536 -dict=$here/dict/keycache.dict" ;;
         vproof) echo "-max_len=32768 -dict=$here/dict/vproof.dict" ;;
-        vproof_json) echo "-max_len=131072 -dict=$here/dict/vproof.dict" ;;
+        vproof_json) echo "-max_len=32768 -dict=$here/dict/vproof.dict" ;;
         api) echo "-max_len=4096 -dict=$here/dict/api.dict" ;;
     esac
 }
