@@ -56,7 +56,7 @@ run)
         fi
     done
     awk -v s="$S" '$2 == "execs" && $3 ~ /^[0-9]+$/ {printf "%-16s %8.0f execs/s\n", $1, $3 / s}' "$out/summary.txt" \
-        >>"$out/summary.txt"
+        | tee -a "$out/summary.txt"
     (cd "$W" && tar -cf - fuzz-work/*/corpus | xz -T0 -6 >"$out/corpus.tar.xz")
     [ "$(stat -c %s "$out/corpus.tar.xz")" -lt $((40 << 20)) ] || rm -f "$out/corpus.tar.xz"
     exit "$rc"
