@@ -5,7 +5,10 @@
 #include <errno.h>
 
 #ifdef G16_FAULT_INJECT
+#include <execinfo.h>
 #include <stdatomic.h>
+#include <stdio.h>
+#include <unistd.h>
 
 static _Thread_local uint64_t tl_tag;
 static _Atomic uint64_t armed_tag, armed_k, seen;
@@ -22,6 +25,12 @@ int g16_fault_hit(g16_fault_kind kind)
     uint64_t n = atomic_fetch_add(&seen, 1) + 1;
     if (n != atomic_load(&armed_k)) return 0;
     atomic_store(&fired, (int)kind);
+    if (getenv("G16_FAULT_TRACE")) { /* where the point is: for reading a walk's log */
+        void *bt[24];
+        int nb = backtrace(bt, 24);
+        fprintf(stderr, "fault: %s point %llu fails here:\n", g16_fault_kind_name(kind), (unsigned long long)n);
+        backtrace_symbols_fd(bt, nb, STDERR_FILENO);
+    }
     return 1;
 }
 
