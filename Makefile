@@ -6,6 +6,7 @@ FUZZ_BUILD ?= build-fuzz
 FUZZ_SECONDS ?= 60
 FUZZ_JOBS ?= 2
 FUZZ_SMOKE_SECONDS ?= 30
+FUZZ_SMOKE_JOBS ?= 3
 G16 = $(BUILD)/g16
 
 .PHONY: all deps build asan test test-release test-asan run vectors fixtures clean fuzz-build fuzz test-fuzz
@@ -21,7 +22,7 @@ build:
 	cmake --build $(BUILD) -j $(JOBS)
 
 asan:
-	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DG16_SANITIZE=ON -DG16_CUDA=OFF >/dev/null
+	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DG16_SANITIZE=ON -DG16_FAULT_INJECT=ON -DG16_CUDA=OFF >/dev/null
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 
 test-release: build
@@ -38,10 +39,10 @@ fuzz: fuzz-build
 	bash tests/fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS) $(FUZZ_JOBS)
 
 # The smoke stage of make test: every seed and regression input once, then each harness
-# for FUZZ_SMOKE_SECONDS, two at a time.
+# for FUZZ_SMOKE_SECONDS, FUZZ_SMOKE_JOBS (3) at a time (17 harnesses: about 3 minutes).
 test-fuzz: fuzz-build
-	bash tests/fuzz/run.sh $(FUZZ_BUILD) 0 $(FUZZ_JOBS)
-	bash tests/fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SMOKE_SECONDS) $(FUZZ_JOBS)
+	bash tests/fuzz/run.sh $(FUZZ_BUILD) 0 $(FUZZ_SMOKE_JOBS)
+	bash tests/fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SMOKE_SECONDS) $(FUZZ_SMOKE_JOBS)
 
 test-asan: asan
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 ctest --output-on-failure -j $(JOBS) -L 'unit|daemon'

@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "backend/backend.h"
+#include "common/fault.h"
 #include "common/error.h"
 #include "common/rss.h"
 #include "curve/curve.h"
@@ -489,7 +490,7 @@ static const g16_backend_ops cuda_ops = {
 g16_status g16_cuda_backend_open(g16_backend **out, int device)
 {
     *out = NULL;
-    cuda_backend *cb = calloc(1, sizeof *cb);
+    cuda_backend *cb = g16_calloc(1, sizeof *cb);
     if (!cb) return g16_fail(G16_ERR_NOMEM, "cuda backend: out of memory");
     /* The context's host memory (driver state, the staging buffer) is resident
      * for as long as the backend is open and outside every buffer the engine

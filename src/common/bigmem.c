@@ -1,6 +1,7 @@
 /* Huge-page-advised allocations (see bigmem.h). */
 #define _GNU_SOURCE
 #include "common/bigmem.h"
+#include "common/fault.h"
 
 #include <stdlib.h>
 #include <sys/mman.h>
@@ -9,11 +10,11 @@
 
 void *g16_big_alloc(size_t bytes)
 {
-    if (bytes < HUGE_PAGE) return malloc(bytes ? bytes : 1);
+    if (bytes < HUGE_PAGE) return g16_malloc(bytes ? bytes : 1);
     size_t len = (bytes + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
     if (len < bytes) return NULL; /* rounding overflowed */
     void *p = NULL;
-    if (posix_memalign(&p, HUGE_PAGE, len)) return NULL;
+    if (g16_fault_hit(G16_FAULT_ALLOC) || posix_memalign(&p, HUGE_PAGE, len)) return NULL;
 #ifdef MADV_HUGEPAGE
     /* advice only: the memory works the same without it */
     (void)madvise(p, len, MADV_HUGEPAGE);

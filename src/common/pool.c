@@ -1,4 +1,5 @@
 #include "common/pool.h"
+#include "common/fault.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -24,6 +25,7 @@ struct g16_pool {
     size_t n, grain, chunks;
     atomic_size_t next_chunk;
     g16_pool *job_current; /* the poster's current-pool override, inherited by the workers */
+    uint64_t job_tag;      /* the poster's fault-injection tag (common/fault.h), inherited likewise */
 };
 
 /* Which pool the calling thread is running a callback of, and as which worker:
@@ -68,6 +70,7 @@ static void *worker_main(void *arg)
         void *ctx = p->ctx;
         size_t n = p->n, grain = p->grain, chunks = p->chunks;
         tl_current = p->job_current; /* a NULL-pool call nested in fn resolves as the poster's would */
+        g16_fault_scope(p->job_tag);
         pthread_mutex_unlock(&p->mu);
         run_chunks(p, fn, ctx, n, grain, chunks, wa.index);
         pthread_mutex_lock(&p->mu);
@@ -102,10 +105,10 @@ g16_status g16_pool_create(g16_pool **out, unsigned threads)
     if (threads == 0 || threads > G16_POOL_MAX_THREADS)
         return g16_fail(G16_ERR_ARG, "thread pool size %u is not in 1..%u", threads,
                         G16_POOL_MAX_THREADS);
-    g16_pool *p = calloc(1, sizeof *p);
+    g16_pool *p = g16_calloc(1, sizeof *p);
     if (!p) return g16_fail(G16_ERR_NOMEM, "thread pool: out of memory");
     p->size = threads;
-    p->threads = calloc(threads, sizeof *p->threads);
+    p->threads = g16_calloc(threads, sizeof *p->threads);
     if (!p->threads) {
         free(p);
         return g16_fail(G16_ERR_NOMEM, "thread pool: out of memory");
@@ -116,12 +119,12 @@ g16_status g16_pool_create(g16_pool **out, unsigned threads)
     pthread_cond_init(&p->done, NULL);
     atomic_init(&p->next_chunk, 0);
     for (unsigned i = 0; i + 1 < threads; i++) {
-        worker_arg *wa = malloc(sizeof *wa);
+        worker_arg *wa = g16_malloc(sizeof *wa);
         int rc = ENOMEM;
         if (wa) {
             wa->pool = p;
             wa->index = i + 1;
-            rc = pthread_create(&p->threads[i], NULL, worker_main, wa);
+            rc = g16_thread_create(&p->threads[i], worker_main, wa);
         }
         if (rc != 0) {
             free(wa);
@@ -273,6 +276,7 @@ void g16_pool_for(g16_pool *pool, size_t n, size_t grain, g16_range_fn fn, void 
     pool->grain = grain;
     pool->chunks = n / grain + (n % grain != 0);
     pool->job_current = tl_current;
+    pool->job_tag = g16_fault_tag();
     atomic_store_explicit(&pool->next_chunk, 0, memory_order_relaxed);
     pool->pending = size - 1;
     pool->gen++;

@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "backend/backend.h"
+#include "common/fault.h"
 #include "common/error.h"
 #include "engine/budget.h"
 
@@ -85,7 +86,7 @@ static g16_objent *obj_ref(g16_engine *e, const void *obj, int kind, size_t byte
 {
     g16_objent *o = obj_find(e, obj, kind);
     if (!o) {
-        if (!(o = calloc(1, sizeof *o))) return NULL;
+        if (!(o = g16_calloc(1, sizeof *o))) return NULL;
         o->obj = obj;
         o->kind = kind;
         o->bytes = bytes;

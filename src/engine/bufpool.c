@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "common/error.h"
+#include "common/fault.h"
 #include "backend/backend.h"
 #include "engine/bufpool.h"
 
@@ -24,7 +25,7 @@ static int push(g16_buf **arr, size_t *n, size_t *cap, g16_buf b)
 {
     if (*n == *cap) {
         size_t nc = *cap ? 2 * *cap : 16;
-        g16_buf *na = realloc(*arr, nc * sizeof *na);
+        g16_buf *na = g16_realloc(*arr, nc * sizeof *na);
         if (!na) return 0;
         *arr = na;
         *cap = nc;
@@ -70,7 +71,7 @@ static void *freer_main(void *arg)
 
 g16_status g16_bufpool_start(g16_engine *e)
 {
-    if (pthread_create(&e->pool.freer, NULL, freer_main, e) != 0)
+    if (g16_thread_create(&e->pool.freer, freer_main, e) != 0)
         return g16_fail(G16_ERR_INTERNAL, "engine: cannot start the freer thread");
     e->pool.freer_started = 1;
     return G16_OK;
@@ -138,7 +139,9 @@ static int prefault_on(void)
 g16_status g16_bufpool_alloc(g16_engine *e, g16_buf *b, size_t bytes)
 {
     bytes = g16_buf_round(bytes);
-    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    void *p = g16_fault_hit(G16_FAULT_ALLOC)
+                  ? MAP_FAILED
+                  : mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED) {
         b->p = NULL;
         b->bytes = 0;

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "backend/backend.h"
+#include "common/fault.h"
 #include "groth16/ops.h"
 #include "common/error.h"
 #include "engine/workers.h"
@@ -61,7 +62,8 @@ static void stop_workers(g16_engine *e)
     e->stop = 1;
     pthread_cond_broadcast(&e->cv);
     pthread_mutex_unlock(&e->mu);
-    for (unsigned i = 0; i < e->n_workers; i++)
+    /* workers NULL: create failed before the table was allocated */
+    for (unsigned i = 0; e->workers && i < e->n_workers; i++)
         if (e->workers[i].started) pthread_join(e->workers[i].thread, NULL);
 }
 
@@ -152,7 +154,7 @@ g16_status g16_engine_create(g16_engine **out, const g16_engine_config *cfg_in)
      * large block to mmap, so freeing it gives the memory back at once. */
     mallopt(M_MMAP_THRESHOLD, 1 << 20);
 #endif
-    g16_engine *e = calloc(1, sizeof *e);
+    g16_engine *e = g16_calloc(1, sizeof *e);
     if (!e) return g16_fail(G16_ERR_NOMEM, "engine: out of memory");
     pthread_mutex_init(&e->mu, NULL);
     pthread_cond_init(&e->cv, NULL);
@@ -177,9 +179,9 @@ g16_status g16_engine_create(g16_engine **out, const g16_engine_config *cfg_in)
         goto fail;
     }
     e->n_devs = cfg.devices;
-    e->devs = calloc(e->n_devs, sizeof *e->devs);
+    e->devs = g16_calloc(e->n_devs, sizeof *e->devs);
     e->n_workers = cfg.pw + cfg.devices * cfg.gw + cfg.finalizers;
-    e->workers = calloc(e->n_workers, sizeof *e->workers);
+    e->workers = g16_calloc(e->n_workers, sizeof *e->workers);
     if (!e->devs || !e->workers) {
         st = g16_fail(G16_ERR_NOMEM, "engine: out of memory");
         goto fail;
@@ -219,7 +221,7 @@ g16_status g16_engine_create(g16_engine **out, const g16_engine_config *cfg_in)
     if ((st = g16_bufpool_start(e))) goto fail;
     if ((st = g16_keys_start(e))) goto fail;
     for (unsigned i = 0; i < e->n_workers; i++) {
-        if (pthread_create(&e->workers[i].thread, NULL, g16_worker_main, &e->workers[i]) != 0) {
+        if (g16_thread_create(&e->workers[i].thread, g16_worker_main, &e->workers[i]) != 0) {
             st = g16_fail(G16_ERR_INTERNAL, "engine: cannot start worker thread %u", i);
             goto fail;
         }

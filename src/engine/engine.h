@@ -182,6 +182,7 @@ typedef struct g16_keytask {
 
 struct g16_job {
     uint64_t id, seq;
+    uint64_t fault_tag;     /* the submitter's fault-injection tag: its workers take it (common/fault.h) */
     g16_priority prio;
     g16_key *key;           /* one reference */
     g16_keyent *kent;

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "common/error.h"
+#include "common/fault.h"
 #include "engine/jobs.h"
 
 /* ---------------------------------------------------------------- lists */
@@ -215,10 +216,10 @@ g16_status g16_engine_submit(g16_engine *e, uint64_t *id, g16_key *key, const g1
     if (!e || !key || !parts || n == 0 || n > UINT32_MAX || (unsigned)prio > G16_PRIO_LOW)
         return g16_fail(G16_ERR_ARG, "engine submit: need a key, at least one partition and a priority");
     for (size_t i = 0; i < n; i++) G16_TRY(check_part(key, &parts[i], i));
-    g16_job *j = calloc(1, sizeof *j);
-    g16_part *ps = calloc(n, sizeof *ps);
-    uint8_t *proofs = calloc(n, G16_PROOF_BYTES);
-    g16_keyent *kn = calloc(1, sizeof *kn);
+    g16_job *j = g16_calloc(1, sizeof *j);
+    g16_part *ps = g16_calloc(n, sizeof *ps);
+    uint8_t *proofs = g16_calloc(n, G16_PROOF_BYTES);
+    g16_keyent *kn = g16_calloc(1, sizeof *kn);
     if (!j || !ps || !proofs || !kn) {
         free(j), g16_parts_free(ps, n), free(proofs), free(kn);
         return g16_fail(G16_ERR_NOMEM, "engine submit: out of memory");
@@ -283,6 +284,7 @@ g16_status g16_engine_submit(g16_engine *e, uint64_t *id, g16_key *key, const g1
     g16_key_retain(key);
     j->id = e->next_id++;
     j->seq = e->next_seq++;
+    j->fault_tag = g16_fault_tag();
     j->prio = prio;
     j->key = key;
     j->kent = ke;

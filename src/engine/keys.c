@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "backend/backend.h"
+#include "common/fault.h"
 #include "common/error.h"
 #include "engine/keys.h"
 
@@ -49,7 +50,7 @@ static int device_copies(const g16_engine *e, unsigned d)
 
 static void push_task(g16_engine *e, int evict, unsigned d, g16_key *key)
 {
-    g16_keytask *t = calloc(1, sizeof *t);
+    g16_keytask *t = g16_calloc(1, sizeof *t);
     if (!t) return; /* a lost preload costs time, not correctness: the device stage uploads */
     t->evict = evict;
     t->device = d;
@@ -97,7 +98,7 @@ void g16_keyent_job_out(g16_engine *e, g16_keyent *ke)
 g16_status g16_engine_key_hold(g16_engine *e, g16_key *key, int upload)
 {
     if (!e || !key) return g16_fail(G16_ERR_ARG, "engine key hold: need an engine and a key");
-    g16_keyent *fresh = calloc(1, sizeof *fresh);
+    g16_keyent *fresh = g16_calloc(1, sizeof *fresh);
     if (!fresh) return g16_fail(G16_ERR_NOMEM, "engine key hold: out of memory");
     pthread_mutex_lock(&e->mu);
     g16_status st = G16_OK;
@@ -262,7 +263,7 @@ static void *mover_main(void *arg)
 
 g16_status g16_keys_start(g16_engine *e)
 {
-    if (pthread_create(&e->kmover, NULL, mover_main, e) != 0)
+    if (g16_thread_create(&e->kmover, mover_main, e) != 0)
         return g16_fail(G16_ERR_INTERNAL, "engine: cannot start the key mover thread");
     e->kmover_started = 1;
     return G16_OK;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "common/error.h"
+#include "common/fault.h"
 #include "engine/trace.h"
 
 void g16_trace_span(g16_engine *e, const char *name, double t_begin, double t_end, unsigned lane,
@@ -18,7 +19,7 @@ void g16_trace_span(g16_engine *e, const char *name, double t_begin, double t_en
     pthread_mutex_lock(&t->mu);
     if (t->n == t->cap) {
         size_t nc = t->cap ? 2 * t->cap : 256;
-        g16_trace_ev *ne = realloc(t->ev, nc * sizeof *ne);
+        g16_trace_ev *ne = g16_realloc(t->ev, nc * sizeof *ne);
         if (!ne) goto out; /* a lost span is better than a failed proof */
         t->ev = ne;
         t->cap = nc;
@@ -36,7 +37,7 @@ void g16_trace_counters(g16_engine *e)
     pthread_mutex_lock(&t->mu);
     if (t->n_ctr == t->cap_ctr) {
         size_t nc = t->cap_ctr ? 2 * t->cap_ctr : 256;
-        void *nb = realloc(t->ctr, nc * sizeof *t->ctr);
+        void *nb = g16_realloc(t->ctr, nc * sizeof *t->ctr);
         if (!nb) goto out;
         t->ctr = nb;
         t->cap_ctr = nc;

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "common/error.h"
+#include "common/fault.h"
 #include "engine/workers.h"
 
 /* ---------------------------------------------------------------- hooks */
@@ -79,7 +80,7 @@ static g16_status synthesize(g16_engine *e, g16_part *p)
     if (!w) {
         G16_TRY(g16_witness_load(&own, p->wit_path));
         if (!p->pub && own->n_pub) {
-            p->pub = malloc(32ull * own->n_pub);
+            p->pub = g16_malloc(32ull * own->n_pub);
             if (!p->pub) {
                 g16_witness_destroy(own);
                 return g16_fail(G16_ERR_NOMEM, "synthesis: no memory for the public inputs");
@@ -99,6 +100,15 @@ static g16_status synthesize(g16_engine *e, g16_part *p)
     return g16_part_density(e, p, &d);
 }
 
+/* Admission under the job's fault tag: its charge entries are the job's allocations. */
+static int admit_tagged(g16_engine *e, g16_part *p)
+{
+    uint64_t old = g16_fault_scope(p->job->fault_tag);
+    int ok = g16_admit(e, p);
+    g16_fault_scope(old);
+    return ok;
+}
+
 static void synth_loop(g16_worker *w)
 {
     g16_engine *e = w->e;
@@ -110,7 +120,7 @@ static void synth_loop(g16_worker *w)
              * would hold memory (and, with GPUs, fresh page-locked buffers whose
              * registration stalls the driver) for partitions no device can take yet. */
             int64_t ahead = g16_tracker_get(&e->tr, G16_CTR_SYNTH) + g16_tracker_get(&e->tr, G16_CTR_WAITING);
-            if (e->queue && ahead < (int64_t)e->cfg.max_ahead && g16_admit(e, e->queue)) {
+            if (e->queue && ahead < (int64_t)e->cfg.max_ahead && admit_tagged(e, e->queue)) {
                 p = g16_part_pop(&e->queue);
                 break;
             }
@@ -133,7 +143,9 @@ static void synth_loop(g16_worker *w)
         g16_tracker_log(&e->tr, "admitted", j->id, p->index);
         pthread_mutex_unlock(&e->mu);
 
+        g16_fault_scope(j->fault_tag);
         g16_status st = synthesize(e, p);
+        g16_fault_scope(0);
         char msg[256];
         if (st) fail_msg(msg, sizeof msg, p, G16_STAGE_SYNTH);
         double t1 = g16_engine_now(e);
@@ -252,7 +264,9 @@ static void device_loop(g16_worker *w)
 
         pthread_mutex_lock(&d->lock);
         double tb = g16_engine_now(e);
+        g16_fault_scope(j->fault_tag);
         g16_status st = device_prove(e, w, p, p->attempt > 0);
+        g16_fault_scope(0);
         double te = g16_engine_now(e);
         g16_prove_times pt = g16_last_prove_times; /* this thread's prove_start */
         char msg[256];
@@ -328,12 +342,19 @@ static g16_status self_check(g16_engine *e, g16_part *p)
     if (!w) /* read from its file: the inputs were kept at synthesis */
         return g16_verify(g16_key_vk(p->job->key), p->proof, p->pub, p->n_pub);
     size_t n = w->n_pub;
-    uint8_t *in = malloc(n ? n * 32 : 1);
+    uint8_t *in = g16_malloc(n ? n * 32 : 1);
     if (!in) return g16_fail(G16_ERR_NOMEM, "self-check: out of memory");
     for (size_t i = 0; i < n; i++) g16_witness_get(in + 32 * i, w, 1 + i);
     g16_status st = g16_verify(g16_key_vk(p->job->key), p->proof, in, n);
     free(in);
     return st;
+}
+
+/* Returns: 1 when the self-check's status says the proof is wrong (it does not verify or
+ * does not decode), 0 when the check itself could not run. */
+static int verdict(g16_status st)
+{
+    return st != G16_ERR_NOMEM && st != G16_ERR_IO;
 }
 
 static void final_loop(g16_worker *w)
@@ -355,6 +376,7 @@ static void final_loop(g16_worker *w)
         g16_stage where = G16_STAGE_FINAL;
         double t2 = 0;
         char msg[256] = "";
+        g16_fault_scope(j->fault_tag);
         if (dead) {
             g16_pending_free(p->pending); /* cancelled at this boundary */
         } else {
@@ -378,12 +400,18 @@ static void final_loop(g16_worker *w)
                 g16_trace_span(e, "verify", t1, t2, w->lane, p);
             }
         }
+        g16_fault_scope(0);
 
         pthread_mutex_lock(&e->mu);
         e->final_s += t1 - t;
         if (t2 > 0) e->verify_s += t2 - t1;
         g16_tracker_add(&e->tr, G16_CTR_FINAL, -1);
         if (st) g16_job_fail(e, j, G16_STAGE_FINAL, st, msg);
+        if (!j->dead && vst && !verdict(vst)) {
+            /* The check could not run (no memory, no randomness): the proof may well be right,
+             * so it is neither returned nor counted as a wrong proof redone on the CPU. */
+            g16_job_fail(e, j, where, vst, msg);
+        }
         if (!j->dead && vst) {
             size_t cpu_need = 3 * p->abc_each + p->z_bytes + p->aux_cpu + p->scratch_cpu +
                               j->kent->bytes + p->cent->bytes + p->went->bytes;

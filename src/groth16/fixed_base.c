@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/fault.h"
 #include "common/bigmem.h"
 #include "common/error.h"
 #include "common/pool.h"

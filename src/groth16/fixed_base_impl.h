@@ -225,17 +225,17 @@ g16_status FB_NAME(const AFF *base, size_t jobs, AFF *const *outs, const g16_fr 
     c.scratch_bytes = build_bytes > mul_bytes ? build_bytes : mul_bytes;
     c.scratch_bytes = (c.scratch_bytes + 63) & ~(size_t)63;
     AFF *tab = g16_big_alloc(entries * sizeof(AFF));
-    c.scratch = malloc((size_t)T * c.scratch_bytes);
+    c.scratch = g16_malloc((size_t)T * c.scratch_bytes);
 #ifdef FB_VSPAN
     c.vscratch_bytes = FB_VSCRATCH; /* 0, or an allocation that fails: the batch-step path */
-    c.vscratch = c.vscratch_bytes ? aligned_alloc(64, (size_t)T * c.vscratch_bytes) : NULL;
+    c.vscratch = c.vscratch_bytes ? g16_aligned_alloc(64, (size_t)T * c.vscratch_bytes) : NULL;
 #endif
-    c.rowbase = malloc(c.windows * sizeof(AFF));
-    c.bh = calloc(T, sizeof *c.bh);
+    c.rowbase = g16_malloc(c.windows * sizeof(AFF));
+    c.bh = g16_calloc(T, sizeof *c.bh);
     size_t nspans = 0;
     for (size_t j = 0; j < jobs; j++) nspans += (ns[j] + FB_SPAN - 1) / FB_SPAN;
-    c.spans = malloc(nspans * sizeof *c.spans);
-    JAC *rj = malloc(c.windows * sizeof(JAC));
+    c.spans = g16_malloc(nspans * sizeof *c.spans);
+    JAC *rj = g16_malloc(c.windows * sizeof(JAC));
     g16_status st = G16_OK;
     if (!tab || !c.scratch || !c.rowbase || !rj || !c.bh || !c.spans)
         st = g16_fail(G16_ERR_NOMEM, "fixed-base table: out of memory (%zu entries)", entries);

@@ -4,13 +4,14 @@
 #include <sys/mman.h>
 
 #include "common/bigmem.h"
+#include "common/fault.h"
 #include "common/error.h"
 #include "groth16/groth16.h"
 #include "ntt/ntt.h"
 
 g16_key *g16_key_alloc(void)
 {
-    g16_key *k = calloc(1, sizeof *k);
+    g16_key *k = g16_calloc(1, sizeof *k);
     if (!k) {
         g16_fail(G16_ERR_NOMEM, "proving key: out of memory");
         return NULL;
@@ -93,13 +94,13 @@ int g16_key_is_mapped(const g16_key *key) { return key->map != NULL; }
 
 g16_vk *g16_vk_copy(const g16_vk *vk)
 {
-    g16_vk *c = calloc(1, sizeof *c);
+    g16_vk *c = g16_calloc(1, sizeof *c);
     if (!c) return NULL;
     *c = *vk;
     c->prep = NULL;
     c->ic = NULL;
     if (vk->n_ic) {
-        c->ic = malloc(vk->n_ic * sizeof *c->ic);
+        c->ic = g16_malloc(vk->n_ic * sizeof *c->ic);
         if (!c->ic) {
             free(c);
             return NULL;
@@ -121,7 +122,7 @@ uint64_t g16_vk_inputs(const g16_vk *vk) { return vk->n_ic ? vk->n_ic - 1 : 0; }
 g16_status g16_vk_prepare(g16_vk *vk)
 {
     if (vk->prep) return G16_OK;
-    g16_g2_prepared *p = malloc(3 * sizeof *p);
+    g16_g2_prepared *p = g16_malloc(3 * sizeof *p);
     if (!p) return g16_fail(G16_ERR_NOMEM, "vk: cannot prepare G2 points");
     g16_g2_prepare(&p[0], &vk->beta_g2);
     g16_g2_prepare(&p[1], &vk->gamma_g2);

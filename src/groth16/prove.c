@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "common/error.h"
+#include "common/fault.h"
 #include "curve/curve.h"
 #include "groth16/groth16.h"
 #include "groth16/ops.h"
@@ -127,7 +128,7 @@ static uint64_t *merge_bits(uint64_t n_in, const uint64_t *in_bits, uint64_t n_a
                             const uint64_t *aux_bits)
 {
     uint64_t n = n_in + n_aux, words = n / 64 + 2;
-    uint64_t *bits = calloc(words, 8);
+    uint64_t *bits = g16_calloc(words, 8);
     if (!bits) return NULL;
     for (uint64_t i = 0; i < n_in; i++)
         if (!in_bits || g16_bit(in_bits, i)) bits[i >> 6] |= 1ull << (i & 63);
@@ -182,7 +183,7 @@ g16_status g16_prove_start(g16_pending **out, g16_key *key, const g16_prove_inpu
                       (unsigned long long)d->n_aux_in_b, key->n_a, key->n_b_g1, key->n_b_g2);
         goto done;
     }
-    p = calloc(1, sizeof *p);
+    p = g16_calloc(1, sizeof *p);
     if (!p) {
         st = g16_fail(G16_ERR_NOMEM, "prove: out of memory");
         goto done;
@@ -223,7 +224,7 @@ g16_status g16_prove_start(g16_pending **out, g16_key *key, const g16_prove_inpu
             goto done;
     }
 
-    if (!p->have_b2 && !(p->zb = malloc((key->n_b_g2 ? key->n_b_g2 : 1) * sizeof *p->zb))) {
+    if (!p->have_b2 && !(p->zb = g16_malloc((key->n_b_g2 ? key->n_b_g2 : 1) * sizeof *p->zb))) {
         st = g16_fail(G16_ERR_NOMEM, "prove: out of memory");
         goto done;
     }
@@ -238,7 +239,7 @@ g16_status g16_prove_start(g16_pending **out, g16_key *key, const g16_prove_inpu
     tm.start_total = now() - t0;
     p->times = tm;
     g16_last_prove_times = tm;
-    if (pthread_create(&p->thread, NULL, finish_thread, p) == 0)
+    if (g16_thread_create(&p->thread, finish_thread, p) == 0)
         p->started = 1;
     else
         finish_work(p); /* no thread to be had: finish here rather than fail */

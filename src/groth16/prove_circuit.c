@@ -2,6 +2,7 @@
 #include <stdlib.h>
 
 #include "common/error.h"
+#include "common/fault.h"
 #include "groth16/groth16.h"
 
 g16_status g16_prove(uint8_t proof[G16_PROOF_BYTES], g16_key *key, const g16_circuit *circ,
@@ -22,9 +23,9 @@ g16_status g16_prove_on(uint8_t proof[G16_PROOF_BYTES], g16_key *key, const g16_
     G16_TRY(g16_circuit_density(&d, circ));
     g16_prove_input in = {0};
     in.density = &d;
-    in.a = malloc(rows * sizeof(g16_fr));
-    in.b = malloc(rows * sizeof(g16_fr));
-    in.c = malloc(rows * sizeof(g16_fr));
+    in.a = g16_malloc(rows * sizeof(g16_fr));
+    in.b = g16_malloc(rows * sizeof(g16_fr));
+    in.c = g16_malloc(rows * sizeof(g16_fr));
     in.n_rows = rows;
     in.z = wit->z;
     in.n_z = wit->n;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "common/error.h"
+#include "common/fault.h"
 #include "common/pool.h"
 #include "ntt/ntt.h"
 #include "field/x86_64/inline.h"
@@ -146,7 +147,7 @@ static void geom_fill(g16_fr *t, size_t n, const g16_fr *start, const g16_fr *ra
 static g16_status make_twiddles(g16_fr **out, unsigned log_n, int inverse)
 {
     size_t half = log_n ? (size_t)1 << (log_n - 1) : 1;
-    g16_fr *tw = malloc(half * sizeof *tw), w, one;
+    g16_fr *tw = g16_malloc(half * sizeof *tw), w, one;
     if (!tw) return g16_fail(G16_ERR_NOMEM, "NTT twiddles for 2^%u", log_n);
     g16_sj_root(&w, log_n);
     if (inverse) g16_fr_inv(&w, &w);
@@ -212,7 +213,7 @@ g16_status g16_sj_odd_quotient(g16_fr *out, g16_fr *a, g16_fr *b, g16_fr *c, uns
 {
     if (log_n >= 32) return g16_fail(G16_ERR_ARG, "domain 2^%u: the odd points need 2^%u-th roots", log_n, log_n + 1);
     size_t n = (size_t)1 << log_n;
-    g16_fr *fwd = NULL, *inv = NULL, *shift = malloc(n * sizeof *shift);
+    g16_fr *fwd = NULL, *inv = NULL, *shift = g16_malloc(n * sizeof *shift);
     g16_status s = shift ? G16_OK : g16_fail(G16_ERR_NOMEM, "odd-point factors for 2^%u", log_n);
     if (s == G16_OK) s = make_twiddles(&fwd, log_n, 0);
     if (s == G16_OK) s = make_twiddles(&inv, log_n, 1);

@@ -4,6 +4,7 @@
 #include <time.h>
 
 #include "common/error.h"
+#include "common/fault.h"
 #include "common/pool.h"
 #include "curve/curve.h"
 #include "groth16/snarkjs_prove.h"
@@ -50,7 +51,7 @@ g16_status g16_sj_pk_compact(g16_sj_pk *pk)
     int b_same = 1;
     for (size_t k = 0; k < n && b_same; k++)
         b_same = g16_g1_affine_is_infinity(&pk->b1[k]) == g16_g2_affine_is_infinity(&pk->b2[k]);
-    uint64_t *da = calloc(words ? words : 1, 8), *db = b_same ? calloc(words ? words : 1, 8) : NULL;
+    uint64_t *da = g16_calloc(words ? words : 1, 8), *db = b_same ? g16_calloc(words ? words : 1, 8) : NULL;
     if (!da || (b_same && !db)) {
         free(da);
         free(db);
@@ -109,7 +110,7 @@ g16_status g16_sj_prove(g16_sj_proof *proof, const g16_sj_pk *pk, const g16_fr *
     if (!g16_fr_is_one(&w[0])) return g16_fail(G16_ERR_ARG, "witness value 0 is not 1");
     double t0 = now(), t;
     size_t n = pk->domain_size;
-    g16_fr *abc = calloc(3 * n, sizeof *abc), *p = malloc(n * sizeof *p);
+    g16_fr *abc = g16_calloc(3 * n, sizeof *abc), *p = g16_malloc(n * sizeof *p);
     if (!abc || !p) {
         free(abc);
         free(p);

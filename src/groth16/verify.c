@@ -5,6 +5,7 @@
 #include <sys/random.h>
 
 #include "common/error.h"
+#include "common/fault.h"
 #include "curve/curve.h"
 #include "groth16/groth16.h"
 #include "msm/msm.h"
@@ -34,7 +35,7 @@ static g16_status get_prepared(const g16_vk *vk, g16_g2_prepared **own, const g1
         *out = vk->prep;
         return G16_OK;
     }
-    g16_g2_prepared *p = malloc(3 * sizeof *p);
+    g16_g2_prepared *p = g16_malloc(3 * sizeof *p);
     if (!p) return g16_fail(G16_ERR_NOMEM, "verify: out of memory");
     g16_g2_prepare(&p[0], &vk->beta_g2);
     g16_g2_prepare(&p[1], &vk->gamma_g2);
@@ -82,13 +83,13 @@ g16_status g16_verify_batch(const g16_vk *vk, const uint8_t *proofs, size_t k,
                         n_inputs, vk->n_ic ? vk->n_ic - 1 : 0);
     if (k == 0) return G16_OK;
     g16_status st = G16_OK;
-    proof_pts *pp = malloc(k * sizeof *pp);
-    g16_fr *x = malloc((n_inputs + 1) * sizeof *x);
-    g16_fr *sum = calloc(n_inputs + 1, sizeof *sum); /* Σ_k ρ_k·x_{k,i} */
-    g16_fr *rho = malloc(k * sizeof *rho);
-    g16_g1_affine *negA = malloc(k * sizeof *negA);
-    g16_g2_affine *B = malloc(k * sizeof *B);
-    g16_g1_affine *Cs = malloc(k * sizeof *Cs);
+    proof_pts *pp = g16_malloc(k * sizeof *pp);
+    g16_fr *x = g16_malloc((n_inputs + 1) * sizeof *x);
+    g16_fr *sum = g16_calloc(n_inputs + 1, sizeof *sum); /* Σ_k ρ_k·x_{k,i} */
+    g16_fr *rho = g16_malloc(k * sizeof *rho);
+    g16_g1_affine *negA = g16_malloc(k * sizeof *negA);
+    g16_g2_affine *B = g16_malloc(k * sizeof *B);
+    g16_g1_affine *Cs = g16_malloc(k * sizeof *Cs);
     if (!pp || !x || !sum || !rho || !negA || !B || !Cs) {
         st = g16_fail(G16_ERR_NOMEM, "verify: out of memory for %zu proofs", k);
         goto done;

@@ -156,6 +156,7 @@ static void LOCAL(flush_scalar)(LOCAL(scratch) *s, MSM_AFF *tgt, uint8_t *sts, s
 }
 
 #include "msm/batch_v8.h"
+#include "common/fault.h"
 
 #ifdef G16_IFMA_BUILD
 /* The vector batch loops (flush_v8, both groups): additions with xA = xP
@@ -406,7 +407,7 @@ g16_status MSM_CAT(MSM_CAT(g16_, MSM_G), _batch_new)(MSM_CAT(MSM_CAT(g16_, MSM_G
                                                       size_t cap)
 {
     *out = NULL;
-    MSM_CAT(MSM_CAT(g16_, MSM_G), _batch) *b = calloc(1, sizeof *b);
+    MSM_CAT(MSM_CAT(g16_, MSM_G), _batch) *b = g16_calloc(1, sizeof *b);
     if (!b) return g16_fail(G16_ERR_NOMEM, "batch additions: out of memory");
     LOCAL(ctx) x;
     memset(&x, 0, sizeof x);

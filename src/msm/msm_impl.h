@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "common/error.h"
+#include "common/fault.h"
 #include "common/pool.h"
 #include "curve/curve.h"
 #include "field/fp_batch.h"
@@ -209,34 +210,34 @@ static int LOCAL(scratch_get)(LOCAL(ctx) *x, LOCAL(scratch) *s)
     if (s->failed) return 0;
     size_t nb = x->nb_max, B = x->batch;
     s->nb = nb;
-    s->st = malloc(nb);
+    s->st = g16_malloc(nb);
     if (x->affine) {
-        s->aff = malloc(nb * sizeof *s->aff);
-        s->eb = malloc(B * sizeof *s->eb);
-        s->ep = malloc(B * sizeof *s->ep);
-        s->eneg = malloc(B);
-        s->ekind = malloc(B);
-        s->den = malloc(B * sizeof *s->den);
-        s->acc = malloc(B * sizeof *s->acc);
-        s->lam = malloc(B * sizeof *s->lam);
-        s->w1 = malloc(B * sizeof *s->w1);
-        s->spb = malloc(B * sizeof *s->spb);
-        s->spp = malloc(B * sizeof *s->spp);
-        s->spn = malloc(B);
+        s->aff = g16_malloc(nb * sizeof *s->aff);
+        s->eb = g16_malloc(B * sizeof *s->eb);
+        s->ep = g16_malloc(B * sizeof *s->ep);
+        s->eneg = g16_malloc(B);
+        s->ekind = g16_malloc(B);
+        s->den = g16_malloc(B * sizeof *s->den);
+        s->acc = g16_malloc(B * sizeof *s->acc);
+        s->lam = g16_malloc(B * sizeof *s->lam);
+        s->w1 = g16_malloc(B * sizeof *s->w1);
+        s->spb = g16_malloc(B * sizeof *s->spb);
+        s->spp = g16_malloc(B * sizeof *s->spp);
+        s->spn = g16_malloc(B);
 #ifdef G16_IFMA_BUILD
         /* per group of 8 additions: the v8 vectors of flush_v8 and two address vectors */
-        if (g16_use_ifma) s->vbuf = aligned_alloc(64, (B / 8 + 1) * (V8_PER_GROUP * sizeof(v8) + 128));
+        if (g16_use_ifma) s->vbuf = g16_aligned_alloc(64, (B / 8 + 1) * (V8_PER_GROUP * sizeof(v8) + 128));
         if (g16_use_ifma && !s->vbuf) s->failed = 1;
 #endif
         for (int i = 0; i < 2; i++) {
-            s->pb[i] = malloc(B * sizeof *s->pb[i]);
-            s->pp[i] = malloc(B * sizeof *s->pp[i]);
-            s->pn[i] = malloc(B);
+            s->pb[i] = g16_malloc(B * sizeof *s->pb[i]);
+            s->pp[i] = g16_malloc(B * sizeof *s->pp[i]);
+            s->pn[i] = g16_malloc(B);
         }
-        s->ids = malloc(nb * sizeof *s->ids);
-        s->tmp = malloc(B * sizeof *s->tmp);
-        s->ch = malloc(2 * MSM_CHAINS * sizeof *s->ch);
-        s->chst = malloc(2 * MSM_CHAINS);
+        s->ids = g16_malloc(nb * sizeof *s->ids);
+        s->tmp = g16_malloc(B * sizeof *s->tmp);
+        s->ch = g16_malloc(2 * MSM_CHAINS * sizeof *s->ch);
+        s->chst = g16_malloc(2 * MSM_CHAINS);
     }
     if (!s->st ||
         (x->affine && (!s->aff || !s->eb || !s->ep || !s->eneg || !s->ekind || !s->den || !s->acc || !s->lam || !s->w1 || !s->spb || !s->spp || !s->spn || s->failed ||
@@ -253,7 +254,7 @@ static int LOCAL(scratch_get)(LOCAL(ctx) *x, LOCAL(scratch) *s)
 static inline void LOCAL(xz_add)(LOCAL(scratch) *s, uint32_t b, const MSM_AFF *P, int neg)
 {
     if (__builtin_expect(!s->xz, 0)) {
-        s->xz = malloc(s->nb * sizeof *s->xz);
+        s->xz = g16_malloc(s->nb * sizeof *s->xz);
         if (!s->xz) { /* run() sees the flag and fails the whole MSM */
             s->failed = 1;
             return;
@@ -550,8 +551,8 @@ static void LOCAL(task)(void *vctx, size_t task, unsigned worker)
 static g16_status LOCAL(run)(LOCAL(ctx) *x, size_t ntasks)
 {
     unsigned nworkers = g16_pool_size(NULL);
-    x->wsum = malloc(ntasks * sizeof *x->wsum);
-    x->scr = calloc(nworkers, sizeof *x->scr);
+    x->wsum = g16_malloc(ntasks * sizeof *x->wsum);
+    x->scr = g16_calloc(nworkers, sizeof *x->scr);
     if (!x->wsum || !x->scr) {
         free(x->wsum);
         free(x->scr);

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "common/pool.h"
+#include "common/fault.h"
 #include "msm/msm_internal.h"
 
 /* Blocks are whole bitmap words so a block's first base index is a prefix popcount. */
@@ -12,9 +13,9 @@ g16_status g16_msm_prep_alloc(msm_prep *p, size_t cap)
 {
     memset(p, 0, sizeof *p);
     if (!cap) cap = 1;
-    p->k = malloc(cap * sizeof *p->k);
-    p->idx = malloc(cap * sizeof *p->idx);
-    p->ones = malloc(cap * sizeof *p->ones);
+    p->k = g16_malloc(cap * sizeof *p->k);
+    p->idx = g16_malloc(cap * sizeof *p->idx);
+    p->ones = g16_malloc(cap * sizeof *p->ones);
     p->cap = cap;
     if (!p->k || !p->idx || !p->ones) {
         g16_msm_prep_free(p);
@@ -82,7 +83,7 @@ g16_status g16_msm_prep_fill(msm_prep *p, const g16_fr *scalars, size_t count,
                              const uint64_t *density, size_t base0, int split)
 {
     size_t nblk = (count + PREP_BLOCK - 1) / PREP_BLOCK;
-    size_t *tmp = malloc(3 * (nblk ? nblk : 1) * sizeof *tmp);
+    size_t *tmp = g16_malloc(3 * (nblk ? nblk : 1) * sizeof *tmp);
     p->m = p->n_ones = 0;
     if (!tmp) return G16_ERR_NOMEM;
     prep_ctx x = {p, scalars, count, density, tmp, tmp + nblk, tmp + 2 * nblk, split};

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "common/error.h"
+#include "common/fault.h"
 #include "common/pool.h"
 #include "ntt/ntt.h"
 #include "ntt/ntt_internal.h"
@@ -58,7 +59,7 @@ static void fill_powers(g16_fr *out, size_t count, const g16_fr *base, size_t st
 static g16_fr *alloc_fr(size_t count)
 {
     size_t bytes = (count * sizeof(g16_fr) + 63) & ~(size_t)63;
-    return aligned_alloc(64, bytes);
+    return g16_aligned_alloc(64, bytes);
 }
 
 static pthread_mutex_t cache_mu = PTHREAD_MUTEX_INITIALIZER;
@@ -73,7 +74,7 @@ static void free_domain(g16_domain *d)
 
 static g16_status build(g16_domain **out, int log_n)
 {
-    g16_domain *d = calloc(1, sizeof *d);
+    g16_domain *d = g16_calloc(1, sizeof *d);
     if (!d) return g16_fail(G16_ERR_NOMEM, "NTT domain 2^%d: out of memory", log_n);
     d->log_n = log_n;
     d->n = (size_t)1 << log_n;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "common/error.h"
+#include "common/fault.h"
 #include "r1cs/r1cs_internal.h"
 
 /* Handles: inputs are numbered 1.. as they will be in the circuit; aux handles
@@ -22,7 +23,7 @@ static int vec_reserve(vec *v, size_t extra)
     if (v->len + extra <= v->cap) return 1;
     size_t cap = v->cap ? v->cap : 64;
     while (cap < v->len + extra) cap *= 2;
-    void *p = realloc(v->p, cap * v->elem);
+    void *p = g16_realloc(v->p, cap * v->elem);
     if (!p) return 0;
     v->p = p;
     v->cap = cap;
@@ -80,7 +81,7 @@ static void builder_release(g16_builder *b)
 
 g16_status g16_builder_new(g16_builder **out)
 {
-    *out = malloc(sizeof **out);
+    *out = g16_malloc(sizeof **out);
     if (!*out) return g16_fail(G16_ERR_NOMEM, "builder");
     builder_init(*out);
     return G16_OK;
@@ -136,7 +137,7 @@ static uint64_t fr_hash(const g16_fr *v)
 
 static int rehash(g16_builder *b, size_t n_slots)
 {
-    uint32_t *slots = calloc(n_slots, sizeof *slots);
+    uint32_t *slots = g16_calloc(n_slots, sizeof *slots);
     if (!slots) return 0;
     const g16_fr *cs = b->coefs.p;
     for (size_t i = 0; i < b->coefs.len; i++) {
@@ -249,7 +250,7 @@ g16_status g16_builder_enforce(g16_builder *b, const g16_term *a, size_t na, con
 
 static void *shrink(vec *v)
 {
-    void *p = realloc(v->p, (v->len ? v->len : 1) * v->elem);
+    void *p = g16_realloc(v->p, (v->len ? v->len : 1) * v->elem);
     p = p ? p : v->p;
     v->p = NULL;
     v->len = v->cap = 0;

@@ -6,6 +6,7 @@
 #include <sys/mman.h>
 
 #include "common/error.h"
+#include "common/fault.h"
 #include "common/pool.h"
 #include "r1cs/r1cs_internal.h"
 
@@ -56,7 +57,7 @@ void g16_circuit_destroy(g16_circuit *c)
 
 g16_status g16_circuit_alloc_(g16_circuit **out)
 {
-    *out = calloc(1, sizeof **out);
+    *out = g16_calloc(1, sizeof **out);
     return *out ? G16_OK : g16_fail(G16_ERR_NOMEM, "circuit handle");
 }
 
@@ -66,10 +67,10 @@ g16_status g16_csr_alloc_(g16_csr *m, uint64_t n_rows, uint64_t nnz)
     if (n_rows >= SIZE_MAX / 8 || nnz >= SIZE_MAX / 4)
         return g16_fail(G16_ERR_NOMEM, "CSR of %llu rows, %llu terms", (unsigned long long)n_rows,
                         (unsigned long long)nnz);
-    m->row_start = malloc((size_t)(n_rows + 1) * sizeof *m->row_start);
+    m->row_start = g16_malloc((size_t)(n_rows + 1) * sizeof *m->row_start);
     /* malloc(0) may return NULL: keep one element so NULL always means failure */
-    m->col = malloc((size_t)(nnz ? nnz : 1) * sizeof *m->col);
-    m->coef = malloc((size_t)(nnz ? nnz : 1) * sizeof *m->coef);
+    m->col = g16_malloc((size_t)(nnz ? nnz : 1) * sizeof *m->col);
+    m->coef = g16_malloc((size_t)(nnz ? nnz : 1) * sizeof *m->coef);
     if (!m->row_start || !m->col || !m->coef) {
         free(m->row_start);
         free(m->col);
@@ -106,9 +107,9 @@ g16_status g16_witness_alloc_(g16_witness **out, uint64_t n, uint32_t n_pub)
     if (n == 0 || n >= SIZE_MAX / sizeof(g16_fr) || n < 1ull + n_pub)
         return g16_fail(G16_ERR_ARG, "witness of %llu values with %u inputs",
                         (unsigned long long)n, n_pub);
-    g16_witness *w = calloc(1, sizeof *w);
+    g16_witness *w = g16_calloc(1, sizeof *w);
     if (!w) return g16_fail(G16_ERR_NOMEM, "witness handle");
-    w->z = calloc((size_t)n, sizeof *w->z);
+    w->z = g16_calloc((size_t)n, sizeof *w->z);
     if (!w->z) {
         free(w);
         return g16_fail(G16_ERR_NOMEM, "witness of %llu values", (unsigned long long)n);
@@ -272,9 +273,9 @@ g16_status g16_circuit_density(g16_density *out, const g16_circuit *c)
 {
     memset(out, 0, sizeof *out);
     size_t aux_words = ((size_t)c->n_aux + 63) / 64 + 1, in_words = ((size_t)c->n_pub + 1 + 63) / 64;
-    out->aux_in_a = calloc(aux_words, 8);
-    out->aux_in_b = calloc(aux_words, 8);
-    out->inputs_in_b = calloc(in_words, 8);
+    out->aux_in_a = g16_calloc(aux_words, 8);
+    out->aux_in_b = g16_calloc(aux_words, 8);
+    out->inputs_in_b = g16_calloc(in_words, 8);
     if (!out->aux_in_a || !out->aux_in_b || !out->inputs_in_b) {
         g16_density_free(out);
         return g16_fail(G16_ERR_NOMEM, "density bitmaps for %u aux variables", c->n_aux);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "common/error.h"
+#include "common/fault.h"
 #include "common/pool.h"
 #include "r1cs/r1cs_internal.h"
 
@@ -102,7 +103,7 @@ static inline void acc_sub(acc4 *s, uint64_t b0, uint64_t b1, uint64_t b2, uint6
 
 g16_status g16_r1cs_coef_kinds_(uint8_t **kinds, const g16_circuit *c)
 {
-    *kinds = malloc(c->n_coefs ? c->n_coefs : 1);
+    *kinds = g16_malloc(c->n_coefs ? c->n_coefs : 1);
     if (!*kinds) return g16_fail(G16_ERR_NOMEM, "coefficient kinds (%u)", c->n_coefs);
     for (uint32_t i = 0; i < c->n_coefs; i++) {
         uint64_t v[4], m[4];

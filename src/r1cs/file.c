@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "common/error.h"
+#include "common/fault.h"
 #include "common/pool.h"
 #include "r1cs/r1cs_internal.h"
 
@@ -45,7 +46,7 @@ static void wr64(uint8_t *p, uint64_t v) { memcpy(p, &v, 8); }
 static g16_status map_file(g16_r1cs_map *m, const char *path)
 {
     memset(m, 0, sizeof *m);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int fd = g16_fault_hit(G16_FAULT_FILE) ? (errno = EIO, -1) : open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) return g16_fail(G16_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
     struct stat st;
     if (fstat(fd, &st) != 0) {
@@ -261,7 +262,7 @@ static g16_status parse_circuit(g16_circuit *out, const char *path, const uint8_
     if ((n_constraints + 1) > SIZE_MAX / 8 || nnz[0] > SIZE_MAX / 4)
         return bad(path, 24, "counts too large for this machine");
 
-    out->coefs = malloc(n_coefs ? (size_t)n_coefs * sizeof(g16_fr) : 1);
+    out->coefs = g16_malloc(n_coefs ? (size_t)n_coefs * sizeof(g16_fr) : 1);
     if (!out->coefs) return g16_fail(G16_ERR_NOMEM, "%s: coefficient table (%u)", path, n_coefs);
     scan_ctx x = {.kind = SCAN_FR_LE, .p = base + s[0].off, .out = out->coefs, .nonzero = 1};
     uint64_t i = scan(&x, n_coefs);
@@ -291,7 +292,7 @@ g16_status g16_circuit_read(g16_circuit *out, const char *path)
     G16_TRY(map_file(&m, path));
     g16_status s = parse_circuit(out, path, m.base, m.len);
     g16_r1cs_map *owner = NULL;
-    if (s == G16_OK && !(owner = malloc(sizeof *owner)))
+    if (s == G16_OK && !(owner = g16_malloc(sizeof *owner)))
         s = g16_fail(G16_ERR_NOMEM, "%s: mapping record", path);
     if (s != G16_OK) {
         free(out->coefs);
@@ -373,7 +374,7 @@ static void conv_range(void *vctx, size_t begin, size_t end, unsigned worker)
 static g16_status put_fr(writer *w, const g16_fr *v, uint64_t n)
 {
     enum { BLOCK = 1 << 15 };
-    uint8_t *buf = malloc(32 * (size_t)(n < BLOCK ? (n ? n : 1) : BLOCK));
+    uint8_t *buf = g16_malloc(32 * (size_t)(n < BLOCK ? (n ? n : 1) : BLOCK));
     if (!buf) return g16_fail(G16_ERR_NOMEM, "%s: write buffer", w->path);
     for (uint64_t i = 0; i < n && !w->err; i += BLOCK) {
         uint64_t k = n - i < BLOCK ? n - i : BLOCK;

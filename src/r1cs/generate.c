@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "common/error.h"
+#include "common/fault.h"
 #include "common/pool.h"
 #include "r1cs/r1cs_internal.h"
 
@@ -334,7 +335,7 @@ const char *g16_profile_name(g16_profile p)
 
 static g16_status make_coefs(g16_fr **out, uint64_t seed)
 {
-    g16_fr *t = malloc(N_COEFS * sizeof *t);
+    g16_fr *t = g16_malloc(N_COEFS * sizeof *t);
     if (!t) return g16_fail(G16_ERR_NOMEM, "coefficient table");
     g16_fr_set_one(&t[CI_ONE]);
     g16_fr_neg(&t[CI_M1], &t[CI_ONE]);
@@ -379,7 +380,7 @@ g16_status g16_circuit_generate(g16_circuit **circ, g16_witness **wit,
     c->n_coefs = N_COEFS;
     g16_status s = make_coefs(&c->coefs, args->seed);
     if (s == G16_OK) s = g16_witness_alloc_(&w, g16_circuit_vars(c), args->n_pub);
-    if (s == G16_OK && !(g.counts = malloc(g.n_chunks * sizeof *g.counts)))
+    if (s == G16_OK && !(g.counts = g16_malloc(g.n_chunks * sizeof *g.counts)))
         s = g16_fail(G16_ERR_NOMEM, "generator chunk table");
     if (s != G16_OK) goto fail;
     g.c = c;

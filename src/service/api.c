@@ -208,13 +208,14 @@ static void cluster_submit(g16_service *s, svc_reply *r, svc_job *d)
                                                  svc_state_name((svc_state)state), "existing", existed));
 }
 
-static void submit(g16_service *s, svc_reply *r, const char *body, size_t len)
+g16_status svc_submit_parse(g16_service *s, svc_reply *r, svc_job **out, const char *body, size_t len)
 {
+    *out = NULL;
     json_error_t err;
     json_t *o = json_loadb(body, len, JSON_REJECT_DUPLICATES, &err);
     if (!o) {
         svc_reply_error(r, 400, "bad_json", "the body is not JSON: %s at byte %d", err.text, err.position);
-        return;
+        return G16_ERR_FORMAT;
     }
     svc_job *d = NULL;
     const char *key, *field;
@@ -313,9 +314,22 @@ static void submit(g16_service *s, svc_reply *r, const char *body, size_t len)
             *dst = svc_strdup(b64name); /* replaced by the stored file's path at submit */
         }
     }
+    *out = d;
+    d = NULL;
+out:
+    svc_job_free(d);
+    json_decref(o);
+    return *out ? G16_OK : G16_ERR_FORMAT;
+}
+
+static void submit(g16_service *s, svc_reply *r, const char *body, size_t len)
+{
+    svc_job *d = NULL;
+    if (svc_submit_parse(s, r, &d, body, len) != G16_OK) return;
     if (s->pg) {
         cluster_submit(s, r, d);
-        goto out;
+        svc_job_free(d);
+        return;
     }
     svc_job *j;
     int existed, http;
@@ -337,7 +351,6 @@ static void submit(g16_service *s, svc_reply *r, const char *body, size_t len)
     svc_reply_json(r, http, reply);
 out:
     svc_job_free(d);
-    json_decref(o);
 }
 
 /* ---------------------------------------------------------------- GET /v1/jobs/{id} */

@@ -262,6 +262,9 @@ typedef struct svc_reply {
 void svc_api_handle(g16_service *s, svc_reply *r, const char *method, const char *url,
                     const char *query_wait, const char *query_state, const char *query_part,
                     const char *body, size_t len);
+/* Reads a POST /v1/jobs body into a draft job (no file is opened: svc_job_validate checks the
+ * paths).  Out: *out (svc_job_free) on G16_OK; else r holds the 400/503 reply saying why. */
+g16_status svc_submit_parse(g16_service *s, svc_reply *r, struct svc_job **out, const char *body, size_t len);
 /* A 'status' reply of the JSON o (taken; NULL or unprintable: 500). */
 void svc_reply_json(svc_reply *r, int status, json_t *o);
 /* A JSON error reply {"error": {"code": code, "message": ...}}. */

@@ -11,7 +11,8 @@ root=$(cd "$here/../.." && pwd)
 C=$here/corpus
 fx=$root/tests/interop/fixtures
 rm -rf "$C"
-for h in g16c g16w params vk proof r1cs wtns zkey snarkjs_json point point_roundtrip field_diff ifma_diff; do
+for h in g16c g16w params vk proof r1cs wtns zkey snarkjs_json point point_roundtrip field_diff ifma_diff \
+         keycache vproof vproof_json api; do
     mkdir -p "$C/$h"
 done
 work=$(mktemp -d)
@@ -34,6 +35,49 @@ cp k.vk "$C/vk/bits-2-3.vk"
 cp k.vk "$C/params/vk-only.params"     # a vk alone: the params reader must refuse it cleanly
 cp p1.bin "$C/proof/one.bin"
 cat p1.bin p2.bin > "$C/proof/two.bin"
+# the key cache of that key (about 28 KiB: a page of header, a page per section)
+"$G" key cache k.params -o "$C/keycache/bits-2-3.g16k" >/dev/null
+
+# Filecoin vanilla proofs: the 32 GiB-sector window PoSt proof of tests/filecoin (bincode,
+# 25 KB) and the same cut to one inclusion proof (bincode and JSON: the whole JSON, 87 KB, is
+# over the harness's 32 KiB and would slow every run)
+cp "$root/tests/filecoin/window-post-32g-sector1.vproof" "$C/vproof/window-32g.vproof"
+python3 - "$root/tests/filecoin/window-post-32g-sector1.json" "$C" <<'PY'
+import json, struct, sys
+j = json.load(open(sys.argv[1]))
+for s in j["vanilla_proof"]["sectors"]:
+    s["inclusion_proofs"] = s["inclusion_proofs"][:1]
+json.dump(j, open(sys.argv[2] + "/vproof_json/one-proof.json", "w"), separators=(",", ":"))
+def fr(v): return bytes(v)
+def path(p): return struct.pack("<Q", len(p["path"])) + b"".join(
+    struct.pack("<Q", len(e["hashes"])) + b"".join(fr(h) for h in e["hashes"]) + struct.pack("<Q", e["index"])
+    for e in p["path"])
+def merkle(m):
+    (tag, b), = m["data"].items()
+    if tag == "Single": return struct.pack("<I", 0) + fr(b["root"]) + fr(b["leaf"]) + path(b["path"])
+    out = struct.pack("<I", 1 if tag == "Sub" else 2) + path(b["base_proof"]) + path(b["sub_proof"])
+    if tag == "Top": out += path(b["top_proof"])
+    return out + fr(b["root"]) + fr(b["leaf"])
+out = struct.pack("<Q", j["sector_id"]) + fr(j["comm_r"]) + struct.pack("<Q", len(j["vanilla_proof"]["sectors"]))
+for s in j["vanilla_proof"]["sectors"]:
+    out += struct.pack("<Q", len(s["inclusion_proofs"])) + b"".join(merkle(m) for m in s["inclusion_proofs"])
+    out += fr(s["comm_c"]) + fr(s["comm_r_last"])
+open(sys.argv[2] + "/vproof/one-proof.vproof", "wb").write(out)
+PY
+
+# g16d request bodies and paths (fuzz_api.c: byte 0 even = a POST /v1/jobs body, odd = a path;
+# /tmp/g16-fuzz-api is the harness's own tree)
+api() { printf '%s' "$2" > "$C/api/$1"; }
+T=/tmp/g16-fuzz-api/root
+api body-paths "0{\"key\":\"k\",\"partitions\":[{\"circuit\":\"$T/c.g16c\",\"witness\":\"$T/w.g16w\"}],\"priority\":\"high\",\"request_id\":\"r-1\"}"
+api body-two "0{\"key\":\"k\",\"partitions\":[{\"circuit\":\"$T/c.g16c\",\"witness\":\"$T/w.g16w\"},{\"circuit\":\"$T/sub/../c.g16c\",\"witness\":\"$T/out\"}]}"
+api body-b64 "0{\"key\":\"k\",\"partitions\":[{\"circuit_b64\":\"ZzE2Yw==\",\"witness\":\"$T/w.g16w\"}]}"
+api body-zkey "0{\"key\":\"z\",\"partitions\":[{\"wtns\":\"$T/w.g16w\"},{\"wtns_b64\":\"d3Rucw==\"}],\"priority\":\"low\"}"
+api body-bad "0{\"key\":\"k\",\"partitions\":[],\"extra\":1}"
+api path-ok "1$T/c.g16c"
+api path-dots "1$T/sub/../../outside/f"
+api path-link "1$T/out"
+api path-loop "1$T/loop"
 
 # circom / snarkjs fixtures (the small ones; max_len in tests/fuzz/run.sh is 32 KiB)
 for d in multiplier multi range; do

@@ -11,7 +11,8 @@
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 B=$(cd "$1" && pwd); S=$2; J=${3:-1}; shift 3 2>/dev/null || shift $#
-all="g16c g16w params vk proof r1cs wtns zkey snarkjs_json point point_roundtrip field_diff ifma_diff"
+all="g16c g16w params vk proof r1cs wtns zkey snarkjs_json point point_roundtrip field_diff ifma_diff
+     keycache vproof vproof_json api"
 list=${*:-$all}
 
 # per harness: max input length and dictionary
@@ -26,6 +27,10 @@ opts() {
         point|point_roundtrip) echo "-max_len=256 -dict=$here/dict/point.dict" ;;
         field_diff) echo "-max_len=256" ;;
         ifma_diff) echo "-max_len=2048" ;;
+        keycache) echo "-max_len=65536 -dict=$here/dict/keycache.dict" ;;
+        vproof) echo "-max_len=32768 -dict=$here/dict/vproof.dict" ;;
+        vproof_json) echo "-max_len=32768 -dict=$here/dict/vproof.dict" ;;
+        api) echo "-max_len=4096 -dict=$here/dict/api.dict" ;;
     esac
 }
 

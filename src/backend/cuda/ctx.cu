@@ -175,7 +175,7 @@ g16_status g16_cuda_scratch(g16_cuda_ctx *ctx, void **p, int slot, size_t bytes)
             ctx->slot[slot] = NULL;
             ctx->slot_bytes[slot] = 0;
         }
-        cudaError_t e = cudaMalloc(&ctx->slot[slot], bytes);
+        cudaError_t e = G16_CUDA_MALLOC(&ctx->slot[slot], bytes);
         if (e != cudaSuccess) {
             ctx->slot[slot] = NULL;
             // Say how much was asked and what the card had left, with what this

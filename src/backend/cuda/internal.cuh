@@ -6,23 +6,60 @@
 #include <cuda_runtime.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "backend/cuda_ops.h"
 #include "field.cuh"
 
 extern "C" {
 #include "common/error.h"
+#include "common/fault.h"
 }
 
 // Records a CUDA failure as a g16 status (NOMEM for allocation failures).
 g16_status g16_cuda_fail(cudaError_t e, const char *what, const char *file, int line);
 
+// Test-only fault injection (common/fault.h): device and page-locked allocations fail
+// without being made; any other call is made and then reported failed, so that what
+// it started is in flight as after a real error.  Without G16_FAULT_INJECT: nothing.
+#ifdef G16_FAULT_INJECT
+static inline cudaError_t g16_cuda_fault_pre(const char *call)
+{
+    if (!strncmp(call, "cudaMalloc", 10))
+        return g16_fault_hit(G16_FAULT_DEV_ALLOC) ? cudaErrorMemoryAllocation : cudaSuccess;
+    if (!strncmp(call, "cudaHostAlloc", 13) || !strncmp(call, "cudaHostRegister", 16))
+        return g16_fault_hit(G16_FAULT_PAGELOCK) ? cudaErrorMemoryAllocation : cudaSuccess;
+    return cudaSuccess;
+}
+static inline cudaError_t g16_cuda_fault_post(const char *call)
+{
+    if (!strncmp(call, "cudaMalloc", 10) || !strncmp(call, "cudaHost", 8)) return cudaSuccess;
+    if (!strcmp(call, "cudaGetLastError()"))
+        return g16_fault_hit(G16_FAULT_KERNEL) ? cudaErrorLaunchFailure : cudaSuccess;
+    return g16_fault_hit(G16_FAULT_DEV_CALL) ? cudaErrorUnknown : cudaSuccess;
+}
+#endif
+
 // Evaluates a CUDA call; on failure returns its status from the enclosing function.
+#ifdef G16_FAULT_INJECT
+#define CK(call)                                                              \
+    do {                                                                      \
+        cudaError_t ck_e_ = g16_cuda_fault_pre(#call);                        \
+        if (ck_e_ == cudaSuccess) ck_e_ = (call);                             \
+        if (ck_e_ == cudaSuccess) ck_e_ = g16_cuda_fault_post(#call);         \
+        if (ck_e_ != cudaSuccess) return g16_cuda_fail(ck_e_, #call, __FILE__, __LINE__); \
+    } while (0)
+// The device allocation of an unchecked-by-CK call site, behind the hook.
+#define G16_CUDA_MALLOC(pp, bytes) \
+    (g16_fault_hit(G16_FAULT_DEV_ALLOC) ? cudaErrorMemoryAllocation : cudaMalloc((pp), (bytes)))
+#else
 #define CK(call)                                                              \
     do {                                                                      \
         cudaError_t ck_e_ = (call);                                           \
         if (ck_e_ != cudaSuccess) return g16_cuda_fail(ck_e_, #call, __FILE__, __LINE__); \
     } while (0)
+#define G16_CUDA_MALLOC(pp, bytes) cudaMalloc((pp), (bytes))
+#endif
 // Checks the launch just made (configuration errors appear here, faults later at
 // the next synchronisation, which is checked too).
 #define CK_LAUNCH(name) CK(cudaGetLastError())

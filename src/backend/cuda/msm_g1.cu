@@ -13,7 +13,7 @@ extern "C" g16_status g16_cuda_bases_upload(g16_cuda_ctx *ctx, g16_cuda_bases **
     if (!b) return g16_fail(G16_ERR_NOMEM, "g16_cuda_bases_upload: handle");
     b->group = group;
     b->n = n;
-    cudaError_t e = cudaMalloc(&b->dev, bytes ? bytes : 1);
+    cudaError_t e = G16_CUDA_MALLOC(&b->dev, bytes ? bytes : 1);
     if (e != cudaSuccess) {
         free(b);
         return g16_cuda_fail(e, "cudaMalloc(bases)", __FILE__, __LINE__);
@@ -96,7 +96,7 @@ extern "C" g16_status g16_cuda_bases_fold(g16_cuda_ctx *ctx, g16_cuda_bases **ou
     f->fold_c = c;
     f->fold_w = W;
     size_t bytes = (size_t)W * b->n * sizeof(g16_g1_affine);
-    cudaError_t e = cudaMalloc(&f->dev, bytes ? bytes : 1);
+    cudaError_t e = G16_CUDA_MALLOC(&f->dev, bytes ? bytes : 1);
     if (e != cudaSuccess) {
         free(f);
         return g16_cuda_fail(e, "cudaMalloc(folded bases)", __FILE__, __LINE__);

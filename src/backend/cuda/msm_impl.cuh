@@ -464,6 +464,14 @@ static g16_status accumulate_buckets(g16_cuda_ctx *ctx, g16_dxyzz<F> *buckets,
 
 // One MSM over n scalars (host `scalars` or device `dev_scalars`) and their bases
 // bs, for msm_run: hw[0..Wr) the window sums, hw[Wr] the sum of the 1-scalars' bases.
+// The wrong-result injector (common/fault.h, g16_fault_wrong_arm): flips the low bit of
+// each of the four coordinates of one bucket (window 0's second, whose weight is never
+// 0), so an empty bucket becomes a point off the curve and a full one another value.
+static __global__ void corrupt_bucket(uint32_t *b, unsigned words_per_coord)
+{
+    for (unsigned k = 0; k < 4; k++) b[k * words_per_coord] ^= 1;
+}
+
 template <class F>
 static g16_status msm_chunk(g16_cuda_ctx *ctx, g16_dxyzz<F> *hw, const g16_daff<F> *bs,
                             const g16_fr *scalars, const g16_dfr *dev_scalars, size_t n,
@@ -578,6 +586,10 @@ static g16_status msm_chunk(g16_cuda_ctx *ctx, g16_dxyzz<F> *hw, const g16_daff<
         G16_TRY(accumulate_buckets<F>(ctx, (X *)bk, bs, dk.Current(), dv.Current(),
                                       (const uint32_t *)bstart, (const uint32_t *)bend, nb, total,
                                       tmp, tmp_bytes));
+    if (g16_fault_wrong_take()) {  // test-only, always 0 without G16_FAULT_INJECT
+        corrupt_bucket<<<1, 1, 0, ctx->stream>>>((uint32_t *)((X *)bk + 1), (unsigned)(sizeof(X) / 16));
+        CK_LAUNCH("corrupt_bucket");
+    }
     X *sacc = (X *)seg, *srun = sacc + (size_t)Wr * S, *segy = srun + (size_t)Wr * S;
     bucket_reduce<F><<<grid_for((size_t)Wr * S, 64), 64, 0, ctx->stream>>>(sacc, srun, (const X *)bk,
                                                                            B, L, S, Wr);
