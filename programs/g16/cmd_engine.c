@@ -40,14 +40,15 @@ static const char engine_usage[] =
 
 static const char pipeline_usage[] =
     "usage: g16 bench pipeline [--jobs J] [--partitions P] [--log-n N] [--profile NAME]\n"
-    "                          [--pw A,B,C] [--gw G] [--devices D|cpu:N] [--gpus 0,1]\n"
+    "                          [--pw A,B,C] [--gw G] [--devices D|cpu:N] [--gpus 0,1 | --gpu-sets 0/0,1]\n"
     "                          [--budget BYTES] [--max-ahead K]\n"
     "                          [--backend cpu|cuda|auto]\n"
     "                          [--inputs K] [--seed S] [--no-verify] [--trace-dir DIR] [--json]\n"
     "Per pw setting: s/proof, the s/proof the stage times allow, device busy %,\n"
     "peak RSS above the pre-run baseline, peak reserved bytes.  Defaults: J 2, P 10,\n"
     "N 12, porep, pw 1,2,4,8, gw 1, budget half the RAM, backend auto (every GPU when\n"
-    "one is present, else the CPU).  --devices cpu:N: N CPU devices; --gpus: these GPUs.\n"
+    "one is present, else the CPU).  --devices cpu:N: N CPU devices; --gpus: these GPUs;\n"
+    "--gpu-sets: each GPU list in turn (every pw for each), one circuit and key for all.\n"
     "With several devices each line (and --json) has every device's busy share and stages.\n";
 
 /* "123", "64K", "512M", "4G" (powers of 1024). */
@@ -258,8 +259,12 @@ int cli_bench_pipeline(int argc, char **argv)
 {
     unsigned jobs = 2, parts = 10, log_n = 12, n_pub = 4, seed = 1, gw = 1, devices = 0, max_ahead = 0;
     int backend = G16_BACKEND_AUTO;
-    g16_engine_config gcfg; /* holds the --gpus list */
-    g16_engine_config_default(&gcfg);
+    /* --gpus LIST, or --gpu-sets A/B/..: GPU lists run one after the other (each with
+     * every pw), on one prepared circuit and key: 1 GPU against 2 in one call */
+    enum { MAX_SETS = 8 };
+    static g16_engine_config gsets[MAX_SETS];
+    char gnames[MAX_SETS][64];
+    unsigned n_sets = 0;
     unsigned pws[64] = {1, 2, 4, 8}, n_pw = 4;
     uint64_t budget = 0;
     int json = 0, verify = 1;
@@ -282,8 +287,18 @@ int cli_bench_pipeline(int argc, char **argv)
         else if (!strcmp(o, "--seed")) { if (parse_uint(&seed, v, 0, ~0u)) return bad_opt("bench pipeline", o, v); }
         else if (!strcmp(o, "--gw")) { if (parse_uint(&gw, v, 1, 64)) return bad_opt("bench pipeline", o, v); }
         else if (!strcmp(o, "--devices")) { if (parse_devices(&devices, &backend, v)) return bad_opt("bench pipeline", o, v); }
-        else if (!strcmp(o, "--gpus")) {
-            if (g16_engine_parse_gpus(&gcfg, v)) return cli_fail("bench pipeline", G16_ERR_ARG);
+        else if (!strcmp(o, "--gpus") || !strcmp(o, "--gpu-sets")) {
+            char buf[512];
+            snprintf(buf, sizeof buf, "%s", v);
+            n_sets = 0;
+            for (char *sv = NULL, *tok = strtok_r(buf, "/", &sv); tok; tok = strtok_r(NULL, "/", &sv)) {
+                if (n_sets == MAX_SETS || (!strcmp(o, "--gpus") && n_sets == 1))
+                    return bad_opt("bench pipeline", o, v);
+                g16_engine_config_default(&gsets[n_sets]);
+                if (g16_engine_parse_gpus(&gsets[n_sets], tok)) return cli_fail("bench pipeline", G16_ERR_ARG);
+                snprintf(gnames[n_sets++], sizeof gnames[0], "%s", tok);
+            }
+            if (!n_sets) return bad_opt("bench pipeline", o, v);
         }
         else if (!strcmp(o, "--backend")) {
             g16_backend_kind k;
@@ -319,21 +334,29 @@ int cli_bench_pipeline(int argc, char **argv)
                "steady%", "rss_peak_MiB", "rss_eng_MiB", "reserved_MiB", "budget_MiB");
     }
     int rc = CLI_OK;
-    for (unsigned k = 0; k < n_pw; k++) {
+    const unsigned n_runs = (n_sets ? n_sets : 1) * n_pw;
+    for (unsigned it = 0; it < n_runs; it++) {
+        const unsigned gs = it / n_pw, k = it % n_pw; /* GPU set, pw */
+        if (!json && n_sets && k == 0) printf("gpus %s:\n", gnames[gs]);
         g16_engine_config cfg;
         g16_engine_config_default(&cfg);
         cfg.pw = pws[k];
         cfg.gw = gw;
         cfg.devices = devices;
         cfg.backend = backend;
-        memcpy(cfg.gpus, gcfg.gpus, sizeof cfg.gpus);
-        cfg.n_gpus = gcfg.n_gpus;
+        if (n_sets) {
+            memcpy(cfg.gpus, gsets[gs].gpus, sizeof cfg.gpus);
+            cfg.n_gpus = gsets[gs].n_gpus;
+        }
         cfg.max_ahead = max_ahead;
         cfg.budget_bytes = budget;
         cfg.verify = verify;
         char tp[4096];
         if (trace_dir) {
-            snprintf(tp, sizeof tp, "%s/pipeline-pw%u.json", trace_dir, pws[k]);
+            if (n_sets)
+                snprintf(tp, sizeof tp, "%s/pipeline-pw%u-gpus%s.json", trace_dir, pws[k], gnames[gs]);
+            else
+                snprintf(tp, sizeof tp, "%s/pipeline-pw%u.json", trace_dir, pws[k]);
             cfg.trace_path = tp;
         }
         g16_bench_pipeline_result r;
@@ -370,7 +393,7 @@ int cli_bench_pipeline(int argc, char **argv)
                      s->busy_s / np, s->dev_part_s[0] / nd, s->dev_part_s[1] / nd, s->dev_part_s[2] / nd,
                      s->dev_part_s[3] / nd, s->dev_part_s[4] / nd, s->dev_part_s[5] / nd);
         if (json)
-            printf("{\"bench\":\"pipeline\",\"pw\":%u,\"gw\":%u,\"devices\":%u,\"jobs\":%u,\"partitions\":%u,"
+            printf("{\"bench\":\"pipeline\",\"gpus\":\"%s\",\"pw\":%u,\"gw\":%u,\"devices\":%u,\"jobs\":%u,\"partitions\":%u,"
                    "\"log_n\":%u,\"profile\":\"%s\",\"proofs\":%llu,\"wall_s\":%.4f,\"s_per_proof\":%.5f,"
                    "\"bound_s_per_proof\":%.5f,\"device_busy\":%.4f,\"device_busy_steady\":%.4f,"
                    "\"rss_proc_bytes\":%llu,\"rss_base_bytes\":%llu,"
@@ -378,7 +401,7 @@ int cli_bench_pipeline(int argc, char **argv)
                    "\"fixed_bytes\":%llu,\"peak_key_bytes\":%lld,\"peak_circuit_bytes\":%lld,"
                    "\"peak_witness_bytes\":%lld,"
                    "\"peak_waiting\":%lld,\"peak_abc_bytes\":%lld,\"synth_s\":%.4f%s%s,\"verified\":%s}\n",
-                   pws[k], gw, s->devices, jobs, parts, log_n, g16_profile_name(profile),
+                   n_sets ? gnames[gs] : "", pws[k], gw, s->devices, jobs, parts, log_n, g16_profile_name(profile),
                    (unsigned long long)r.proofs, r.wall_s, r.s_per_proof, r.bound_s, s->device_busy,
                    s->device_busy_steady,
                    (unsigned long long)r.rss_proc, (unsigned long long)r.rss_base,

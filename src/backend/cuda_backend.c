@@ -49,6 +49,13 @@ typedef struct cuda_backend {
 
 static const g16_backend_ops cuda_ops;
 
+/* One process, several GPUs: the key mover page-locks a key query for its copy to one
+ * GPU and unlocks it after, while another GPU's device stage may be copying the same
+ * query (a key not yet resident there), directly since the memory looks page-locked
+ * then.  Unlocking under that copy is undefined, so both hold this lock around their
+ * copies of key memory (taken after a backend's own lock, never before it). */
+static pthread_mutex_t key_pin_mu = PTHREAD_MUTEX_INITIALIZER;
+
 static double now(void)
 {
     struct timespec ts;
@@ -133,7 +140,9 @@ static g16_status query_as(cuda_backend *cb, g16_cuda_bases **out, const g16_key
     g16_status st;
     g16_cuda_bases *up = NULL;
     for (;;) {
+        if (!preload) pthread_mutex_lock(&key_pin_mu); /* key_upload holds it already */
         st = g16_cuda_bases_upload(cb->ctx, &up, q == Q_B2 ? G16_G2 : G16_G1, pts[q], ns[q]);
+        if (!preload) pthread_mutex_unlock(&key_pin_mu);
         if (st != G16_ERR_NOMEM || preload || !evict_lru(cb, k)) break;
     }
     pthread_mutex_lock(&cb->meta);
@@ -406,6 +415,7 @@ static g16_status cu_key_upload(g16_backend *be, const g16_key *key)
         if (!ns[q]) continue;
         g16_cuda_bases *b;
         pthread_mutex_lock(&cb->lock);
+        pthread_mutex_lock(&key_pin_mu);
         double t0 = now();
         /* Page-locked for the copy, the query goes up directly at bus speed instead
          * of through the context's 2 × 64 MiB staging buffer, whose memcpy on one
@@ -428,6 +438,7 @@ static g16_status cu_key_upload(g16_backend *be, const g16_key *key)
         st = query_as(cb, &b, key, q, 1);
         double t2 = now();
         if (lo) g16_cuda_host_unregister((void *)lo);
+        pthread_mutex_unlock(&key_pin_mu);
         pthread_mutex_unlock(&cb->lock);
         if (getenv("G16_CUDA_DEBUG")) /* where a preload's time goes */
             fprintf(stderr, "g16 cuda key_upload: query %d, %zu points%s: register %.1f ms, copy %.1f ms, "

@@ -41,12 +41,16 @@ g16_status g16_engine_parse_gpus(g16_engine_config *cfg, const char *list)
 {
     unsigned n = 0;
     const char *s = list ? list : "";
+    /* TEST-ONLY: a GPU listed twice gets two devices (two contexts sharing the card,
+     * each with half its memory for keys), so one GPU can run the multi-device path. */
+    const char *rv = getenv("G16_ENGINE_GPU_REPEAT");
+    const int repeat = rv && !strcmp(rv, "1");
     while (*s) {
         char *end;
         unsigned long v = strtoul(s, &end, 10);
         if (end == s || *s == '-' || v > 1023 || (*end && *end != ','))
             return g16_fail(G16_ERR_ARG, "gpus '%s': expected CUDA ordinals separated by commas, like 0,1", list);
-        for (unsigned i = 0; i < n; i++)
+        for (unsigned i = 0; i < n && !repeat; i++)
             if (cfg->gpus[i] == v) return g16_fail(G16_ERR_ARG, "gpus '%s': GPU %lu listed twice", list, v);
         if (n == G16_ENGINE_MAX_DEVICES)
             return g16_fail(G16_ERR_ARG, "gpus '%s': more than %d GPUs", list, G16_ENGINE_MAX_DEVICES);
