@@ -258,10 +258,10 @@ typedef struct g16_engine_stats {
     uint64_t dev_proofs;
     unsigned devices, pw, gw;
     /* Per device (dev[0 .. devices)): a device whose backend fails a device stage
-     * (G16_ERR_BACKEND) is taken out: no new work goes to it, the partition it was
-     * proving and those waiting go to the other devices (re-synthesized: its a, b, c
-     * may be half consumed), counted in reroutes.  When every device has failed, every
-     * job fails with G16_ERR_BACKEND and submit refuses new ones. */
+     * (G16_ERR_BACKEND) is taken out while another is left: no new work goes to it, the
+     * partition it was proving (re-synthesized: its a, b, c may be consumed) and one
+     * waiting for its lock go to the other devices, counted in reroutes.  The last
+     * device left is kept: its errors fail their jobs, as on a one-device engine. */
     struct g16_device_stats {
         int gpu;            /* CUDA ordinal; -1 a CPU device */
         int failed;         /* taken out */

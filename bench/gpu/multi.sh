@@ -8,6 +8,7 @@
 #   bench/gpu/multi.sh --smoke       (GPU machine, carry build-cuda/pack; ≤ 3 min, one GPU is
 #                                    enough) the multi-device CUDA path: per-device backends
 #                                    made and closed, proofs through them, a device taken out
+#                                    (one GPU: GPU 0 listed twice, two contexts on one card)
 #   bench/gpu/multi.sh --multi       (GPU machine, carry build-cuda/pack) 1 GPU against 2 in
 #                                    the same call, one circuit and key for both: the 10 × 2^27
 #                                    job (MULTI_JOBS of them back to back), then the 2^26 sweep
@@ -70,7 +71,7 @@ if [ "$mode" = "--smoke" ]; then
             say "FAIL $name (rc $rc, wanted $want; 124 = hung)"; fails=$((fails + 1))
             tail -n 15 "$out/smoke-$name.log"
         fi
-        grep -E "^job|per device|taken out|every device" "$out/smoke-$name.log" | head -6 | sed 's/^/     /'
+        grep -E "^job|per device|taken out|last one left" "$out/smoke-$name.log" | head -6 | sed 's/^/     /'
     }
     if [ "$ngpu" -ge 2 ]; then pair=0,1; else pair=0,0; export G16_ENGINE_GPU_REPEAT=1; fi
     run=("${g16bin[@]}" engine run --backend cuda --log-n 16 --profile porep --budget 16G)
@@ -81,9 +82,10 @@ if [ "$mode" = "--smoke" ]; then
     step reroute 0 env G16_ENGINE_DEVICE_FAIL=1:2 "${run[@]}" --gpus $pair --partitions 8 --trace -
     grep -q "partition.* rerouted" "$out/smoke-reroute.log" && grep -q "FAILED" "$out/smoke-reroute.log" ||
         { say "FAIL no device taken out / no partition rerouted"; fails=$((fails + 1)); }
-    step all-fail fail env G16_ENGINE_DEVICE_FAIL=0:1 "${run[@]}" --gpus 0 --partitions 4 --trace -
-    grep -q "every device failed" "$out/smoke-all-fail.log" ||
-        { say "FAIL no 'every device failed' message"; fails=$((fails + 1)); }
+    # both fail: the first is taken out, the last one's error fails job 1, job 2 runs on it
+    step all-fail fail env G16_ENGINE_DEVICE_FAIL=0:1,1:1 "${run[@]}" --gpus $pair --partitions 4 --jobs 2 --trace -
+    grep -q "the last one left" "$out/smoke-all-fail.log" && grep -q "^job 2: 4 proofs" "$out/smoke-all-fail.log" ||
+        { say "FAIL job 1 did not fail with the last device's error, or job 2 did not run"; fails=$((fails + 1)); }
     step pipeline 0 "${g16bin[@]}" bench pipeline --backend cuda --gpu-sets 0/$pair --log-n 14 --jobs 2 --partitions 4 --pw 2 --json
     grep '^{' "$out/smoke-pipeline.log" | python3 -c 'import json, sys
 for l in sys.stdin:

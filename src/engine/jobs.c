@@ -259,11 +259,6 @@ g16_status g16_engine_submit(g16_engine *e, uint64_t *id, g16_key *key, const g1
         free(j), g16_parts_free(ps, n), free(proofs), free(kn);
         return g16_fail(G16_ERR_ARG, "engine submit: the engine is stopping");
     }
-    if (!e->live_devs) {
-        pthread_mutex_unlock(&e->mu);
-        free(j), g16_parts_free(ps, n), free(proofs), free(kn);
-        return g16_fail(G16_ERR_BACKEND, "engine submit: every device of this engine has failed");
-    }
     for (size_t i = 0; i < n; i++) {
         g16_status st = g16_objs_ref(e, &ps[i]);
         if (st) {

@@ -221,19 +221,18 @@ static int device_fault(g16_status st, const g16_part *p)
     return st == G16_ERR_BACKEND && p->attempt == 0;
 }
 
-/* Takes device d out (mu held): no worker of it takes work again.  With no device
- * left every job fails now, with the reason, instead of waiting forever. */
-static void device_out(g16_engine *e, g16_device *d, const char *msg)
+/* Takes device d out (mu held): no worker of it takes work again.  Returns 1 when d is
+ * out (now or before), 0 when it is the last device left: that one stays, and its
+ * errors fail their jobs as on a one-device engine, so an engine never ends up with
+ * no device (every later job failing or waiting) after a transient error. */
+static int device_out(g16_engine *e, g16_device *d, const char *msg)
 {
-    if (d->failed) return;
+    if (d->failed) return 1;
+    if (e->live_devs <= 1) return 0;
     d->failed = 1;
     e->live_devs--;
     fprintf(stderr, "engine: device %u taken out after an error (%u left): %s\n", d->index, e->live_devs, msg);
-    if (e->live_devs) return;
-    char why[256];
-    snprintf(why, sizeof why, "every device failed (the last, device %u: %.180s)", d->index, msg);
-    for (g16_job *j = e->jobs; j; j = j->next)
-        if (!g16_job_ended(j)) g16_job_fail(e, j, G16_STAGE_DEVICE, G16_ERR_BACKEND, why);
+    return 1;
 }
 
 /* Sends p, taken by a worker of a failed device, back to the others (mu held).  It
@@ -322,11 +321,14 @@ static void device_loop(g16_worker *w)
         g16_prove_times pt = g16_last_prove_times; /* this thread's prove_start */
         char msg[256];
         if (st) fail_msg(msg, sizeof msg, p, G16_STAGE_DEVICE);
+        int out = 0; /* d taken out: p goes to another device */
         if (st && device_fault(st, p)) {
             /* out before its lock goes: a worker waiting for it must see it failed */
             pthread_mutex_lock(&e->mu);
-            device_out(e, d, msg);
+            out = device_out(e, d, msg);
             pthread_mutex_unlock(&e->mu);
+            if (!out && e->n_devs > 1)
+                snprintf(msg + strlen(msg), sizeof msg - strlen(msg), " (device %u, the last one left)", d->index);
         }
         pthread_mutex_unlock(&d->lock);
         g16_trace_span_dev(e, p->attempt ? "device (cpu retry)" : "device", tb, te, w->lane, p, (int)d->index);
@@ -355,8 +357,8 @@ static void device_loop(g16_worker *w)
         g16_part_put_buf(e, &p->a, G16_CTR_ABC_BYTES); /* no-ops unless prove_start kept one (it must not) */
         g16_part_put_buf(e, &p->b, G16_CTR_ABC_BYTES);
         g16_part_put_buf(e, &p->c, G16_CTR_ABC_BYTES);
-        if (st && device_fault(st, p)) {
-            if (!j->dead) { /* (with no device left, device_out failed every job) */
+        if (out) {
+            if (!j->dead) {
                 reroute(e, p);
                 continue;
             }
