@@ -111,19 +111,42 @@ if [ "$mode" = "--multi" ]; then
         rc=$?
         [ $rc -ne 0 ] && { say "2^$n rc $rc (124 = timeout)"; tail -n 5 "$out/multi-$n.err"; rc_all=1; }
         python3 - "$out/multi-$n.jsonl" <<'EOF' || rc_all=1
-import json, sys
+import json, os, sys
 rows = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]
-one = {r["pw"]: r["wall_s"] / r["jobs"] for r in rows if r["devices"] == 1}
-print("%-5s %3s %4s %8s %9s %8s %8s %-17s %-13s %s" % ("gpus", "pw", "log", "s/job", "s/proof", "speedup",
-      "steady%", "busy per device", "RSS/budget GiB", "verified"))
+
+def steady(r):
+    # seconds a job after the first (the ramp-up: first syntheses, key uploads): the gap
+    # between the first and the last job's end, from the trace's finalize/verify spans
+    t = os.path.join(os.path.dirname(sys.argv[1]), "pipeline-pw%d-gpus%s.json" % (r["pw"], r["gpus"]))
+    try:
+        ev = json.load(open(t))["traceEvents"]
+    except (OSError, ValueError):
+        return 0
+    end = {}
+    for e in ev:
+        if e.get("ph") == "X" and e["name"] in ("finalize", "verify"):
+            j = e["args"]["job"]
+            end[j] = max(end.get(j, 0), (e["ts"] + e["dur"]) / 1e6)
+    ends = sorted(end.values())
+    return (ends[-1] - ends[0]) / (len(ends) - 1) if len(ends) > 1 else 0
+
+one = {}
+for r in rows:
+    r["sj"], r["st"] = r["wall_s"] / r["jobs"], steady(r)
+    if r["devices"] == 1:
+        one[r["pw"]] = r
+print("%-5s %3s %4s %8s %9s %9s %8s %8s %-15s %-14s %s" % ("gpus", "pw", "log", "s/job", "steady", "s/proof",
+      "speedup", "steady%", "busy/device", "RSS/budget GiB", "verified"))
 bad = 0
 for r in rows:
-    sj = r["wall_s"] / r["jobs"]
-    sp = one.get(r["pw"], 0) / sj if r["devices"] > 1 and one.get(r["pw"]) else 1.0
+    o = one.get(r["pw"])
+    # the speed-up of the steady job time (all jobs' wall time when there is no trace)
+    sp = (o["st"] / r["st"] if o["st"] and r["st"] else o["sj"] / r["sj"]) if o else 1.0
     busy = "/".join("%.0f%%" % (100 * d["busy"]) for d in r["dev"])
     rss = "%.1f/%.1f" % ((r["rss_peak_bytes"] - r["rss_proc_bytes"]) / 2**30, r["budget_bytes"] / 2**30)
-    print("%-5s %3d %4d %8.2f %9.4f %7.2fx %7.1f%% %-17s %-13s %s" % (r["gpus"] or "all", r["pw"], r["log_n"],
-          sj, r["s_per_proof"], sp, 100 * r["device_busy_steady"], busy, rss, r["verified"]))
+    print("%-5s %3d %4d %8.2f %9.2f %9.4f %7.2fx %7.1f%% %-15s %-14s %s" % (r["gpus"] or "all", r["pw"],
+          r["log_n"], r["sj"], r["st"], r["s_per_proof"], sp, 100 * r["device_busy_steady"], busy, rss,
+          r["verified"]))
     bad += not r["verified"] or r["rss_peak_bytes"] - r["rss_proc_bytes"] > r["budget_bytes"]
 sys.exit(1 if bad or not rows else 0)
 EOF
