@@ -410,7 +410,8 @@ static g16_status cu_key_upload(g16_backend *be, const g16_key *key)
     const void *pts[Q_COUNT] = {key->h, key->l, key->a, key->b_g1, key->b_g2};
     const char *v = getenv("G16_CUDA_KEY_PIN");
     const int pin = !(v && atoi(v) == 0);
-    g16_status st = G16_OK;
+    /* the mover's thread serves every GPU: register on this one's */
+    g16_status st = g16_cuda_use(cb->ctx);
     for (int q = 0; q < Q_COUNT && !st; q++) {
         if (!ns[q]) continue;
         g16_cuda_bases *b;
@@ -556,15 +557,21 @@ size_t g16_backend_resident_bytes(const g16_backend *be)
     return g16_backend_is_cuda(be) ? ((const cuda_backend *)be)->cap : 0;
 }
 
+/* Registered portable: every GPU of the process reads it at bus speed.  On be's GPU,
+ * not whichever the calling thread (synthesis, the freer) would open by default. */
 void g16_backend_pin(const g16_backend *be, void *p, size_t bytes)
 {
-    if (g16_backend_is_cuda(be) && g16_cuda_host_register(p, bytes) != G16_OK)
+    if (!g16_backend_is_cuda(be)) return;
+    if (g16_cuda_use(((const cuda_backend *)be)->ctx) != G16_OK ||
+        g16_cuda_host_register(p, bytes) != G16_OK)
         g16_clear_error();
 }
 
 void g16_backend_unpin(const g16_backend *be, void *p)
 {
-    if (g16_backend_is_cuda(be)) g16_cuda_host_unregister(p);
+    if (!g16_backend_is_cuda(be)) return;
+    if (g16_cuda_use(((const cuda_backend *)be)->ctx) != G16_OK) g16_clear_error();
+    g16_cuda_host_unregister(p);
 }
 
 #else /* no CUDA in this build */
