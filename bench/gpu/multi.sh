@@ -55,7 +55,7 @@ out=${OUT:-$PWD/multi-out}
 mkdir -p "$out"
 ngpu=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | wc -l)
 say "GPUs: $ngpu ($(nvidia-smi --query-gpu=name,memory.total --format=csv,noheader 2>/dev/null | head -1)); cores $(nproc); RAM $(free -g | awk '/Mem/{print $2}') GiB"
-g16 info 2>&1 | grep -i -E "cuda|gpu" | head -3
+g16 --version 2>&1 | grep -i cuda
 
 if [ "$mode" = "--smoke" ]; then
     fails=0
