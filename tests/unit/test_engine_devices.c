@@ -6,6 +6,7 @@
  * a clear error, no hang, and the last device stays for the next job; (d) each CPU device gets its share
  * of the threads; (e) the --gpus list parser.  Every returned proof is checked with
  * g16_verify here, independently of the engine's self-check. */
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,6 +83,32 @@ static void check_zero(g16_engine *e, const char *when)
               (long long)s.cur[c]);
 }
 
+/* Rendezvous of the devices' first stages (on_device_pool runs in each device stage, with
+ * that device's pool): a stage waits (5 s at most) until `want` devices have begun one, so
+ * every device gets work however the races between idle workers go on a loaded machine. */
+static const g16_pool *seen[8];
+static _Atomic unsigned n_seen, want;
+static pthread_mutex_t seen_mu = PTHREAD_MUTEX_INITIALIZER;
+static void rendezvous(void *user, const g16_pool *pool)
+{
+    (void)user;
+    pthread_mutex_lock(&seen_mu);
+    unsigned i = 0;
+    while (i < n_seen && seen[i] != pool) i++;
+    if (i == n_seen && i < 8) seen[n_seen++] = pool;
+    pthread_mutex_unlock(&seen_mu);
+    for (int k = 0; k < 5000 && atomic_load(&n_seen) < atomic_load(&want); k++) usleep(1000);
+}
+
+static void hooks_rendezvous(g16_engine_hooks *h, unsigned devices)
+{
+    memset(h, 0, sizeof *h);
+    h->fail_stage = -1;
+    h->on_device_pool = rendezvous;
+    atomic_store(&n_seen, 0);
+    atomic_store(&want, devices);
+}
+
 /* (a) three devices share two jobs; the stats and the trace say who did what. */
 static void test_spread(void)
 {
@@ -91,8 +118,7 @@ static void test_spread(void)
     close(fd);
     g16_engine *e = make(3, 1, trace);
     g16_engine_hooks h;
-    memset(&h, 0, sizeof h);
-    h.fail_stage = -1;
+    hooks_rendezvous(&h, 3);
     h.delay_ms[G16_STAGE_DEVICE] = 30; /* a device stage outlasts a synthesis: every device is needed */
     g16_engine_set_hooks(e, &h);
     uint64_t a = submit(e, 6), b = submit(e, 6);
@@ -136,8 +162,7 @@ static void test_reroute(unsigned gw)
 {
     g16_engine *e = make(2, gw, NULL);
     g16_engine_hooks h;
-    memset(&h, 0, sizeof h);
-    h.fail_stage = -1;
+    hooks_rendezvous(&h, 2);
     h.delay_ms[G16_STAGE_DEVICE] = 30;
     h.dev_fail_at[1] = 2;
     g16_engine_set_hooks(e, &h);
