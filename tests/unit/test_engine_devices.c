@@ -217,7 +217,9 @@ static void test_all_fail(void)
     check_zero(e, "all fail");
     g16_engine_stats s;
     g16_engine_stats_get(e, &s);
-    CHECK(s.devices_failed == 1 && s.jobs_failed == 1 && s.reroutes == 1 && s.dev[0].errors + s.dev[1].errors == 2,
+    /* reroutes 0 or 1: the job may have failed on the last device before the first one's
+     * partition was sent back */
+    CHECK(s.devices_failed == 1 && s.jobs_failed == 1 && s.reroutes <= 1 && s.dev[0].errors + s.dev[1].errors == 2,
           "all fail: %u devices out, %llu jobs failed, %llu reroutes", s.devices_failed,
           (unsigned long long)s.jobs_failed, (unsigned long long)s.reroutes);
     uint64_t b = submit(e, 2);
