@@ -76,13 +76,13 @@ if [ "$mode" = "--smoke" ]; then
     if [ "$ngpu" -ge 2 ]; then pair=0,1; else pair=0,0; export G16_ENGINE_GPU_REPEAT=1; fi
     run=("${g16bin[@]}" engine run --backend cuda --log-n 16 --profile porep --budget 16G)
     step all-gpus 0 "${run[@]}" --partitions 6 --trace -
-    step two-devices 0 env G16_CUDA_DEBUG=1 "${run[@]}" --gpus $pair --partitions 8 --trace "$out/smoke-two.json"
+    step two-devices 0 env G16_CUDA_DEBUG=1 "${run[@]}" --gpus $pair --partitions 12 --trace "$out/smoke-two.json"
     grep -q "key_upload_all: query 0, .* to 2 GPUs" "$out/smoke-two-devices.log" ||
         { say "FAIL the key did not go to both devices in one upload"; fails=$((fails + 1)); }
     grep "key_upload_all" "$out/smoke-two-devices.log" | head -5 | sed 's/^/     /'
     grep -q '"device":1' "$out/smoke-two.json" 2>/dev/null && grep -q '"device":0' "$out/smoke-two.json" ||
         { say "FAIL the trace has no spans of both devices"; fails=$((fails + 1)); }
-    step reroute 0 env G16_ENGINE_DEVICE_FAIL=1:2 "${run[@]}" --gpus $pair --partitions 8 --trace -
+    step reroute 0 env G16_ENGINE_DEVICE_FAIL=1:2 "${run[@]}" --gpus $pair --partitions 12 --trace -
     grep -q "partition.* rerouted" "$out/smoke-reroute.log" && grep -q "FAILED" "$out/smoke-reroute.log" ||
         { say "FAIL no device taken out / no partition rerouted"; fails=$((fails + 1)); }
     # both fail: the first is taken out, the last one's error fails job 1, job 2 runs on it
