@@ -209,6 +209,17 @@ g16_status g16_engine_key_hold(g16_engine *e, g16_key *key, int upload);
  * is not held. */
 g16_status g16_engine_key_drop(g16_engine *e, g16_key *key);
 
+/* Charges bytes that the caller holds beside the engine's jobs (a service's snarkjs keys
+ * and provers) to the engine's budget, so that the budget still bounds the process:
+ * waits up to timeout_s seconds (0: not at all; < 0: without limit) for room, giving back
+ * idle pool buffers first.  Partitions admitted meanwhile are not held back for it.
+ * Returns: G16_OK; G16_ERR_NOMEM when it did not fit in time or can never fit (more than
+ * the whole budget: at once), the bytes needed and free in the message; G16_ERR_ARG for
+ * a NULL engine or a stopping one. */
+g16_status g16_engine_reserve(g16_engine *e, uint64_t bytes, double timeout_s);
+/* Gives back bytes charged by g16_engine_reserve (any split of them). */
+void g16_engine_unreserve(g16_engine *e, uint64_t bytes);
+
 /* Returns: 0 not held, 1 held in host memory, 2 held and resident on every device
  * (CPU-only engines report 1 for a held key). */
 int g16_engine_key_tier(g16_engine *e, const g16_key *key);
@@ -228,6 +239,7 @@ typedef enum g16_counter {
     G16_CTR_CIRCUIT_BYTES, /* compiled circuits used by admitted partitions (once each) */
     G16_CTR_WITNESS_BYTES, /* witnesses of admitted partitions (once each) */
     G16_CTR_RESERVED_BYTES, /* everything charged to the budget */
+    G16_CTR_EXTERNAL_BYTES, /* charged by the engine's user (g16_engine_reserve) */
     G16_CTR_COUNT
 } g16_counter;
 

@@ -8,7 +8,7 @@
 #include "cli.h"
 
 static const char verify_usage[] =
-    "usage: g16 verify (--vk KEY.vk | --params KEY.params) --proof PROOF\n"
+    "usage: g16 verify (--vk KEY.vk | --params KEY.params|KEY.g16k) --proof PROOF\n"
     "                  (--inputs FILE | --inputs-hex H1,H2,...)\n"
     "\n"
     "PROOF holds k >= 1 proofs of 192 bytes; with k > 1 they are checked as one batch\n"
@@ -19,6 +19,7 @@ static const char verify_usage[] =
     "                     public values are used\n"
     "  --inputs-hex LIST  comma-separated hex numbers (an empty string: no inputs)\n"
     "Exit status: 0 valid, 1 invalid proof, 2 error.\n"
+    "--params also takes a key cache (g16 key cache): mapped, its checksums checked.\n"
     "A snarkjs verification_key.json as --vk: see g16 snarkjs --help.\n";
 
 typedef struct {
@@ -211,9 +212,13 @@ int cli_verify(int argc, char **argv)
         free(in.v);
         return cli_fail("verify", rst);
     }
-    g16_vk *vk = NULL;
-    g16_status st = g16_vk_read(&vk, vk_path ? vk_path : params, G16_PARAMS_CHECK_SUBGROUP,
-                                params != NULL);
+    g16_vk *own_vk = NULL;
+    g16_key *cache_key = NULL; /* a .g16k: its points were checked when it was made */
+    g16_status st = params && cli_key_is_cache(params)
+                        ? cli_key_read(&cache_key, params, 0)
+                        : g16_vk_read(&own_vk, vk_path ? vk_path : params, G16_PARAMS_CHECK_SUBGROUP,
+                                      params != NULL);
+    const g16_vk *vk = cache_key ? g16_key_vk(cache_key) : own_vk;
     if (st) {
         free(proofs);
         free(in.v);
@@ -238,7 +243,8 @@ int cli_verify(int argc, char **argv)
             rc = CLI_INVALID;
         }
     }
-    g16_vk_free(vk);
+    g16_vk_free(own_vk);
+    g16_key_release(cache_key);
     free(proofs);
     free(in.v);
     return rc;

@@ -2,8 +2,12 @@
  * partitions (keys are in keys.c; compiled circuits and witnesses here, each charged
  * once while an admitted partition uses it), and admission (docs/engine.md,
  * "Memory accounting"). */
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "backend/backend.h"
 #include "common/error.h"
@@ -219,4 +223,69 @@ int g16_admit(g16_engine *e, g16_part *p)
     obj_use(e, p->went);
     p->shared_charged = 1;
     return 1;
+}
+
+/* ---------------------------------------------------------------- the user's own bytes */
+
+static void deadline_in(struct timespec *dl, double s)
+{
+    clock_gettime(CLOCK_REALTIME, dl);
+    double t = (double)dl->tv_sec + dl->tv_nsec * 1e-9 + s;
+    dl->tv_sec = (time_t)t;
+    dl->tv_nsec = (long)((t - (double)dl->tv_sec) * 1e9);
+    if (dl->tv_nsec >= 1000000000L) dl->tv_sec++, dl->tv_nsec -= 1000000000L;
+}
+
+g16_status g16_engine_reserve(g16_engine *e, uint64_t bytes, double timeout_s)
+{
+    if (!e) return g16_fail(G16_ERR_ARG, "engine reserve: no engine");
+    struct timespec dl;
+    deadline_in(&dl, timeout_s > 0 ? timeout_s : 0);
+    pthread_mutex_lock(&e->mu);
+    g16_status st = G16_OK;
+    for (;;) {
+        int64_t used = g16_tracker_get(&e->tr, G16_CTR_RESERVED_BYTES);
+        if (e->stop) {
+            st = g16_fail(G16_ERR_ARG, "engine reserve: the engine is stopping");
+            break;
+        }
+        if (bytes > e->budget) {
+            st = g16_fail(G16_ERR_NOMEM, "engine reserve: %" PRIu64 " bytes needed, more than the whole "
+                          "budget of %" PRIu64, bytes, e->budget);
+            break;
+        }
+        if ((uint64_t)used + bytes <= e->budget) {
+            g16_budget_charge(e, (int64_t)bytes);
+            g16_tracker_add(&e->tr, G16_CTR_EXTERNAL_BYTES, (int64_t)bytes);
+            break;
+        }
+        if (e->pool.idle_bytes) {
+            /* idle pool buffers are charged but free to go */
+            g16_bufpool_evict(e, 0, 0, 0, 0);
+            g16_bufpool_wait_freer(e);
+            if (g16_tracker_get(&e->tr, G16_CTR_RESERVED_BYTES) < used) continue;
+        }
+        int rc = timeout_s < 0 ? pthread_cond_wait(&e->cv, &e->mu)
+                               : timeout_s > 0 ? pthread_cond_timedwait(&e->cv, &e->mu, &dl) : ETIMEDOUT;
+        if (rc == ETIMEDOUT) {
+            used = g16_tracker_get(&e->tr, G16_CTR_RESERVED_BYTES);
+            if ((uint64_t)used + bytes <= e->budget) continue;
+            st = g16_fail(G16_ERR_NOMEM, "engine reserve: %" PRIu64 " bytes needed, %" PRIu64 " of the "
+                          "budget's %" PRIu64 " are free (%" PRId64 " reserved)", bytes,
+                          (uint64_t)used < e->budget ? e->budget - (uint64_t)used : 0, e->budget, used);
+            break;
+        }
+    }
+    pthread_mutex_unlock(&e->mu);
+    return st;
+}
+
+void g16_engine_unreserve(g16_engine *e, uint64_t bytes)
+{
+    if (!e || !bytes) return;
+    pthread_mutex_lock(&e->mu);
+    g16_budget_charge(e, -(int64_t)bytes);
+    g16_tracker_add(&e->tr, G16_CTR_EXTERNAL_BYTES, -(int64_t)bytes);
+    pthread_cond_broadcast(&e->cv); /* room for waiting partitions and reservers */
+    pthread_mutex_unlock(&e->mu);
 }

@@ -26,7 +26,7 @@ void g16_budget_charge(g16_engine *e, int64_t bytes)
 static const char *const ctr_names[G16_CTR_COUNT] = {
     "synth",       "waiting",     "device",       "final",      "abc_bytes",      "assign_bytes",
     "aux_bytes",   "pinned_bytes", "device_bytes", "key_bytes",  "circuit_bytes",  "witness_bytes",
-    "reserved_bytes",
+    "reserved_bytes", "external_bytes",
 };
 
 const char *g16_counter_name(g16_counter c)

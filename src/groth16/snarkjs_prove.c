@@ -201,3 +201,12 @@ g16_status g16_sj_verify(const g16_sj_vk *vk, const g16_sj_proof *proof, const g
     if (!g16_pairing_check(p, q, 4)) return g16_fail(G16_ERR_UNSATISFIED, "proof rejected: the pairing check fails");
     return G16_OK;
 }
+
+uint64_t g16_sj_prove_bytes(const g16_sj_pk *pk)
+{
+    uint64_t n = pk->domain_size, v = pk->n_vars, big = n > v ? n : v;
+    /* w (read by the caller), a, b, c and the quotient (4n), the coset factors (n) and
+     * both twiddle tables (n/2 each); one MSM at a time: the largest one's scratch,
+     * planned as G2 (the bigger buckets) */
+    return sizeof(g16_fr) * (v + 6 * n) + g16_msm_scratch_bytes((size_t)big, 2);
+}

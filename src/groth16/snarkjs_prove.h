@@ -79,6 +79,11 @@ typedef struct g16_sj_timing {
 } g16_sj_timing;
 const g16_sj_timing *g16_sj_last_timing(void);
 
+/* Returns: an upper bound of the host memory g16_sj_prove takes for one proof with pk
+ * (the witness, its vectors, the quotient's twiddles and the MSMs' scratch), for callers
+ * that charge it to a budget. */
+uint64_t g16_sj_prove_bytes(const g16_sj_pk *pk);
+
 /* Proves with snarkjs's math (see above).
  * Out: proof: affine π_A, π_B, π_C.
  * In:  pk: a key whose coefficient rows/signals were checked by its reader

@@ -63,6 +63,12 @@ typedef struct g16_msm_opts {
 
 #define G16_MSM_MAX_WINDOW 20u
 
+/* Returns: an upper bound of the scratch memory (bytes) one MSM of n scalars takes with
+ * the default options on the default pool (g16_threads() workers): the scalars'
+ * conversion a chunk at a time and each worker's buckets and batches, for group 1 (G1)
+ * or 2 (G2).  For callers that charge it to a budget. */
+size_t g16_msm_scratch_bytes(size_t n, int group);
+
 /* Computes out = Σ_i scalars[i]·bases[i] with the default options.
  * Out: out: the sum, Jacobian (Z = 0 when the sum is the point at infinity).
  * In:  bases: n_bases affine points (see density); scalars: n Montgomery-form Fr;

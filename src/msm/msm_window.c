@@ -50,3 +50,19 @@ unsigned g16_msm_pick_window(size_t m, unsigned threads, int group)
 {
     return g16_msm_window_for(m, threads, group);
 }
+
+size_t g16_msm_scratch_bytes(size_t n, int group)
+{
+    unsigned threads = g16_threads();
+    unsigned c = g16_msm_window_for(n, threads, group);
+    size_t chunk = n < G16_MSM_CHUNK ? n : G16_MSM_CHUNK;
+    size_t aff = group == 2 ? sizeof(g16_g2_affine) : sizeof(g16_g1_affine);
+    size_t fe = aff / 2;
+    /* per bucket: state, affine point, overflow index and the XYZZ overflow bucket
+     * (two affine points' worth); per batch entry: the bucket, point and
+     * sign lists (three), the denominators, products, lambdas and affine temporaries;
+     * msm_impl.h caps the batch at 4096 (G16_MSM_BATCH, a tuning hook, aside) */
+    size_t nb = ((size_t)1 << (c - 1)) + 1, batch = 4096;
+    size_t worker = nb * (1 + 4 + 3 * aff) + batch * (3 * 16 + 4 * fe + aff + 128);
+    return 36 * chunk + (size_t)threads * worker;
+}

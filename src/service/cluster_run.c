@@ -190,7 +190,7 @@ static void *task_main(void *arg)
             mkdir(scratch, 0700);
             snprintf(scratch, sizeof scratch, "%s/uploads/%s-%u-%s", s->data_dir, t->job, t->idx, t->epoch);
             mkdir(scratch, 0700);
-            st = svc_sj_prove_job(&json, k->sj, &t->witness, 1, scratch, &t->halt);
+            st = svc_sj_prove_job(&json, s, k, &t->witness, 1, scratch, &t->halt);
             rmdir(scratch);
         } else {
             st = run_engine(s, t, k, proof, &inputs, &n_inputs);

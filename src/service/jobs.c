@@ -602,7 +602,7 @@ static void *sj_main(void *arg)
         st = g16_fail(G16_ERR_NOMEM, "no memory");
     } else {
         for (uint32_t i = 0; i < j->n_parts; i++) wtns[i] = j->parts[i].witness;
-        st = svc_sj_prove_job(&json, w.k->sj, wtns, j->n_parts, scratch, &j->halt);
+        st = svc_sj_prove_job(&json, s, w.k, wtns, j->n_parts, scratch, &j->halt);
     }
     free(wtns);
     char msg[512];

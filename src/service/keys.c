@@ -1,9 +1,12 @@
 /* Proving keys in tiers: cold (only on disk: the .params and its .g16k cache), warm (loaded
  * in host memory and held in the engine, so charged to its budget), hot (also resident on
  * every CUDA device).  A job makes its key at least warm; when the budget cannot take another
- * key, the least recently used key that no job uses goes back to cold. */
+ * key, the least recently used key that no job uses goes back to cold.  snarkjs keys are
+ * charged to the same budget through g16_engine_reserve (they have no hot tier). */
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "common/error.h"
 #include "service/service.h"
@@ -39,6 +42,7 @@ static void to_cold(g16_service *s, svc_key *k)
     if (k->key) g16_engine_key_drop(s->engine, k->key);
     g16_key_release(k->key);
     k->key = NULL;
+    if (k->sj) g16_engine_unreserve(s->engine, k->bytes);
     svc_sj_key_free(k->sj);
     k->sj = NULL;
     k->tier = SVC_COLD;
@@ -51,8 +55,7 @@ static svc_key *lru_idle(g16_service *s, const svc_key *keep)
     svc_key *best = NULL;
     for (size_t i = 0; i < s->n_keys; i++) {
         svc_key *k = &s->keys[i];
-        /* zkey keys are outside the engine's budget: dropping one frees nothing there */
-        if (k == keep || !k->key || k->users || k->loading) continue;
+        if (k == keep || (!k->key && !k->sj) || k->users || k->loading) continue;
         if (!best || k->last_used < best->last_used) best = k;
     }
     return best;
@@ -73,6 +76,22 @@ static g16_status hold(g16_service *s, svc_key *k, g16_key *key, int want_hot)
     }
 }
 
+/* Charges bytes of a snarkjs key or proof to the engine's budget, evicting idle keys (other
+ * than keep) while it does not fit.  s->mu held. */
+g16_status svc_charge(g16_service *s, const svc_key *keep, uint64_t bytes)
+{
+    for (;;) {
+        g16_status st = g16_engine_reserve(s->engine, bytes, 0);
+        if (st != G16_ERR_NOMEM) return st;
+        svc_key *victim = lru_idle(s, keep);
+        if (!victim) return st;
+        svc_log(s, "info", NULL, "key %s: evicted (least recently used) to make room for %s",
+                victim->name, keep ? keep->name : "a snarkjs proof");
+        to_cold(s, victim);
+        s->m.key_evictions++;
+    }
+}
+
 static svc_tier engine_tier(g16_service *s, const g16_key *key)
 {
     int t = g16_engine_key_tier(s->engine, key);
@@ -83,18 +102,40 @@ static svc_tier engine_tier(g16_service *s, const g16_key *key)
 static g16_status acquire_zkey(g16_service *s, svc_key *k)
 {
     if (k->sj) return G16_OK;
+    /* The loaded key is about the file's size (the points as stored, the coefficients
+     * compacted): charge that while loading, then what the key holds. */
+    struct stat sb;
+    uint64_t est = stat(k->path, &sb) == 0 ? (uint64_t)sb.st_size : 0;
+    char msg[512] = "";
+    g16_status st = svc_charge(s, k, est);
+    if (st != G16_OK) {
+        snprintf(msg, sizeof msg, "%s", g16_last_error());
+        set_error(k, msg);
+        s->m.key_load_failures++;
+        svc_log(s, "error", NULL, "key %s: %s", k->name, msg);
+        return g16_fail(st, "key %s: %s", k->name, msg);
+    }
     k->loading = 1;
     pthread_mutex_unlock(&s->mu);
     double t0 = svc_now();
     void *pk = NULL;
     uint64_t bytes = 0;
-    g16_status st = svc_sj_key_load(&pk, &bytes, k->path);
-    char msg[512] = "";
+    st = svc_sj_key_load(&pk, &bytes, k->path);
     if (st != G16_OK) snprintf(msg, sizeof msg, "%s", g16_last_error());
     double dt = svc_now() - t0;
     pthread_mutex_lock(&s->mu);
     k->loading = 0;
     pthread_cond_broadcast(&s->cv);
+    if (st == G16_OK && bytes > est) {
+        st = svc_charge(s, k, bytes - est);
+        if (st != G16_OK) {
+            snprintf(msg, sizeof msg, "%s", g16_last_error());
+            svc_sj_key_free(pk);
+        }
+    } else if (st == G16_OK) {
+        g16_engine_unreserve(s->engine, est - bytes);
+    }
+    if (st != G16_OK) g16_engine_unreserve(s->engine, est);
     if (st != G16_OK) {
         set_error(k, msg);
         s->m.key_load_failures++;
@@ -108,7 +149,7 @@ static g16_status acquire_zkey(g16_service *s, svc_key *k)
     k->load_s = dt;
     snprintf(k->from, sizeof k->from, "zkey");
     s->m.key_loads++;
-    svc_log(s, "info", NULL, "key %s: warm, %.3f s from the zkey (%llu bytes, outside the engine's budget)",
+    svc_log(s, "info", NULL, "key %s: warm, %.3f s from the zkey (%llu bytes, charged to the budget)",
             k->name, dt, (unsigned long long)bytes);
     return G16_OK;
 }

@@ -202,6 +202,10 @@ svc_key *svc_key_find(g16_service *s, const char *name); /* NULL: unknown */
 g16_status svc_key_acquire(g16_service *s, svc_key *k, int want_hot);
 /* With s->mu held: back to cold (refused with G16_ERR_ARG while jobs use it). */
 g16_status svc_key_evict(g16_service *s, svc_key *k);
+/* Charges bytes beside the engine's jobs (snarkjs keys and proofs) to its budget, evicting
+ * idle keys other than keep while they do not fit (G16_ERR_NOMEM when none is left).
+ * s->mu held. */
+g16_status svc_charge(g16_service *s, const svc_key *keep, uint64_t bytes);
 void svc_keys_free(g16_service *s);
 void *svc_key_loader_main(void *arg); /* loads every configured key at start, then ready */
 
@@ -227,17 +231,19 @@ void svc_job_recovered(g16_service *s, svc_job *j);   /* store load callback */
 void *svc_dispatcher_main(void *arg);
 void *svc_janitor_main(void *arg);
 
-/* sjobs.c: snarkjs jobs ({"wtns": PATH} partitions against a .zkey), proved outside the engine */
+/* sjobs.c: snarkjs jobs ({"wtns": PATH} partitions against a .zkey), proved beside the engine,
+ * their memory charged to its budget */
 int svc_is_zkey_path(const char *path);
 g16_status svc_sj_key_load(void **pk, uint64_t *bytes, const char *path);
 void svc_sj_key_free(void *pk);
 uint32_t svc_sj_key_vars(const void *pk);
+uint64_t svc_sj_proof_bytes(const void *pk); /* charged while one of its proofs runs */
 /* Reads a .wtns and, when want_vars is not 0, checks its length against the key's circuit. */
 g16_status svc_sj_check_wtns(const char *path, uint32_t want_vars);
 /* Proves every partition; *json_out: {"partitions": [{"proof": {...}, "public": [...]}, ...]}.
  * scratch: a folder for the writers' files; *cancel nonzero stops between partitions. */
-g16_status svc_sj_prove_job(char **json_out, const void *pk, char *const *wtns, uint32_t n_parts,
-                            const char *scratch, volatile int *cancel);
+g16_status svc_sj_prove_job(char **json_out, g16_service *s, const svc_key *k, char *const *wtns,
+                            uint32_t n_parts, const char *scratch, volatile int *cancel);
 
 /* http.c */
 g16_status svc_http_start(g16_service *s);

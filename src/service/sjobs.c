@@ -2,10 +2,12 @@
  * (src/groth16/snarkjs_prove.h) on the CPU, one partition after the other on the job's own
  * thread; the result is snarkjs's proof.json and public.json for each partition.
  *
- * These keys and jobs do not go through the engine: circom circuits are small next to a
- * PoRep partition, and the snarkjs prover is CPU-only.  Their keys' bytes are reported in
- * /v1/status but are not charged to the engine's budget (docs/daemon.md). */
+ * These jobs do not go through the engine's pipeline (the snarkjs prover is CPU-only and
+ * circom circuits are small next to a PoRep partition), but their memory is charged to the
+ * engine's budget all the same: the key while it is loaded (keys.c), and each partition's
+ * witness and prover memory while it is proved (g16_engine_reserve, waiting for room). */
 #include <errno.h>
+#include <inttypes.h>
 #include <jansson.h>
 #include <limits.h>
 #include <stdio.h>
@@ -16,6 +18,7 @@
 
 #include "common/error.h"
 #include "io/circom.h"
+#include "groth16/snarkjs_prove.h"
 #include "io/snarkjs.h"
 #include "service/service.h"
 
@@ -52,6 +55,8 @@ void svc_sj_key_free(void *pk)
 
 uint32_t svc_sj_key_vars(const void *pk) { return ((const g16_sj_pk *)pk)->n_vars; }
 
+uint64_t svc_sj_proof_bytes(const void *pk) { return g16_sj_prove_bytes(pk); }
+
 /* proof.json and public.json of one partition, through the io layer's writers (into the
  * job's scratch folder, then read back), as one JSON object {"proof": ..., "public": ...}. */
 static g16_status part_json(json_t **out, const g16_sj_proof *proof, const g16_fr *pub, size_t n_pub,
@@ -87,10 +92,36 @@ g16_status svc_sj_check_wtns(const char *path, uint32_t want_vars)
     return G16_OK;
 }
 
-g16_status svc_sj_prove_job(char **json_out, const void *vpk, char *const *wtns, uint32_t n_parts,
-                            const char *scratch, volatile int *cancel)
+/* Charges one proof's memory, evicting idle keys first, then waiting for the engine's
+ * partitions to give bytes back; gives up on cancel or when it can never fit. */
+static g16_status charge_proof(g16_service *s, const svc_key *k, uint64_t need, volatile int *cancel)
 {
-    const g16_sj_pk *pk = vpk;
+    g16_engine_stats es;
+    g16_engine_stats_get(s->engine, &es);
+    /* Everything else charged goes away in time (other jobs end, idle keys are evicted)
+     * but this job's own key: past that, waiting would never end. */
+    uint64_t room = es.budget_bytes - es.fixed_bytes;
+    room = room > k->bytes ? room - k->bytes : 0;
+    if (need > room)
+        return g16_fail(G16_ERR_NOMEM, "a proof with key %s needs %" PRIu64 " bytes, more than the "
+                        "budget's %" PRIu64 " left beside the key (%" PRIu64 " bytes)", k->name, need,
+                        room, k->bytes);
+    for (;;) {
+        pthread_mutex_lock(&s->mu);
+        g16_status st = svc_charge(s, k, need);
+        pthread_mutex_unlock(&s->mu);
+        if (st != G16_ERR_NOMEM) return st;
+        st = g16_engine_reserve(s->engine, need, 1.0);
+        if (st != G16_ERR_NOMEM) return st;
+        if (*cancel) return g16_fail(G16_ERR_CANCELLED, "cancelled while waiting for memory");
+    }
+}
+
+g16_status svc_sj_prove_job(char **json_out, g16_service *s, const svc_key *k, char *const *wtns,
+                            uint32_t n_parts, const char *scratch, volatile int *cancel)
+{
+    const g16_sj_pk *pk = k->sj;
+    const uint64_t need = g16_sj_prove_bytes(pk);
     json_t *parts = json_array();
     g16_status st = parts ? G16_OK : g16_fail(G16_ERR_NOMEM, "no memory");
     for (uint32_t i = 0; i < n_parts && st == G16_OK; i++) {
@@ -98,27 +129,34 @@ g16_status svc_sj_prove_job(char **json_out, const void *vpk, char *const *wtns,
             st = g16_fail(G16_ERR_CANCELLED, "cancelled");
             break;
         }
+        st = charge_proof(s, k, need, cancel);
+        if (st != G16_OK) {
+            g16_fail_ctx(st, "partition %u", i);
+            break;
+        }
         g16_circom_wtns w;
         st = g16_circom_wtns_read(&w, wtns[i]);
         if (st != G16_OK) {
+            g16_engine_unreserve(s->engine, need);
             g16_fail_ctx(st, "partition %u", i);
             break;
         }
         uint8_t rnd[128];
         g16_sj_proof proof;
-        g16_fr r, s;
+        g16_fr r, sr;
         if (getrandom(rnd, sizeof rnd, 0) != (ssize_t)sizeof rnd) {
             st = g16_fail(G16_ERR_IO, "getrandom: %s", strerror(errno));
         } else {
             g16_fr_from_be_reduce(&r, rnd, 64);
-            g16_fr_from_be_reduce(&s, rnd + 64, 64);
-            st = g16_sj_prove(&proof, pk, w.w, w.n, &r, &s);
+            g16_fr_from_be_reduce(&sr, rnd + 64, 64);
+            st = g16_sj_prove(&proof, pk, w.w, w.n, &r, &sr);
             if (st != G16_OK) g16_fail_ctx(st, "partition %u: %s", i, wtns[i]);
         }
         json_t *pj = NULL;
         if (st == G16_OK) st = part_json(&pj, &proof, w.w + 1, pk->n_public, scratch, i);
         if (st == G16_OK) json_array_append_new(parts, pj);
         g16_circom_wtns_free(&w);
+        g16_engine_unreserve(s->engine, need);
     }
     if (st == G16_OK) {
         json_t *o = json_pack("{s:O}", "partitions", parts);

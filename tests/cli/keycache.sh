@@ -29,6 +29,10 @@ run "prove params" 0 "$g16" prove --params "$K" --circuit "$C" --witness "$W" -o
 run "prove cache" 0 "$g16" prove --params "$KC" --circuit "$C" --witness "$W" -o "$tmp/p2" --seed-rs r
 cmp -s "$tmp/p1" "$tmp/p2" && ok || bad "proofs from .params and .g16k differ"
 run "verify cache proof" 0 "$g16" verify --vk "$V" --proof "$tmp/p2" --inputs "$W"
+run "verify with the cache as key" 0 "$g16" verify --params "$KC" --proof "$tmp/p2" --inputs "$W"
+cp "$tmp/p2" "$tmp/p2bad"
+printf '\x01' | dd of="$tmp/p2bad" bs=1 seek=150 conv=notrunc status=none
+run "verify a changed proof with the cache" 1 "$g16" verify --params "$KC" --proof "$tmp/p2bad" --inputs "$W"
 run "engine run on the cache" 0 "$g16" engine run --circuit "$C" --witness "$W" --params "$KC" --partitions 1 \
     --trace - --out "$tmp/pe"
 run "verify the engine's proofs" 0 "$g16" verify --vk "$V" --proof "$tmp/pe" --inputs "$W"
@@ -52,6 +56,7 @@ has "header corrupt" "$tmp/out" "header checksum"
 head -c $((size - 4096)) "$KC" >"$tmp/bad.g16k"
 run "info truncated" 1 "$g16" info "$tmp/bad.g16k" --quick
 has "truncated" "$tmp/out" "truncated"
+run "verify with a truncated cache" 2 "$g16" verify --params "$tmp/bad.g16k" --proof "$tmp/p2" --inputs "$W"
 run "prove truncated" 2 "$g16" prove --params "$tmp/bad.g16k" --circuit "$C" --witness "$W" -o "$tmp/p3"
 
 # stale: another setup of the same circuit (same size) under the same name

@@ -375,6 +375,10 @@ d = Daemon(data, extra=["--root", zroot, "--key", f"mul={zroot}/multiplier/circu
                         "--key", f"pos={zroot}/poseidon/circuit.zkey"], keys=("k",)).start()
 st, s = d.json("GET", "/v1/status")
 check("zkey keys warm at start", {k["name"]: k["tier"] for k in s["keys"]}.get("pos") == "warm", s["keys"])
+zk = {k["name"]: k for k in s["keys"]}
+check("zkey keys charged to the budget", s["budget"]["reserved"] >= sum(k["bytes"] for k in s["keys"]) and
+      zk["pos"]["bytes"] > 0 and zk["mul"]["bytes"] > 0, s)
+check("zkey keys say what a proof charges", zk["pos"].get("proof_bytes", 0) > zk["mul"].get("proof_bytes", 0) > 0, zk)
 jobs = {}
 for c in ("multiplier", "poseidon"):
     st, r = d.json("POST", "/v1/jobs", {"key": "mul" if c == "multiplier" else "pos", "partitions": [
@@ -417,6 +421,31 @@ check(".params key with wtns partitions: 400", st == 400, (st, j))
 st, j = d.json("GET", f"/v1/jobs/{jobs['poseidon']}/proof.json?part=7")
 check("zkey: no such partition: 404", st == 404, (st, j))
 d.stop()
+
+# the budget holds snarkjs keys and proofs too: a proof that cannot fit beside the keys
+# evicts an idle key; one larger than the whole budget fails the job with the bytes
+pos_b, pos_p, mul_b = zk["pos"]["bytes"], zk["pos"]["proof_bytes"], zk["mul"]["bytes"]
+for budget, what in ((pos_b + pos_p + mul_b - 1, "evicts"), (pos_b + pos_p - 1, "too big")):
+    d = Daemon(data, extra=["--root", zroot, "--key", f"mul={zroot}/multiplier/circuit.zkey",
+                            "--key", f"pos={zroot}/poseidon/circuit.zkey", "--budget", str(budget)], keys=()).start()
+    st, s = d.json("GET", "/v1/status")
+    tiers = {k["name"]: k["tier"] for k in s["keys"]}
+    if what == "evicts":
+        check("budget: both zkey keys fit at start", tiers == {"mul": "warm", "pos": "warm"}, s["keys"])
+    st, r = d.json("POST", "/v1/jobs", {"key": "pos", "partitions": [{"wtns": f"{zroot}/poseidon/witness.wtns"}]})
+    check(f"budget ({what}): the job is accepted", st == 202, (st, r))
+    st, j = d.wait(r.get("id"))
+    st, s = d.json("GET", "/v1/status")
+    tiers = {k["name"]: k["tier"] for k in s["keys"]}
+    if what == "evicts":
+        check("budget: the proof evicted the idle key and ran", j.get("state") == "done" and tiers.get("mul") == "cold"
+              and tiers.get("pos") == "warm", (j, s["keys"]))
+        check("budget: the proof's charge given back", s["budget"]["reserved"] == pos_b, s["budget"])
+        check("budget: never past the budget", s["budget"]["reserved_peak"] <= budget, s["budget"])
+    else:
+        check("budget: a proof larger than the budget fails the job, with the bytes", j.get("state") == "failed" and
+              "more than the budget" in j.get("error", {}).get("message", ""), j)
+    d.stop()
 
 # ------------------------------------------------------------------ systemd notify
 ns_path = os.path.join(TMP, "notify.sock")

@@ -5,6 +5,7 @@
  * a job's key sent at submit before its first device stage), cancel frees
  * everything but the hold, and g16_engine_job_parts reports each partition's stage
  * and time per stage. */
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -369,6 +370,64 @@ static void test_job_parts(void)
           "stage names");
 }
 
+/* ---------------------------------------------------------------- the user's own bytes */
+typedef struct {
+    g16_engine *e;
+    uint64_t bytes;
+    atomic_int done;
+    g16_status st;
+} reserver;
+
+static void *reserve_main(void *arg)
+{
+    reserver *r = arg;
+    r->st = g16_engine_reserve(r->e, r->bytes, 30);
+    atomic_store(&r->done, 1);
+    return NULL;
+}
+
+static void test_reserve(void)
+{
+    const uint64_t budget = 64ull << 20;
+    g16_engine *e = make(1, budget);
+    g16_engine_stats s = stats(e);
+    const int64_t base = s.cur[G16_CTR_RESERVED_BYTES]; /* the backends' fixed share is not in it */
+    CHECK(g16_engine_reserve(e, budget + 1, 0) == G16_ERR_NOMEM, "more than the whole budget is refused");
+    CHECK(strstr(g16_last_error(), "whole budget") != NULL, "says why: %s", g16_last_error());
+    CHECK(g16_engine_reserve(e, 40ull << 20, 0) == G16_OK, "reserve 40 MiB: %s", g16_last_error());
+    s = stats(e);
+    CHECK(s.cur[G16_CTR_EXTERNAL_BYTES] == 40ll << 20, "external bytes counted: %lld", (long long)s.cur[G16_CTR_EXTERNAL_BYTES]);
+    CHECK(s.cur[G16_CTR_RESERVED_BYTES] == base + (40ll << 20), "and reserved");
+    CHECK(g16_engine_reserve(e, 30ull << 20, 0) == G16_ERR_NOMEM, "30 MiB more does not fit now");
+    CHECK(strstr(g16_last_error(), "are free") != NULL, "says what is free: %s", g16_last_error());
+
+    /* a reserver that waits gets its bytes once they are given back */
+    reserver r = {e, 30ull << 20, 0, G16_OK};
+    pthread_t t;
+    CHECK(pthread_create(&t, NULL, reserve_main, &r) == 0, "thread");
+    sleep_ms(50);
+    CHECK(!atomic_load(&r.done), "the reserver waits while the budget is full");
+    g16_engine_unreserve(e, 40ull << 20);
+    pthread_join(t, NULL);
+    CHECK(r.st == G16_OK, "the waiting reserve succeeds after the unreserve: %s", g16_last_error());
+
+    /* a job whose partitions need more than is left waits for the bytes, then proves */
+    uint64_t filled = 30ull << 20; /* the reserver's */
+    for (uint64_t chunk = 1 << 20; chunk >= 4096; chunk /= 2)
+        while (g16_engine_reserve(e, chunk, 0) == G16_OK) filled += chunk;
+    uint64_t id = submit(e, key, 2);
+    static uint8_t proofs[2 * 192];
+    g16_job_status js;
+    sleep_ms(100);
+    CHECK(g16_engine_job_status(e, &js, id) == G16_OK && js.state != G16_JOB_DONE,
+          "the job cannot be admitted while the user holds the budget");
+    g16_engine_unreserve(e, filled);
+    CHECK(g16_engine_await(e, id, 60, proofs, sizeof proofs, NULL) == G16_OK && verify_all(key, proofs, 2) == 0,
+          "the job proves once the bytes are back: %s", g16_last_error());
+    check_zero(e, "after unreserving everything");
+    g16_engine_destroy(e, 1);
+}
+
 int main(void)
 {
     setup();
@@ -377,6 +436,7 @@ int main(void)
     test_uploads();
     test_cancel_with_hold();
     test_job_parts();
+    test_reserve();
     g16_key_release(key);
     g16_key_release(key2);
     g16_circuit_destroy(circ);
