@@ -37,14 +37,25 @@ typedef enum g16_priority {
 /* Returns: the priority named "critical", "high", "normal" or "low" in *out, or G16_ERR_ARG. */
 g16_status g16_priority_parse(g16_priority *out, const char *name);
 
+/* Devices one engine drives at most. */
+#define G16_ENGINE_MAX_DEVICES 64
+
 typedef struct g16_engine_config {
     unsigned pw;             /* synthesis workers; 0: 1 */
     unsigned gw;             /* device workers per device; 0: 1 */
-    unsigned devices;        /* devices; 0: every CUDA device (CUDA backend), or one CPU device */
+    unsigned devices;        /* devices; 0: every CUDA device (CUDA backend, or n_gpus when
+                                gpus are listed), or one CPU device */
+    /* With CUDA: which GPUs (ordinals as CUDA numbers them, i.e. after
+     * CUDA_VISIBLE_DEVICES), one device each, in this order; n_gpus 0: GPUs
+     * 0 .. devices-1.  g16_engine_parse_gpus fills them from "0,1". */
+    unsigned gpus[G16_ENGINE_MAX_DEVICES];
+    unsigned n_gpus;
     unsigned finalizers;     /* finalizer threads; 0: 2 */
     unsigned synth_threads;  /* threads of each synthesis worker's pool; 0: CPUs / pw, at least 1
                                 (with GPUs, one CPU per GPU worker is left out first) */
-    unsigned device_threads; /* threads of each CPU device's pool; 0: every CPU */
+    unsigned device_threads; /* threads of each device's pool; 0: with GPUs every CPU (the pool
+                                only runs prove_start's host work), with CPU devices each
+                                device's share (CPUs / devices, at least 1) */
     uint64_t budget_bytes;   /* host memory budget; 0: half of the machine's RAM */
     int verify;              /* self-check every proof: 1 on, 0 off, -1 on for multi-partition jobs */
     const char *trace_path;  /* Chrome trace-event JSON written at destroy; NULL: none */
@@ -60,6 +71,10 @@ typedef struct g16_engine_config {
 
 /* Fills *cfg with the defaults (all zero, verify -1). */
 void g16_engine_config_default(g16_engine_config *cfg);
+
+/* Sets cfg->gpus / n_gpus from a list like "0,1" (CUDA ordinals, each once, at most
+ * G16_ENGINE_MAX_DEVICES).  Returns G16_OK or G16_ERR_ARG with the reason. */
+g16_status g16_engine_parse_gpus(g16_engine_config *cfg, const char *list);
 
 /* Out: out: a running engine (g16_engine_destroy).
  * Returns: G16_OK; G16_ERR_ARG for a worker count above 1024; G16_ERR_NOMEM or
@@ -254,6 +269,21 @@ typedef struct g16_engine_stats {
     double dev_part_s[6];
     uint64_t dev_proofs;
     unsigned devices, pw, gw;
+    /* Per device (dev[0 .. devices)): a device whose backend fails a device stage
+     * (G16_ERR_BACKEND) is taken out while another is left: no new work goes to it, the
+     * partition it was proving (re-synthesized: its a, b, c may be consumed) and one
+     * waiting for its lock go to the other devices, counted in reroutes.  The last
+     * device left is kept: its errors fail their jobs, as on a one-device engine. */
+    struct g16_device_stats {
+        int gpu;            /* CUDA ordinal; -1 a CPU device */
+        int failed;         /* taken out */
+        double busy_s;      /* its lock held */
+        double busy;        /* busy_s / active_s, 0 .. 1 */
+        uint64_t stages;    /* device stages that ended with a pending proof on it */
+        uint64_t errors;    /* device stages that failed on it */
+    } dev[G16_ENGINE_MAX_DEVICES];
+    unsigned devices_failed;
+    uint64_t reroutes;      /* partitions moved off a failed device */
 } g16_engine_stats;
 
 /* Out: st: the counters and totals now. */

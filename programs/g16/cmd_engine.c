@@ -25,7 +25,10 @@ static const char engine_usage[] =
     "  --circuit F.g16c --witness F.g16w --params F.params|F.g16k   prove these instead\n"
     "  --pw A --gw G       synthesis workers (2), device workers per device (1)\n"
     "  --backend NAME      cpu | cuda | auto (auto: every GPU when one is present, else the CPU)\n"
-    "  --devices D         devices (default: every GPU with CUDA, 1 with the CPU backend)\n"
+    "  --devices D         devices (default: every GPU with CUDA, 1 with the CPU backend);\n"
+    "                      cpu:N: N CPU devices (the CPU backend, each with CPUs / N threads)\n"
+    "  --gpus LIST         these GPUs, one device each, e.g. 0,1 (CUDA ordinals, as\n"
+    "                      CUDA_VISIBLE_DEVICES leaves them; default: every visible GPU)\n"
     "  --budget BYTES      host memory budget, suffix K/M/G allowed (half the RAM)\n"
     "  --max-ahead K       partitions in synthesis or waiting for a device, at most\n"
     "                      (pw + 2 per device worker)\n"
@@ -37,13 +40,16 @@ static const char engine_usage[] =
 
 static const char pipeline_usage[] =
     "usage: g16 bench pipeline [--jobs J] [--partitions P] [--log-n N] [--profile NAME]\n"
-    "                          [--pw A,B,C] [--gw G] [--devices D] [--budget BYTES] [--max-ahead K]\n"
+    "                          [--pw A,B,C] [--gw G] [--devices D|cpu:N] [--gpus 0,1 | --gpu-sets 0/0,1]\n"
+    "                          [--budget BYTES] [--max-ahead K]\n"
     "                          [--backend cpu|cuda|auto]\n"
     "                          [--inputs K] [--seed S] [--no-verify] [--trace-dir DIR] [--json]\n"
     "Per pw setting: s/proof, the s/proof the stage times allow, device busy %,\n"
     "peak RSS above the pre-run baseline, peak reserved bytes.  Defaults: J 2, P 10,\n"
     "N 12, porep, pw 1,2,4,8, gw 1, budget half the RAM, backend auto (every GPU when\n"
-    "one is present, else the CPU).\n";
+    "one is present, else the CPU).  --devices cpu:N: N CPU devices; --gpus: these GPUs;\n"
+    "--gpu-sets: each GPU list in turn (every pw for each), one circuit and key for all.\n"
+    "With several devices each line (and --json) has every device's busy share and stages.\n";
 
 /* "123", "64K", "512M", "4G" (powers of 1024). */
 static int parse_bytes(uint64_t *out, const char *s)
@@ -69,6 +75,17 @@ static int parse_uint(unsigned *out, const char *s, unsigned lo, unsigned hi)
     if (end == s || *end || v < lo || v > hi || s[0] == '-') return -1;
     *out = (unsigned)v;
     return 0;
+}
+
+/* --devices: "D", or "cpu:N" for N CPU devices (sets the backend too). */
+static int parse_devices(unsigned *devices, int *backend, const char *v)
+{
+    if (!strncmp(v, "cpu:", 4)) {
+        if (parse_uint(devices, v + 4, 1, G16_ENGINE_MAX_DEVICES)) return -1;
+        *backend = G16_BACKEND_CPU;
+        return 0;
+    }
+    return parse_uint(devices, v, 1, G16_ENGINE_MAX_DEVICES);
 }
 
 static double mono(void)
@@ -112,7 +129,10 @@ static int engine_run(int argc, char **argv)
         else if (!strcmp(o, "--seed")) { if (parse_uint(&seed, v, 0, ~0u)) return bad_opt("engine run", o, v); }
         else if (!strcmp(o, "--pw")) { if (parse_uint(&cfg.pw, v, 1, 1024)) return bad_opt("engine run", o, v); }
         else if (!strcmp(o, "--gw")) { if (parse_uint(&cfg.gw, v, 1, 64)) return bad_opt("engine run", o, v); }
-        else if (!strcmp(o, "--devices")) { if (parse_uint(&cfg.devices, v, 1, 64)) return bad_opt("engine run", o, v); }
+        else if (!strcmp(o, "--devices")) { if (parse_devices(&cfg.devices, &cfg.backend, v)) return bad_opt("engine run", o, v); }
+        else if (!strcmp(o, "--gpus")) {
+            if (g16_engine_parse_gpus(&cfg, v)) return cli_fail("engine run", G16_ERR_ARG);
+        }
         else if (!strcmp(o, "--backend")) {
             g16_backend_kind k;
             if (g16_backend_parse(v, &k)) return bad_opt("engine run", o, v);
@@ -239,6 +259,12 @@ int cli_bench_pipeline(int argc, char **argv)
 {
     unsigned jobs = 2, parts = 10, log_n = 12, n_pub = 4, seed = 1, gw = 1, devices = 0, max_ahead = 0;
     int backend = G16_BACKEND_AUTO;
+    /* --gpus LIST, or --gpu-sets A/B/..: GPU lists run one after the other (each with
+     * every pw), on one prepared circuit and key: 1 GPU against 2 in one call */
+    enum { MAX_SETS = 8 };
+    static g16_engine_config gsets[MAX_SETS];
+    char gnames[MAX_SETS][64];
+    unsigned n_sets = 0;
     unsigned pws[64] = {1, 2, 4, 8}, n_pw = 4;
     uint64_t budget = 0;
     int json = 0, verify = 1;
@@ -260,7 +286,20 @@ int cli_bench_pipeline(int argc, char **argv)
         else if (!strcmp(o, "--inputs")) { if (parse_uint(&n_pub, v, 0, 1u << 20)) return bad_opt("bench pipeline", o, v); }
         else if (!strcmp(o, "--seed")) { if (parse_uint(&seed, v, 0, ~0u)) return bad_opt("bench pipeline", o, v); }
         else if (!strcmp(o, "--gw")) { if (parse_uint(&gw, v, 1, 64)) return bad_opt("bench pipeline", o, v); }
-        else if (!strcmp(o, "--devices")) { if (parse_uint(&devices, v, 1, 64)) return bad_opt("bench pipeline", o, v); }
+        else if (!strcmp(o, "--devices")) { if (parse_devices(&devices, &backend, v)) return bad_opt("bench pipeline", o, v); }
+        else if (!strcmp(o, "--gpus") || !strcmp(o, "--gpu-sets")) {
+            char buf[512];
+            snprintf(buf, sizeof buf, "%s", v);
+            n_sets = 0;
+            for (char *sv = NULL, *tok = strtok_r(buf, "/", &sv); tok; tok = strtok_r(NULL, "/", &sv)) {
+                if (n_sets == MAX_SETS || (!strcmp(o, "--gpus") && n_sets == 1))
+                    return bad_opt("bench pipeline", o, v);
+                g16_engine_config_default(&gsets[n_sets]);
+                if (g16_engine_parse_gpus(&gsets[n_sets], tok)) return cli_fail("bench pipeline", G16_ERR_ARG);
+                snprintf(gnames[n_sets++], sizeof gnames[0], "%s", tok);
+            }
+            if (!n_sets) return bad_opt("bench pipeline", o, v);
+        }
         else if (!strcmp(o, "--backend")) {
             g16_backend_kind k;
             if (g16_backend_parse(v, &k)) return bad_opt("bench pipeline", o, v);
@@ -295,19 +334,29 @@ int cli_bench_pipeline(int argc, char **argv)
                "steady%", "rss_peak_MiB", "rss_eng_MiB", "reserved_MiB", "budget_MiB");
     }
     int rc = CLI_OK;
-    for (unsigned k = 0; k < n_pw; k++) {
+    const unsigned n_runs = (n_sets ? n_sets : 1) * n_pw;
+    for (unsigned it = 0; it < n_runs; it++) {
+        const unsigned gs = it / n_pw, k = it % n_pw; /* GPU set, pw */
+        if (!json && n_sets && k == 0) printf("gpus %s:\n", gnames[gs]);
         g16_engine_config cfg;
         g16_engine_config_default(&cfg);
         cfg.pw = pws[k];
         cfg.gw = gw;
         cfg.devices = devices;
         cfg.backend = backend;
+        if (n_sets) {
+            memcpy(cfg.gpus, gsets[gs].gpus, sizeof cfg.gpus);
+            cfg.n_gpus = gsets[gs].n_gpus;
+        }
         cfg.max_ahead = max_ahead;
         cfg.budget_bytes = budget;
         cfg.verify = verify;
         char tp[4096];
         if (trace_dir) {
-            snprintf(tp, sizeof tp, "%s/pipeline-pw%u.json", trace_dir, pws[k]);
+            if (n_sets)
+                snprintf(tp, sizeof tp, "%s/pipeline-pw%u-gpus%s.json", trace_dir, pws[k], gnames[gs]);
+            else
+                snprintf(tp, sizeof tp, "%s/pipeline-pw%u.json", trace_dir, pws[k]);
             cfg.trace_path = tp;
         }
         g16_bench_pipeline_result r;
@@ -324,7 +373,19 @@ int cli_bench_pipeline(int argc, char **argv)
         double rss_eng = r.rss_peak > r.rss_base ? (double)(r.rss_peak - r.rss_base) : 0;
         /* Per proof: the device stage and its GPU parts (what is left is host work). */
         double np = r.proofs ? (double)r.proofs : 1, nd = s->dev_proofs ? (double)s->dev_proofs : 1;
-        char parts_json[256] = "";
+        char parts_json[256] = "", dev_json[4096] = "";
+        {
+            /* per device: busy share of the active time, device stages, failed */
+            size_t o = 0;
+            o += snprintf(dev_json + o, sizeof dev_json - o, ",\"devices_failed\":%u,\"reroutes\":%llu,\"dev\":[",
+                          s->devices_failed, (unsigned long long)s->reroutes);
+            for (unsigned d = 0; d < s->devices && o < sizeof dev_json - 128; d++)
+                o += snprintf(dev_json + o, sizeof dev_json - o,
+                              "%s{\"gpu\":%d,\"busy\":%.4f,\"stages\":%llu,\"errors\":%llu,\"failed\":%s}",
+                              d ? "," : "", s->dev[d].gpu, s->dev[d].busy, (unsigned long long)s->dev[d].stages,
+                              (unsigned long long)s->dev[d].errors, s->dev[d].failed ? "true" : "false");
+            snprintf(dev_json + o, sizeof dev_json - o, "]");
+        }
         if (s->dev_proofs)
             snprintf(parts_json, sizeof parts_json,
                      ",\"device_s\":%.4f,\"dev_h\":%.4f,\"dev_msm_h\":%.4f,\"dev_msm_l\":%.4f,"
@@ -332,15 +393,15 @@ int cli_bench_pipeline(int argc, char **argv)
                      s->busy_s / np, s->dev_part_s[0] / nd, s->dev_part_s[1] / nd, s->dev_part_s[2] / nd,
                      s->dev_part_s[3] / nd, s->dev_part_s[4] / nd, s->dev_part_s[5] / nd);
         if (json)
-            printf("{\"bench\":\"pipeline\",\"pw\":%u,\"gw\":%u,\"devices\":%u,\"jobs\":%u,\"partitions\":%u,"
+            printf("{\"bench\":\"pipeline\",\"gpus\":\"%s\",\"pw\":%u,\"gw\":%u,\"devices\":%u,\"jobs\":%u,\"partitions\":%u,"
                    "\"log_n\":%u,\"profile\":\"%s\",\"proofs\":%llu,\"wall_s\":%.4f,\"s_per_proof\":%.5f,"
                    "\"bound_s_per_proof\":%.5f,\"device_busy\":%.4f,\"device_busy_steady\":%.4f,"
                    "\"rss_proc_bytes\":%llu,\"rss_base_bytes\":%llu,"
                    "\"rss_peak_bytes\":%llu,\"peak_reserved_bytes\":%lld,\"budget_bytes\":%llu,"
                    "\"fixed_bytes\":%llu,\"peak_key_bytes\":%lld,\"peak_circuit_bytes\":%lld,"
                    "\"peak_witness_bytes\":%lld,"
-                   "\"peak_waiting\":%lld,\"peak_abc_bytes\":%lld,\"synth_s\":%.4f%s,\"verified\":%s}\n",
-                   pws[k], gw, s->devices, jobs, parts, log_n, g16_profile_name(profile),
+                   "\"peak_waiting\":%lld,\"peak_abc_bytes\":%lld,\"synth_s\":%.4f%s%s,\"verified\":%s}\n",
+                   n_sets ? gnames[gs] : "", pws[k], gw, s->devices, jobs, parts, log_n, g16_profile_name(profile),
                    (unsigned long long)r.proofs, r.wall_s, r.s_per_proof, r.bound_s, s->device_busy,
                    s->device_busy_steady,
                    (unsigned long long)r.rss_proc, (unsigned long long)r.rss_base,
@@ -349,13 +410,20 @@ int cli_bench_pipeline(int argc, char **argv)
                    (unsigned long long)s->fixed_bytes, (long long)s->peak[G16_CTR_KEY_BYTES],
                    (long long)s->peak[G16_CTR_CIRCUIT_BYTES], (long long)s->peak[G16_CTR_WITNESS_BYTES],
                    (long long)s->peak[G16_CTR_WAITING], (long long)s->peak[G16_CTR_ABC_BYTES],
-                   s->synth_s / np, parts_json, r.all_verified ? "true" : "false");
+                   s->synth_s / np, parts_json, dev_json, r.all_verified ? "true" : "false");
         else
             printf("%4u %10.4f %10.4f %7.1f %8.1f %8.1f %12.1f %12.1f %12.1f %9.0f\n", pws[k], r.s_per_proof,
                    r.bound_s, r.s_per_proof > 0 ? 100 * r.bound_s / r.s_per_proof : 0, 100 * s->device_busy,
                    100 * s->device_busy_steady,
                    r.rss_peak / 1048576.0, rss_eng / 1048576.0, s->peak[G16_CTR_RESERVED_BYTES] / 1048576.0,
                    s->budget_bytes / 1048576.0);
+        if (!json && (s->devices > 1 || s->devices_failed)) {
+            printf("     devices:");
+            for (unsigned d = 0; d < s->devices; d++)
+                printf(" %u busy %.1f%% %llu stages%s", d, 100 * s->dev[d].busy,
+                       (unsigned long long)s->dev[d].stages, s->dev[d].failed ? " FAILED" : "");
+            printf("\n");
+        }
         fflush(stdout);
     }
     g16_bench_pipeline_free(b);

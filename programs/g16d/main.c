@@ -30,6 +30,7 @@ static const char usage[] =
     "  --key NAME=PATH       a proving key (.params); repeatable [keys: {NAME: PATH}]\n"
     "  --pw N --gw N         synthesis workers, device workers per device [pw, gw]\n"
     "  --devices N           devices (default: every GPU, or one CPU device) [devices]\n"
+    "  --gpus LIST           these GPUs, one device each, e.g. 0,1 (default: every GPU) [gpus]\n"
     "  --backend NAME        cpu | cuda | auto [backend]\n"
     "  --budget BYTES        host memory budget, K/M/G suffixes (half the RAM) [budget]\n"
     "  --max-queued N        jobs queued or running at once (1000) [max_queued]\n"
@@ -141,6 +142,7 @@ static int apply(settings *st, const char *name, const char *v)
     else if (!strcmp(name, "pw")) { if (parse_uint(&c->engine.pw, v, 1024)) goto bad; }
     else if (!strcmp(name, "gw")) { if (parse_uint(&c->engine.gw, v, 1024)) goto bad; }
     else if (!strcmp(name, "devices")) { if (parse_uint(&c->engine.devices, v, 1024)) goto bad; }
+    else if (!strcmp(name, "gpus")) { if (g16_engine_parse_gpus(&c->engine, v) != G16_OK) goto bad; }
     else if (!strcmp(name, "backend")) {
         g16_backend_kind k;
         if (g16_backend_parse(v, &k) != G16_OK) goto bad;

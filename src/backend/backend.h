@@ -18,6 +18,15 @@ int g16_backend_is_cuda(const g16_backend *be);
  * (least recently used keys are evicted beyond it); 0 for the CPU. */
 size_t g16_backend_resident_bytes(const g16_backend *be);
 
+/* Uploads key to several CUDA backends (different GPUs) with one page-locking of each
+ * query for all of them, instead of one locking and unlocking per GPU (at 2^27, ≈ 6 s
+ * of the 47 GB key's ≈ 7 s per GPU).  A backend busy with a proof is left out (its lock
+ * is only tried: never waits behind a proof), as is one without room for the query.
+ * Returns: bit i set for each bes[i] on which every query is resident now; 0 when not
+ * every backend is CUDA, n < 2, or G16_CUDA_KEY_PIN=0.  Callers upload the rest one by
+ * one (key_upload). */
+uint64_t g16_backend_key_upload_all(g16_backend *const *bes, unsigned n, const struct g16_key *key);
+
 /* Page-locks a host buffer the device will read (a, b, c, z) so it is copied at
  * full bus speed; no-op for the CPU backend or when locking fails (the copy is
  * then staged, slower but correct).  Unpin before freeing. */

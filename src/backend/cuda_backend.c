@@ -50,6 +50,13 @@ typedef struct cuda_backend {
 
 static const g16_backend_ops cuda_ops;
 
+/* One process, several GPUs: the key mover page-locks a key query for its copy to one
+ * GPU and unlocks it after, while another GPU's device stage may be copying the same
+ * query (a key not yet resident there), directly since the memory looks page-locked
+ * then.  Unlocking under that copy is undefined, so both hold this lock around their
+ * copies of key memory (taken after a backend's own lock, never before it). */
+static pthread_mutex_t key_pin_mu = PTHREAD_MUTEX_INITIALIZER;
+
 static double now(void)
 {
     struct timespec ts;
@@ -134,7 +141,9 @@ static g16_status query_as(cuda_backend *cb, g16_cuda_bases **out, const g16_key
     g16_status st;
     g16_cuda_bases *up = NULL;
     for (;;) {
+        if (!preload) pthread_mutex_lock(&key_pin_mu); /* key_upload holds it already */
         st = g16_cuda_bases_upload(cb->ctx, &up, q == Q_B2 ? G16_G2 : G16_G1, pts[q], ns[q]);
+        if (!preload) pthread_mutex_unlock(&key_pin_mu);
         if (st != G16_ERR_NOMEM || preload || !evict_lru(cb, k)) break;
     }
     pthread_mutex_lock(&cb->meta);
@@ -402,11 +411,13 @@ static g16_status cu_key_upload(g16_backend *be, const g16_key *key)
     const void *pts[Q_COUNT] = {key->h, key->l, key->a, key->b_g1, key->b_g2};
     const char *v = getenv("G16_CUDA_KEY_PIN");
     const int pin = !(v && atoi(v) == 0);
-    g16_status st = G16_OK;
+    /* the mover's thread serves every GPU: register on this one's */
+    g16_status st = g16_cuda_use(cb->ctx);
     for (int q = 0; q < Q_COUNT && !st; q++) {
         if (!ns[q]) continue;
         g16_cuda_bases *b;
         pthread_mutex_lock(&cb->lock);
+        pthread_mutex_lock(&key_pin_mu);
         double t0 = now();
         /* Page-locked for the copy, the query goes up directly at bus speed instead
          * of through the context's 2 × 64 MiB staging buffer, whose memcpy on one
@@ -429,6 +440,7 @@ static g16_status cu_key_upload(g16_backend *be, const g16_key *key)
         st = query_as(cb, &b, key, q, 1);
         double t2 = now();
         if (lo) g16_cuda_host_unregister((void *)lo);
+        pthread_mutex_unlock(&key_pin_mu);
         pthread_mutex_unlock(&cb->lock);
         if (getenv("G16_CUDA_DEBUG")) /* where a preload's time goes */
             fprintf(stderr, "g16 cuda key_upload: query %d, %zu points%s: register %.1f ms, copy %.1f ms, "
@@ -436,6 +448,69 @@ static g16_status cu_key_upload(g16_backend *be, const g16_key *key)
                     (t1 - t0) * 1e3, (t2 - t1) * 1e3, (now() - t2) * 1e3);
     }
     return st;
+}
+
+/* Whether query q of key is on cb's GPU (meta: never behind a proof). */
+static int query_there(cuda_backend *cb, uint64_t serial, int q)
+{
+    int yes = 0;
+    pthread_mutex_lock(&cb->meta);
+    for (int i = 0; i < MAX_KEYS; i++) yes |= cb->keys[i].serial == serial && cb->keys[i].q[q] != NULL;
+    pthread_mutex_unlock(&cb->meta);
+    return yes;
+}
+
+uint64_t g16_backend_key_upload_all(g16_backend *const *bes, unsigned n, const g16_key *key)
+{
+    const char *v = getenv("G16_CUDA_KEY_PIN");
+    if (n < 2 || n > 64 || (v && atoi(v) == 0)) return 0;
+    for (unsigned i = 0; i < n; i++)
+        if (!g16_backend_is_cuda(bes[i])) return 0;
+    const size_t ns[Q_COUNT] = {key->n_h, key->n_l, key->n_a, key->n_b_g1, key->n_b_g2};
+    const void *pts[Q_COUNT] = {key->h, key->l, key->a, key->b_g1, key->b_g2};
+    uint64_t done = n == 64 ? ~0ull : (1ull << n) - 1;
+    for (int q = 0; q < Q_COUNT && done; q++) {
+        if (!ns[q]) continue;
+        uint64_t need = 0;
+        for (unsigned i = 0; i < n; i++)
+            if ((done >> i & 1) && !query_there((cuda_backend *)bes[i], key->serial, q)) need |= 1ull << i;
+        if (!need) continue;
+        /* key_pin_mu before any backend's lock here, so those are only tried: a device
+         * stage holds its lock and then waits for key_pin_mu */
+        pthread_mutex_lock(&key_pin_mu);
+        double t0 = now();
+        size_t bytes = ns[q] * (q == Q_B2 ? sizeof(g16_g2_affine) : sizeof(g16_g1_affine));
+        uintptr_t lo = (uintptr_t)pts[q] & ~(uintptr_t)4095;
+        uintptr_t hi = ((uintptr_t)pts[q] + bytes + 4095) & ~(uintptr_t)4095;
+        if (g16_cuda_use(((cuda_backend *)bes[0])->ctx) != G16_OK ||
+            g16_cuda_host_register((void *)lo, hi - lo) != G16_OK) {
+            g16_clear_error(); /* the staged copy serves */
+            lo = 0;
+        }
+        double t1 = now();
+        for (unsigned i = 0; i < n; i++) {
+            if (!(need >> i & 1)) continue;
+            cuda_backend *cb = (cuda_backend *)bes[i];
+            g16_cuda_bases *b = NULL;
+            if (pthread_mutex_trylock(&cb->lock) != 0) { /* proving: its own upload, later */
+                done &= ~(1ull << i);
+                continue;
+            }
+            if (query_as(cb, &b, key, q, 1) != G16_OK || !b) {
+                g16_clear_error();
+                done &= ~(1ull << i);
+            }
+            pthread_mutex_unlock(&cb->lock);
+        }
+        double t2 = now();
+        if (lo) g16_cuda_host_unregister((void *)lo);
+        pthread_mutex_unlock(&key_pin_mu);
+        if (getenv("G16_CUDA_DEBUG"))
+            fprintf(stderr, "g16 cuda key_upload_all: query %d, %zu points to %u GPUs%s: register %.1f ms, "
+                            "copies %.1f ms, unregister %.1f ms\n", q, ns[q], n, lo ? " (page-locked)" : "",
+                    (t1 - t0) * 1e3, (t2 - t1) * 1e3, (now() - t2) * 1e3);
+    }
+    return done;
 }
 
 static int cu_key_resident(g16_backend *be, uint64_t serial)
@@ -546,18 +621,29 @@ size_t g16_backend_resident_bytes(const g16_backend *be)
     return g16_backend_is_cuda(be) ? ((const cuda_backend *)be)->cap : 0;
 }
 
+/* Registered portable: every GPU of the process reads it at bus speed.  On be's GPU,
+ * not whichever the calling thread (synthesis, the freer) would open by default. */
 void g16_backend_pin(const g16_backend *be, void *p, size_t bytes)
 {
-    if (g16_backend_is_cuda(be) && g16_cuda_host_register(p, bytes) != G16_OK)
+    if (!g16_backend_is_cuda(be)) return;
+    if (g16_cuda_use(((const cuda_backend *)be)->ctx) != G16_OK ||
+        g16_cuda_host_register(p, bytes) != G16_OK)
         g16_clear_error();
 }
 
 void g16_backend_unpin(const g16_backend *be, void *p)
 {
-    if (g16_backend_is_cuda(be)) g16_cuda_host_unregister(p);
+    if (!g16_backend_is_cuda(be)) return;
+    if (g16_cuda_use(((const cuda_backend *)be)->ctx) != G16_OK) g16_clear_error();
+    g16_cuda_host_unregister(p);
 }
 
 #else /* no CUDA in this build */
+
+uint64_t g16_backend_key_upload_all(g16_backend *const *bes, unsigned n, const g16_key *key)
+{
+    return 0;
+}
 
 void g16_backend_pin(const g16_backend *be, void *p, size_t bytes)
 {

@@ -50,6 +50,10 @@ typedef struct g16_cuda_bases g16_cuda_bases;
 g16_status g16_cuda_ctx_create(g16_cuda_ctx **out, int device);
 /* Frees everything the context holds (NULL is allowed). */
 void g16_cuda_ctx_destroy(g16_cuda_ctx *ctx);
+/* Makes the context's GPU the calling thread's current one, for calls that take no
+ * context (host registration): with several GPUs a thread that never chose one would
+ * otherwise open a context on GPU 0, used or not.  Returns G16_OK or G16_ERR_BACKEND. */
+g16_status g16_cuda_use(g16_cuda_ctx *ctx);
 
 /* Allocates the context's pinned staging buffer now rather than at the first
  * copy from pageable memory, so that a caller measuring the context's host

@@ -38,6 +38,51 @@ void g16_engine_config_default(g16_engine_config *cfg)
     cfg->verify = -1;
 }
 
+g16_status g16_engine_parse_gpus(g16_engine_config *cfg, const char *list)
+{
+    unsigned n = 0;
+    const char *s = list ? list : "";
+    /* TEST-ONLY: a GPU listed twice gets two devices (two contexts sharing the card,
+     * each with half its memory for keys), so one GPU can run the multi-device path. */
+    const char *rv = getenv("G16_ENGINE_GPU_REPEAT");
+    const int repeat = rv && !strcmp(rv, "1");
+    while (*s) {
+        char *end;
+        unsigned long v = strtoul(s, &end, 10);
+        if (end == s || *s == '-' || v > 1023 || (*end && *end != ','))
+            return g16_fail(G16_ERR_ARG, "gpus '%s': expected CUDA ordinals separated by commas, like 0,1", list);
+        for (unsigned i = 0; i < n && !repeat; i++)
+            if (cfg->gpus[i] == v) return g16_fail(G16_ERR_ARG, "gpus '%s': GPU %lu listed twice", list, v);
+        if (n == G16_ENGINE_MAX_DEVICES)
+            return g16_fail(G16_ERR_ARG, "gpus '%s': more than %d GPUs", list, G16_ENGINE_MAX_DEVICES);
+        cfg->gpus[n++] = (unsigned)v;
+        s = *end ? end + 1 : end;
+        if (*end && !*s) return g16_fail(G16_ERR_ARG, "gpus '%s': trailing comma", list);
+    }
+    if (!n) return g16_fail(G16_ERR_ARG, "gpus: empty list (expected CUDA ordinals like 0,1)");
+    cfg->n_gpus = n;
+    return G16_OK;
+}
+
+/* G16_ENGINE_DEVICE_FAIL="d:k[,d:k...]" (TEST-ONLY): the device failure hook from the
+ * environment, so a CLI or GPU smoke can take a device out mid-run. */
+static g16_status env_device_fail(g16_engine_hooks *h, unsigned n_devs)
+{
+    const char *v = getenv("G16_ENGINE_DEVICE_FAIL");
+    if (!v || !*v) return G16_OK;
+    for (const char *s = v; *s;) {
+        unsigned d, k;
+        int used = 0;
+        if (sscanf(s, "%u:%u%n", &d, &k, &used) != 2 || d >= n_devs || !k || (s[used] && s[used] != ','))
+            return g16_fail(G16_ERR_ARG, "G16_ENGINE_DEVICE_FAIL '%s': expected device:stage pairs like "
+                            "1:3 (device below %u, stage from 1)", v, n_devs);
+        h->dev_fail_at[d] = k;
+        s += used + (s[used] == ',');
+    }
+    fprintf(stderr, "engine: TEST hook G16_ENGINE_DEVICE_FAIL=%s: devices will fail on purpose\n", v);
+    return G16_OK;
+}
+
 void g16_engine_set_hooks(g16_engine *e, const g16_engine_hooks *hooks)
 {
     pthread_mutex_lock(&e->mu);
@@ -116,19 +161,34 @@ g16_status g16_engine_create(g16_engine **out, const g16_engine_config *cfg_in)
     /* Devices: GPUs with the CUDA backend, else CPU "devices" (each with its own
      * lock and thread pool, running the CPU backend). */
     int use_cuda = 0;
+    if (cfg.n_gpus > G16_ENGINE_MAX_DEVICES)
+        return g16_fail(G16_ERR_ARG, "engine: %u GPUs listed (max %d)", cfg.n_gpus, G16_ENGINE_MAX_DEVICES);
     if (cfg.backend != G16_BACKEND_CPU) {
         char desc[256];
         int gpus = g16_cuda_built() ? g16_cuda_devices(desc, sizeof desc) : 0;
-        if (cfg.backend == G16_BACKEND_CUDA && gpus <= 0)
-            return g16_fail(G16_ERR_BACKEND, "engine: backend cuda: %s",
+        if ((cfg.backend == G16_BACKEND_CUDA || cfg.n_gpus) && gpus <= 0)
+            return g16_fail(G16_ERR_BACKEND, "engine: backend cuda%s: %s", cfg.n_gpus ? " (GPUs listed)" : "",
                             g16_cuda_built() ? "no GPU is visible" : "this build has no CUDA backend");
         use_cuda = gpus > 0;
+        if (use_cuda && cfg.n_gpus) {
+            if (cfg.devices && cfg.devices != cfg.n_gpus)
+                return g16_fail(G16_ERR_ARG, "engine: %u devices asked but %u GPUs listed", cfg.devices,
+                                cfg.n_gpus);
+            cfg.devices = cfg.n_gpus;
+            for (unsigned i = 0; i < cfg.n_gpus; i++)
+                if (cfg.gpus[i] >= (unsigned)gpus)
+                    return g16_fail(G16_ERR_ARG, "engine: GPU %u listed, %d visible (0 .. %d; "
+                                    "CUDA_VISIBLE_DEVICES renumbers them)", cfg.gpus[i], gpus, gpus - 1);
+        }
         if (use_cuda && !cfg.devices) cfg.devices = (unsigned)gpus;
         if (use_cuda && cfg.devices > (unsigned)gpus)
             return g16_fail(G16_ERR_ARG, "engine: %u devices asked, %d GPUs visible", cfg.devices,
                             gpus);
+    } else if (cfg.n_gpus) {
+        return g16_fail(G16_ERR_ARG, "engine: GPUs listed with the CPU backend");
     }
     if (!cfg.devices) cfg.devices = 1;
+    if (!use_cuda) cfg.n_gpus = 0;
     if (!cfg.max_ahead) cfg.max_ahead = cfg.pw + 2 * cfg.devices * cfg.gw;
     if (cfg.pw > 1024 || cfg.gw > 64 || cfg.devices > 64 || cfg.finalizers > 256)
         return g16_fail(G16_ERR_ARG, "engine: pw %u (max 1024), gw %u (max 64), devices %u (max 64), "
@@ -140,7 +200,10 @@ g16_status g16_engine_create(g16_engine **out, const g16_engine_config *cfg_in)
     unsigned feeders = use_cuda ? cfg.devices * cfg.gw : 0;
     unsigned synth_cpus = cpus > feeders ? cpus - feeders : 1;
     if (!cfg.synth_threads) cfg.synth_threads = synth_cpus / cfg.pw ? synth_cpus / cfg.pw : 1;
-    if (!cfg.device_threads) cfg.device_threads = cpus;
+    /* A GPU device's pool only runs prove_start's host work; CPU devices each get
+     * their share of the machine, so N of them do not run N × CPUs threads. */
+    if (!cfg.device_threads)
+        cfg.device_threads = use_cuda ? cpus : cpus / cfg.devices ? cpus / cfg.devices : 1;
     if (!cfg.budget_bytes) {
         long pages = sysconf(_SC_PHYS_PAGES), pg = sysconf(_SC_PAGESIZE);
         cfg.budget_bytes = pages > 0 && pg > 0 ? (uint64_t)pages * (uint64_t)pg / 2 : (1ull << 32);
@@ -179,6 +242,8 @@ g16_status g16_engine_create(g16_engine **out, const g16_engine_config *cfg_in)
         goto fail;
     }
     e->n_devs = cfg.devices;
+    e->live_devs = cfg.devices;
+    if ((st = env_device_fail(&e->hooks, cfg.devices))) goto fail;
     e->devs = g16_calloc(e->n_devs, sizeof *e->devs);
     e->n_workers = cfg.pw + cfg.devices * cfg.gw + cfg.finalizers;
     e->workers = g16_calloc(e->n_workers, sizeof *e->workers);
@@ -188,12 +253,15 @@ g16_status g16_engine_create(g16_engine **out, const g16_engine_config *cfg_in)
     }
     for (unsigned d = 0; d < e->n_devs; d++) {
         e->devs[d].index = d;
+        e->devs[d].gpu = !use_cuda ? -1 : cfg.n_gpus ? (int)cfg.gpus[d] : (int)d;
         e->devs[d].first_start = -1;
         pthread_mutex_init(&e->devs[d].lock, NULL);
         if ((st = g16_pool_create(&e->devs[d].pool, cfg.device_threads))) goto fail;
         if ((st = g16_backend_open(&e->devs[d].be, use_cuda ? G16_BACKEND_CUDA : G16_BACKEND_CPU,
-                                   (int)d)))
+                                   use_cuda ? e->devs[d].gpu : 0))) {
+            st = g16_fail_ctx(st, "engine: device %u", d);
             goto fail;
+        }
         if (use_cuda && !e->pin_be) e->pin_be = e->devs[d].be;
         const g16_backend_ops *ops = e->devs[d].be->ops;
         if (ops->host_fixed) e->fixed += ops->host_fixed(e->devs[d].be);

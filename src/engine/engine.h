@@ -69,6 +69,11 @@ typedef struct g16_engine_hooks {
     unsigned fake_upload_ms;
     /* Called by the key mover after each upload (ok 1) or eviction (ok -1) it ran. */
     void (*on_key_move)(void *user, unsigned device, uint64_t key_serial, int ok);
+    /* Device d fails its dev_fail_at[d]-th device stage (1 the first; 0 never) with
+     * G16_ERR_BACKEND, after prove_start ran (its a, b, c consumed): the engine must
+     * take the device out and prove the partition elsewhere.  Also set at create
+     * from G16_ENGINE_DEVICE_FAIL="d:k[,d:k...]" (TEST-ONLY, for the CLI and GPU smokes). */
+    unsigned dev_fail_at[G16_ENGINE_MAX_DEVICES];
 } g16_engine_hooks;
 
 /* hooks NULL: none.  Not to be called while jobs run. */
@@ -205,7 +210,11 @@ struct g16_job {
 
 typedef struct g16_device {
     unsigned index;
+    int gpu;                /* CUDA ordinal; -1 a CPU device */
     pthread_mutex_t lock;   /* held only around device work */
+    int failed;             /* taken out after a backend error (mu): no new work */
+    unsigned started;       /* device stages begun on its backend (d->lock): the fail hook's count */
+    uint64_t stages, errors; /* device stages ended with a pending proof / failed (mu) */
     g16_pool *pool;         /* the CPU backend's threads for this device */
     struct g16_backend *be; /* where this device's proofs run (CPU or one GPU) */
     double first_start, last_end; /* device-stage span (first_start < 0: none yet) */
@@ -231,6 +240,7 @@ typedef struct g16_trace_ev {
     unsigned lane;
     uint64_t job;
     uint32_t part, attempt;
+    int dev;                /* the device of a device span; -1 none */
 } g16_trace_ev;
 
 typedef struct g16_trace {
@@ -262,6 +272,8 @@ struct g16_engine {
     struct g16_backend *pin_be; /* a CUDA backend: pool buffers are page-locked through it */
     g16_device *devs;
     unsigned n_devs;
+    unsigned live_devs;     /* devices not taken out (mu) */
+    uint64_t reroutes;      /* partitions moved off a failed device (mu) */
     g16_worker *workers;
     unsigned n_workers;
     double t0;              /* engine clock origin */

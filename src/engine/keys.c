@@ -42,9 +42,10 @@ static void unlink_free(g16_engine *e, g16_keyent *ke)
 }
 
 /* Devices that keep copies of keys: those whose backend uploads them, and with the
- * test hook every device. */
+ * test hook every device; not one taken out after a failure (mu held). */
 static int device_copies(const g16_engine *e, unsigned d)
 {
+    if (e->devs[d].failed) return 0; /* taken out: it proves nothing more */
     return e->devs[d].be->ops->key_upload != NULL || e->hooks.fake_upload_ms;
 }
 
@@ -203,12 +204,15 @@ int g16_engine_key_tier(g16_engine *e, const g16_key *key)
 
 /* ---------------------------------------------------------------- key mover */
 
-static void run_task(g16_engine *e, g16_keytask *t)
+/* uploaded: the copy was made already (g16_backend_key_upload_all); only the
+ * bookkeeping is left. */
+static void run_task(g16_engine *e, g16_keytask *t, int uploaded)
 {
     g16_device *d = &e->devs[t->device];
     const g16_backend_ops *ops = d->be->ops;
     int ok = 1;
-    if (t->evict) {
+    if (uploaded) {
+    } else if (t->evict) {
         if (ops->key_evict) ops->key_evict(d->be, t->serial);
         ok = -1;
     } else if (ops->key_upload) {
@@ -237,9 +241,26 @@ static void run_task(g16_engine *e, g16_keytask *t)
     if (e->hooks.on_key_move) e->hooks.on_key_move(e->hooks.user, t->device, t->serial, ok);
 }
 
+/* Takes the upload tasks of t's key queued right behind t (g16_keys_upload queues one per
+ * device together) into batch, t first; mu held.  Only adjacent ones: an eviction of the
+ * key queued between must keep its order.  Returns how many. */
+static unsigned take_batch(g16_engine *e, g16_keytask *t, g16_keytask **batch)
+{
+    unsigned n = 0;
+    batch[n++] = t;
+    while (e->ktasks && !e->ktasks->evict && e->ktasks->serial == t->serial && n < G16_ENGINE_MAX_DEVICES) {
+        batch[n++] = e->ktasks;
+        e->ktasks = e->ktasks->next;
+    }
+    if (!e->ktasks) e->ktasks_tail = NULL;
+    return n;
+}
+
 static void *mover_main(void *arg)
 {
     g16_engine *e = arg;
+    g16_keytask *batch[G16_ENGINE_MAX_DEVICES];
+    g16_backend *bes[G16_ENGINE_MAX_DEVICES];
     pthread_mutex_lock(&e->mu);
     for (;;) {
         while (!e->stop && !e->ktasks) pthread_cond_wait(&e->cv, &e->mu);
@@ -247,12 +268,22 @@ static void *mover_main(void *arg)
         if (!t) break; /* stopping and nothing left */
         e->ktasks = t->next;
         if (!e->ktasks) e->ktasks_tail = NULL;
+        unsigned n = t->evict ? 1 : take_batch(e, t, batch);
+        if (t->evict) batch[0] = t;
         e->kmoving = 1;
         int skip = e->stop && !t->evict; /* no upload is worth waiting for at shutdown */
         pthread_mutex_unlock(&e->mu);
-        if (!skip) run_task(e, t);
-        g16_key_release(t->key);
-        free(t);
+        /* One key to several GPUs: page-locked once for all of them, not once each. */
+        uint64_t done = 0;
+        if (!skip && n > 1) {
+            for (unsigned i = 0; i < n; i++) bes[i] = e->devs[batch[i]->device].be;
+            done = g16_backend_key_upload_all(bes, n, t->key);
+        }
+        for (unsigned i = 0; i < n; i++) {
+            if (!skip) run_task(e, batch[i], (int)(done >> i & 1));
+            g16_key_release(batch[i]->key);
+            free(batch[i]);
+        }
         pthread_mutex_lock(&e->mu);
         e->kmoving = 0;
         pthread_cond_broadcast(&e->cv);

@@ -24,6 +24,13 @@ void g16_engine_stats_get(g16_engine *e, g16_engine_stats *st)
     st->active_s = e->active_s + (e->active_since >= 0 ? g16_engine_now(e) - e->active_since : 0);
     double span = 0;
     for (unsigned d = 0; d < e->n_devs; d++) {
+        const g16_device *dv = &e->devs[d];
+        st->dev[d].gpu = dv->gpu;
+        st->dev[d].failed = dv->failed;
+        st->dev[d].busy_s = dv->busy_s;
+        st->dev[d].stages = dv->stages;
+        st->dev[d].errors = dv->errors;
+        st->devices_failed += dv->failed != 0;
         st->busy_s += e->devs[d].busy_s;
         for (int k = 0; k < 6; k++) st->dev_part_s[k] += e->devs[d].part_s[k];
         st->dev_proofs += e->devs[d].part_n;
@@ -36,7 +43,10 @@ void g16_engine_stats_get(g16_engine *e, g16_engine_stats *st)
     st->devices = e->n_devs;
     st->pw = e->cfg.pw;
     st->gw = e->cfg.gw;
+    st->reroutes = e->reroutes;
     pthread_mutex_unlock(&e->mu);
+    for (unsigned d = 0; d < st->devices; d++)
+        st->dev[d].busy = st->active_s > 0 ? st->dev[d].busy_s / st->active_s : 0;
     st->s_per_proof = st->proofs ? st->active_s / (double)st->proofs : 0;
     st->device_busy = st->active_s > 0 ? st->busy_s / (st->active_s * st->devices) : 0;
 }
@@ -52,6 +62,17 @@ void g16_engine_stats_print(const g16_engine_stats *st, void *file)
                "; budget %.1f MiB (device backends' own %.1f MiB)\n",
             st->jobs_done, st->jobs_failed, st->jobs_cancelled, st->retries, st->budget_bytes / 1048576.0,
             st->fixed_bytes / 1048576.0);
+    if (st->devices > 1 || st->devices_failed) {
+        /* How the work spread: a device far below the others is starved or slow. */
+        fprintf(f, "engine: per device:");
+        for (unsigned d = 0; d < st->devices; d++) {
+            char gpu[16] = "cpu";
+            if (st->dev[d].gpu >= 0) snprintf(gpu, sizeof gpu, "gpu %d", st->dev[d].gpu);
+            fprintf(f, "%s %u (%s) busy %.1f%%, %" PRIu64 " stages%s", d ? ";" : "", d, gpu,
+                    100 * st->dev[d].busy, st->dev[d].stages, st->dev[d].failed ? ", FAILED" : "");
+        }
+        fprintf(f, "; %" PRIu64 " partition%s rerouted\n", st->reroutes, st->reroutes == 1 ? "" : "s");
+    }
     if (st->dev_proofs && st->proofs) {
         /* Device time per returned proof (as bench pipeline's device_s, CPU retries
          * included) and what prove_start's parts took per device stage; the rest of a

@@ -14,6 +14,12 @@
 void g16_trace_span(g16_engine *e, const char *name, double t_begin, double t_end, unsigned lane,
                     const g16_part *p)
 {
+    g16_trace_span_dev(e, name, t_begin, t_end, lane, p, -1);
+}
+
+void g16_trace_span_dev(g16_engine *e, const char *name, double t_begin, double t_end, unsigned lane,
+                        const g16_part *p, int dev)
+{
     if (!e->cfg.trace_path) return;
     g16_trace *t = &e->trace;
     pthread_mutex_lock(&t->mu);
@@ -25,7 +31,7 @@ void g16_trace_span(g16_engine *e, const char *name, double t_begin, double t_en
         t->cap = nc;
     }
     t->ev[t->n++] = (g16_trace_ev){name, t_begin, t_end - t_begin, lane, p ? p->job->id : 0,
-                                   p ? p->index : 0, p ? p->attempt : 0};
+                                   p ? p->index : 0, p ? p->attempt : 0, dev};
 out:
     pthread_mutex_unlock(&t->mu);
 }
@@ -82,10 +88,12 @@ g16_status g16_trace_write(g16_engine *e, const char *path, const g16_engine_sta
         /* queue/wait spans (lane 0) go on a lane per partition: they overlap freely */
         unsigned pid = v->lane ? 1 : 2;
         uint64_t tid = v->lane ? v->lane : v->job * 1000 + v->part;
+        char dev[32] = "";
+        if (v->dev >= 0) snprintf(dev, sizeof dev, ",\"device\":%d", v->dev);
         fprintf(f,
                 ",\n{\"ph\":\"X\",\"name\":\"%s\",\"cat\":\"partition\",\"pid\":%u,\"tid\":%" PRIu64
-                ",\"ts\":%.3f,\"dur\":%.3f,\"args\":{\"job\":%" PRIu64 ",\"part\":%u,\"attempt\":%u}}",
-                v->name, pid, tid, v->ts * 1e6, v->dur * 1e6, v->job, v->part, v->attempt);
+                ",\"ts\":%.3f,\"dur\":%.3f,\"args\":{\"job\":%" PRIu64 ",\"part\":%u,\"attempt\":%u%s}}",
+                v->name, pid, tid, v->ts * 1e6, v->dur * 1e6, v->job, v->part, v->attempt, dev);
     }
     for (size_t i = 0; i < t->n_ctr; i++)
         fprintf(f,
@@ -102,7 +110,13 @@ g16_status g16_trace_write(g16_engine *e, const char *path, const g16_engine_sta
             st->fixed_bytes, st->pw, st->gw, st->devices);
     for (int c = 0; c < G16_CTR_COUNT; c++)
         fprintf(f, ",\"peak_%s\":%" PRId64, g16_counter_name((g16_counter)c), st->peak[c]);
-    fputs("}}\n", f);
+    fprintf(f, ",\"reroutes\":%" PRIu64 ",\"device_stats\":[", st->reroutes);
+    for (unsigned d = 0; d < st->devices && d < G16_ENGINE_MAX_DEVICES; d++)
+        fprintf(f, "%s{\"device\":%u,\"gpu\":%d,\"busy\":%.4f,\"busy_s\":%.6f,\"stages\":%" PRIu64
+                   ",\"errors\":%" PRIu64 ",\"failed\":%s}",
+                d ? "," : "", d, st->dev[d].gpu, st->dev[d].busy, st->dev[d].busy_s, st->dev[d].stages,
+                st->dev[d].errors, st->dev[d].failed ? "true" : "false");
+    fputs("]}}\n", f);
     int bad = ferror(f);
     if (fclose(f) || bad) return g16_fail(G16_ERR_IO, "engine: error writing the trace %s", path);
     return G16_OK;

@@ -210,15 +210,60 @@ static g16_status device_prove(g16_engine *e, g16_worker *w, g16_part *p, int cp
         .backend = cpu_only ? NULL : w->dev->be,
     };
     if (e->hooks.on_device_pool) e->hooks.on_device_pool(e->hooks.user, g16_pool_current());
+    g16_device *d = w->dev;
+    unsigned nth = cpu_only ? 0 : ++d->started; /* under d->lock */
     g16_status st = g16_prove_start(&p->pending, p->job->key, &in);
     if (st == G16_OK) {
         st = stage_hooks(e, G16_STAGE_DEVICE, p);
+        if (st == G16_OK && nth && nth == e->hooks.dev_fail_at[d->index])
+            st = g16_fail(G16_ERR_BACKEND, "test hook: device %u failed at its device stage %u", d->index, nth);
         if (st) {
             g16_pending_free(p->pending);
             p->pending = NULL;
         }
     }
     return st;
+}
+
+/* A backend error on a device (not the CPU retry, not an injected stage error) is the
+ * device's fault, not the partition's: the device is taken out and the partition
+ * goes to another one.  Other errors (bad input, no memory) fail the job as before. */
+static int device_fault(g16_status st, const g16_part *p)
+{
+    return st == G16_ERR_BACKEND && p->attempt == 0;
+}
+
+/* Takes device d out (mu held): no worker of it takes work again.  Returns 1 when d is
+ * out (now or before), 0 when it is the last device left: that one stays, and its
+ * errors fail their jobs as on a one-device engine, so an engine never ends up with
+ * no device (every later job failing or waiting) after a transient error. */
+static int device_out(g16_engine *e, g16_device *d, const char *msg)
+{
+    if (d->failed) return 1;
+    if (e->live_devs <= 1) return 0;
+    d->failed = 1;
+    e->live_devs--;
+    fprintf(stderr, "engine: device %u taken out after an error (%u left): %s\n", d->index, e->live_devs, msg);
+    return 1;
+}
+
+/* Sends p, taken by a worker of a failed device, back to the others (mu held).  It
+ * goes through synthesis again: a failed prove_start may have consumed a, b, c
+ * (the CUDA H step, the CPU backend's in-place transforms). */
+static void reroute(g16_engine *e, g16_part *p)
+{
+    g16_job *j = p->job;
+    e->reroutes++;
+    g16_part_release_holdings(e, p);
+    j->synthesized--;
+    p->stage = G16_STAGE_QUEUE;
+    p->t_stage = g16_engine_now(e);
+    g16_part_enter(p, G16_PART_QUEUED, p->t_stage);
+    j->queued++;
+    g16_part_insert(&e->queue, p);
+    j->inflight--;
+    g16_trace_counters(e);
+    pthread_cond_broadcast(&e->cv);
 }
 
 /* prove_start's parts in the order they run (B2 only where the backend runs it
@@ -232,12 +277,12 @@ static void device_parts(double v[6], const g16_prove_times *pt)
 /* The parts as spans inside the device span, so a trace shows how much of the
  * device stage is GPU work and how much is not. */
 static void trace_device_parts(g16_engine *e, const double v[6], double t, unsigned lane,
-                               const g16_part *p)
+                               const g16_part *p, int dev)
 {
     static const char *const names[6] = {"h step", "msm h", "msm l", "msm a", "msm b1", "msm b2"};
     for (int k = 0; k < 6; k++) {
         if (v[k] <= 0) continue;
-        g16_trace_span(e, names[k], t, t + v[k], lane, p);
+        g16_trace_span_dev(e, names[k], t, t + v[k], lane, p, dev);
         t += v[k];
     }
 }
@@ -248,8 +293,8 @@ static void device_loop(g16_worker *w)
     g16_device *d = w->dev;
     pthread_mutex_lock(&e->mu);
     for (;;) {
-        while (!e->stop && !e->waiting) pthread_cond_wait(&e->cv, &e->mu);
-        g16_part *p = g16_part_pop(&e->waiting);
+        while (!e->stop && (d->failed || !e->waiting)) pthread_cond_wait(&e->cv, &e->mu);
+        g16_part *p = e->stop ? NULL : g16_part_pop(&e->waiting);
         if (!p) break;
         g16_job *j = p->job;
         double t = g16_engine_now(e);
@@ -263,6 +308,25 @@ static void device_loop(g16_worker *w)
         pthread_mutex_unlock(&e->mu);
 
         pthread_mutex_lock(&d->lock);
+        pthread_mutex_lock(&e->mu);
+        int gone = d->failed; /* taken out while this worker waited for its lock */
+        pthread_mutex_unlock(&e->mu);
+        if (gone) {
+            /* Untouched: its a, b, c and z are whole, so it waits for another device. */
+            pthread_mutex_unlock(&d->lock);
+            pthread_mutex_lock(&e->mu);
+            g16_tracker_add(&e->tr, G16_CTR_DEVICE, -1);
+            g16_tracker_add(&e->tr, G16_CTR_DEVICE_BYTES, -(int64_t)p->scratch_bytes);
+            e->reroutes++;
+            p->stage = G16_STAGE_WAIT;
+            p->t_stage = g16_engine_now(e);
+            g16_part_enter(p, G16_PART_WAITING, p->t_stage);
+            g16_tracker_add(&e->tr, G16_CTR_WAITING, 1);
+            g16_part_insert(&e->waiting, p);
+            if (j->dead) g16_job_drop_queued(e, j);
+            pthread_cond_broadcast(&e->cv);
+            continue;
+        }
         double tb = g16_engine_now(e);
         g16_fault_scope(j->fault_tag);
         g16_status st = device_prove(e, w, p, p->attempt > 0);
@@ -271,16 +335,27 @@ static void device_loop(g16_worker *w)
         g16_prove_times pt = g16_last_prove_times; /* this thread's prove_start */
         char msg[256];
         if (st) fail_msg(msg, sizeof msg, p, G16_STAGE_DEVICE);
+        int out = 0; /* d taken out: p goes to another device */
+        if (st && device_fault(st, p)) {
+            /* out before its lock goes: a worker waiting for it must see it failed */
+            pthread_mutex_lock(&e->mu);
+            out = device_out(e, d, msg);
+            pthread_mutex_unlock(&e->mu);
+            if (!out && e->n_devs > 1)
+                snprintf(msg + strlen(msg), sizeof msg - strlen(msg), " (device %u, the last one left)", d->index);
+        }
         pthread_mutex_unlock(&d->lock);
-        g16_trace_span(e, p->attempt ? "device (cpu retry)" : "device", tb, te, w->lane, p);
+        g16_trace_span_dev(e, p->attempt ? "device (cpu retry)" : "device", tb, te, w->lane, p, (int)d->index);
         int parts = !st && !p->attempt;
         double pv[6];
         device_parts(pv, &pt);
-        if (parts) trace_device_parts(e, pv, tb, w->lane, p);
+        if (parts) trace_device_parts(e, pv, tb, w->lane, p, (int)d->index);
 
         int dead;
         pthread_mutex_lock(&e->mu);
         d->busy_s += te - tb;
+        if (st) d->errors++;
+        else d->stages++;
         if (parts) {
             for (int k = 0; k < 6; k++) d->part_s[k] += pv[k];
             d->part_n++;
@@ -296,7 +371,14 @@ static void device_loop(g16_worker *w)
         g16_part_put_buf(e, &p->a, G16_CTR_ABC_BYTES); /* no-ops unless prove_start kept one (it must not) */
         g16_part_put_buf(e, &p->b, G16_CTR_ABC_BYTES);
         g16_part_put_buf(e, &p->c, G16_CTR_ABC_BYTES);
-        if (st) g16_job_fail(e, j, G16_STAGE_DEVICE, st, msg);
+        if (out) {
+            if (!j->dead) {
+                reroute(e, p);
+                continue;
+            }
+        } else if (st) {
+            g16_job_fail(e, j, G16_STAGE_DEVICE, st, msg);
+        }
         dead = j->dead;
         pthread_mutex_unlock(&e->mu);
         if (dead && p->pending) {

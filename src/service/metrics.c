@@ -153,6 +153,21 @@ char *svc_metrics_text(g16_service *s, size_t *len)
     put(&b, "g16_device_busy_seconds_total %.6f\n", st.busy_s);
     head(&b, "g16_devices", "gauge", "Devices the engine proves on.");
     put(&b, "g16_devices %u\n", st.devices);
+    /* per device: a device far below the others is starved or slow; a failed one is out */
+    head(&b, "g16_dev_busy_seconds_total", "counter", "Seconds each device's lock was held.");
+    for (unsigned d = 0; d < st.devices; d++)
+        put(&b, "g16_dev_busy_seconds_total{device=\"%u\",gpu=\"%d\"} %.6f\n", d, st.dev[d].gpu, st.dev[d].busy_s);
+    head(&b, "g16_dev_stages_total", "counter", "Device stages each device ended with a pending proof.");
+    for (unsigned d = 0; d < st.devices; d++)
+        put(&b, "g16_dev_stages_total{device=\"%u\"} %llu\n", d, (unsigned long long)st.dev[d].stages);
+    head(&b, "g16_dev_errors_total", "counter", "Device stages that failed on each device.");
+    for (unsigned d = 0; d < st.devices; d++)
+        put(&b, "g16_dev_errors_total{device=\"%u\"} %llu\n", d, (unsigned long long)st.dev[d].errors);
+    head(&b, "g16_dev_failed", "gauge", "1 for a device taken out after a backend error.");
+    for (unsigned d = 0; d < st.devices; d++)
+        put(&b, "g16_dev_failed{device=\"%u\"} %d\n", d, st.dev[d].failed);
+    head(&b, "g16_reroutes_total", "counter", "Partitions moved off a failed device.");
+    put(&b, "g16_reroutes_total %llu\n", (unsigned long long)st.reroutes);
     head(&b, "g16_proofs_total", "counter", "Partition proofs made.");
     put(&b, "g16_proofs_total %llu\n", (unsigned long long)st.proofs);
     head(&b, "g16_selfcheck_failures_total", "counter", "Proofs that failed the self-check and were redone on the CPU.");

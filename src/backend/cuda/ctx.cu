@@ -30,6 +30,11 @@ g16_status g16_cuda_enter(g16_cuda_ctx *ctx)
     return G16_OK;
 }
 
+extern "C" g16_status g16_cuda_use(g16_cuda_ctx *ctx)
+{
+    return ctx ? g16_cuda_enter(ctx) : G16_OK;
+}
+
 extern "C" g16_status g16_cuda_ctx_create(g16_cuda_ctx **out, int device)
 {
     *out = NULL;

@@ -120,6 +120,7 @@ struct g16_cuda_bases {
     size_t n;
     void *dev;
     int borrowed;  // a prefix view: dev belongs to another handle
+    int device;    // the GPU dev lives on: freed there (another thread may free it)
     // Folded (g16_cuda_bases_fold): dev holds fold_w shifted copies, copy k at
     // dev[k·stride .. k·stride + n) = 2^(fold_c·k)·P_i; 0 for plain bases.
     unsigned fold_c, fold_w;

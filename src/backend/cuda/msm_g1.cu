@@ -13,6 +13,7 @@ extern "C" g16_status g16_cuda_bases_upload(g16_cuda_ctx *ctx, g16_cuda_bases **
     if (!b) return g16_fail(G16_ERR_NOMEM, "g16_cuda_bases_upload: handle");
     b->group = group;
     b->n = n;
+    b->device = ctx->device;
     cudaError_t e = G16_CUDA_MALLOC(&b->dev, bytes ? bytes : 1);
     if (e != cudaSuccess) {
         free(b);
@@ -92,6 +93,7 @@ extern "C" g16_status g16_cuda_bases_fold(g16_cuda_ctx *ctx, g16_cuda_bases **ou
     g16_cuda_bases *f = (g16_cuda_bases *)calloc(1, sizeof *f);
     if (!f) return g16_fail(G16_ERR_NOMEM, "g16_cuda_bases_fold: handle");
     f->group = G16_G1;
+    f->device = ctx->device;
     f->n = f->stride = b->n;
     f->fold_c = c;
     f->fold_w = W;
@@ -127,7 +129,15 @@ extern "C" size_t g16_cuda_bases_device_bytes(const g16_cuda_bases *b)
 extern "C" void g16_cuda_bases_free(g16_cuda_bases *b)
 {
     if (!b) return;
-    if (!b->borrowed) cudaFree(b->dev);
+    if (!b->borrowed) {
+        // With several GPUs the caller's thread may have another one current (the
+        // key mover, a backend closed after the others were opened).
+        int cur = -1;
+        if (cudaGetDevice(&cur) != cudaSuccess) cur = -1;
+        if (cur != b->device) cudaSetDevice(b->device);
+        cudaFree(b->dev);
+        if (cur >= 0 && cur != b->device) cudaSetDevice(cur);
+    }
     free(b);
 }
 
