@@ -1,0 +1,96 @@
+/* The merged MSM (msm.h, g16_msm_g1_merged), one body for G1 and G2: included
+ * twice by msm_merge.c after defining MG (g1 | g2), MG_AFF and MG_JAC.
+ *
+ * Why: a Poseidon Merkle circuit proving many paths of one tree (WinningPoSt's
+ * 66 challenges of one sector) hashes the same nodes again and again: a third of
+ * its witness values are copies of others.  Σ v·P_i over the bases of one value
+ * v is v·(Σ P_i): one batch-affine addition a copy instead of a Pippenger point
+ * (⌈255/c⌉ additions). */
+#define MG_CAT_(a, b) a##b
+#define MG_CAT(a, b) MG_CAT_(a, b)
+#define MG_PT(name) MG_CAT(MG_CAT(g16_, MG), name)
+#define MG_LOCAL(name) MG_CAT(MG_CAT(MG, _merge_), name)
+
+/* The sums of each group's bases, batch-affine: round r adds member r of every
+ * group that has one, so the targets of a call are distinct (the batch's
+ * contract).  Groups are sorted by size, largest first, so a round's groups
+ * are a prefix.  A sum that reaches infinity restarts from its next member. */
+static g16_status MG_LOCAL(sums)(MG_AFF *sum, const MG_AFF *bases, const uint32_t *mem_k,
+                                 const uint32_t *start, const uint32_t *order, size_t G)
+{
+    size_t max = G ? start[order[0] + 1] - start[order[0]] : 0;
+    uint8_t *st = calloc(G ? G : 1, 1);
+    uint32_t *idx = malloc((G ? G : 1) * sizeof *idx);
+    const MG_AFF **pts = malloc((G ? G : 1) * sizeof *pts);
+    uint8_t *neg = calloc(G ? G : 1, 1);
+    MG_CAT(MG_CAT(g16_, MG), _batch) *b = NULL;
+    g16_status st_ = (st && idx && pts && neg) ? MG_CAT(MG_PT(_batch), _new)(&b, 1024)
+                                               : g16_fail(G16_ERR_NOMEM, "msm merge: %zu groups", G);
+    for (size_t r = 0; st_ == G16_OK && r < max; r++) {
+        size_t m = 0;
+        for (size_t q = 0; q < G; q++) {
+            uint32_t g = order[q];
+            if (start[g + 1] - start[g] <= r) break;
+            const MG_AFF *p = &bases[mem_k[start[g] + r]];
+            if (MG_PT(_affine_is_infinity)(p)) continue;
+            if (!(st[q] & 1)) { /* empty so far (or back to infinity): take the point */
+                sum[q] = *p;
+                st[q] = 1;
+                continue;
+            }
+            idx[m] = (uint32_t)q;
+            pts[m] = p;
+            m++;
+        }
+        if (m) MG_PT(_batch_add)(b, sum, st, idx, pts, neg, m);
+    }
+    for (size_t q = 0; st_ == G16_OK && q < G; q++)
+        if (!(st[q] & 1)) MG_PT(_affine_set_infinity)(&sum[q]);
+    if (b) MG_CAT(MG_PT(_batch), _free)(b);
+    free(st);
+    free(idx);
+    free(pts);
+    free(neg);
+    return st_;
+}
+
+g16_status MG_CAT(MG_CAT(g16_msm_, MG), _merged)(MG_JAC *out, const MG_AFF *bases, size_t n_bases,
+                                                 const g16_fr *s, size_t n, const uint64_t *density)
+{
+    if (n < G16_MSM_MERGE_MIN || n > G16_MSM_MERGE_MAX || !s || !bases)
+        return MG_CAT(g16_msm_, MG)(out, bases, n_bases, s, n, density);
+    merge_plan pl;
+    g16_status st = merge_plan_make(&pl, s, n, density, n_bases);
+    if (st != G16_OK) return st;
+    if (!pl.worth) {
+        merge_plan_free(&pl);
+        return MG_CAT(g16_msm_, MG)(out, bases, n_bases, s, n, density);
+    }
+    if (getenv("G16_MSM_MERGE_DEBUG"))
+        fprintf(stderr, "msm merge g%d: n %zu, lone %zu, groups %zu -> %zu points\n", MG_GROUP, n, pl.n_lone,
+                pl.n_groups, pl.n_lone + pl.n_groups);
+    /* the compact MSM: the lone scalars with their bases, then one point a group */
+    size_t m = pl.n_lone + pl.n_groups;
+    g16_fr *cs = malloc((m ? m : 1) * sizeof *cs);
+    MG_AFF *cb = malloc((m ? m : 1) * sizeof *cb);
+    if (!cs || !cb) {
+        st = g16_fail(G16_ERR_NOMEM, "msm merge: %zu points", m);
+    } else {
+        for (size_t e = 0; e < pl.n_lone; e++) {
+            cs[e] = s[pl.lone_i[e]];
+            cb[e] = bases[pl.lone_k[e]];
+        }
+        for (size_t q = 0; q < pl.n_groups; q++) cs[pl.n_lone + q] = s[pl.group_i[pl.order[q]]];
+        st = MG_LOCAL(sums)(cb + pl.n_lone, bases, pl.mem_k, pl.start, pl.order, pl.n_groups);
+    }
+    merge_plan_free(&pl);
+    if (st == G16_OK) st = MG_CAT(g16_msm_, MG)(out, cb, m, cs, m, NULL);
+    free(cs);
+    free(cb);
+    return st;
+}
+
+#undef MG_CAT_
+#undef MG_CAT
+#undef MG_PT
+#undef MG_LOCAL
