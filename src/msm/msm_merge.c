@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "common/error.h"
 #include "curve/curve.h"
@@ -30,6 +31,30 @@ static void merge_plan_free(merge_plan *p)
     free(p->group_i);
     free(p->order);
     memset(p, 0, sizeof *p);
+}
+
+static double merge_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Tuning hooks, read once: G16_MSM_MERGE_DEBUG=1 prints each merged MSM's sizes
+ * and times to stderr; G16_MSM_NO_MERGE=1 makes the merged entry points the plain
+ * MSM (for before/after measurements in one binary). */
+static int merge_debug(void)
+{
+    static int v = -1;
+    if (v < 0) v = getenv("G16_MSM_MERGE_DEBUG") != NULL;
+    return v;
+}
+
+static int merge_off(void)
+{
+    static int v = -1;
+    if (v < 0) v = getenv("G16_MSM_NO_MERGE") != NULL;
+    return v;
 }
 
 static inline uint64_t fr_hash(const g16_fr *x)

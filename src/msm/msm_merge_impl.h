@@ -57,18 +57,17 @@ static g16_status MG_LOCAL(sums)(MG_AFF *sum, const MG_AFF *bases, const uint32_
 g16_status MG_CAT(MG_CAT(g16_msm_, MG), _merged)(MG_JAC *out, const MG_AFF *bases, size_t n_bases,
                                                  const g16_fr *s, size_t n, const uint64_t *density)
 {
-    if (n < G16_MSM_MERGE_MIN || n > G16_MSM_MERGE_MAX || !s || !bases)
+    if (n < G16_MSM_MERGE_MIN || n > G16_MSM_MERGE_MAX || !s || !bases || merge_off())
         return MG_CAT(g16_msm_, MG)(out, bases, n_bases, s, n, density);
     merge_plan pl;
+    double t0 = merge_now();
     g16_status st = merge_plan_make(&pl, s, n, density, n_bases);
+    double t1 = merge_now();
     if (st != G16_OK) return st;
     if (!pl.worth) {
         merge_plan_free(&pl);
         return MG_CAT(g16_msm_, MG)(out, bases, n_bases, s, n, density);
     }
-    if (getenv("G16_MSM_MERGE_DEBUG"))
-        fprintf(stderr, "msm merge g%d: n %zu, lone %zu, groups %zu -> %zu points\n", MG_GROUP, n, pl.n_lone,
-                pl.n_groups, pl.n_lone + pl.n_groups);
     /* the compact MSM: the lone scalars with their bases, then one point a group */
     size_t m = pl.n_lone + pl.n_groups;
     g16_fr *cs = malloc((m ? m : 1) * sizeof *cs);
@@ -83,8 +82,14 @@ g16_status MG_CAT(MG_CAT(g16_msm_, MG), _merged)(MG_JAC *out, const MG_AFF *base
         for (size_t q = 0; q < pl.n_groups; q++) cs[pl.n_lone + q] = s[pl.group_i[pl.order[q]]];
         st = MG_LOCAL(sums)(cb + pl.n_lone, bases, pl.mem_k, pl.start, pl.order, pl.n_groups);
     }
+    size_t n_lone = pl.n_lone, n_groups = pl.n_groups;
     merge_plan_free(&pl);
+    double t2 = merge_now();
     if (st == G16_OK) st = MG_CAT(g16_msm_, MG)(out, cb, m, cs, m, NULL);
+    if (merge_debug())
+        fprintf(stderr, "msm merge g%d: n %zu: %zu lone + %zu groups = %zu points; plan %.1f ms, copy+sums %.1f ms, "
+                "msm %.1f ms\n", MG_GROUP, n, n_lone, n_groups, m, 1e3 * (t1 - t0), 1e3 * (t2 - t1),
+                1e3 * (merge_now() - t2));
     free(cs);
     free(cb);
     return st;
