@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "common/error.h"
+#include "common/pool.h"
 #include "curve/curve.h"
 #include "msm/msm.h"
 

@@ -13,45 +13,67 @@
 
 /* The sums of each group's bases, batch-affine: round r adds member r of every
  * group that has one, so the targets of a call are distinct (the batch's
- * contract).  Groups are sorted by size, largest first, so a round's groups
- * are a prefix.  A sum that reaches infinity restarts from its next member. */
-static g16_status MG_LOCAL(sums)(MG_AFF *sum, const MG_AFF *bases, const uint32_t *mem_k,
-                                 const uint32_t *start, const uint32_t *order, size_t G)
+ * contract).  Groups are sorted by size, largest first, and dealt to the tasks
+ * in turn (task t takes q = t, t + T, ...), so a task's groups of one round are
+ * a prefix of its own.  A sum that reaches infinity restarts from its next
+ * member.  The first `lone` entries of the compact arrays are copied here too. */
+typedef struct MG_LOCAL(job) {
+    MG_AFF *sum, *cb;
+    g16_fr *cs;
+    const MG_AFF *bases;
+    const g16_fr *s;
+    const merge_plan *pl;
+    uint8_t *st;
+    size_t tasks;
+    g16_status err;
+} MG_LOCAL(job);
+
+static void MG_LOCAL(task)(void *ctx, size_t t, unsigned worker)
 {
-    size_t max = G ? start[order[0] + 1] - start[order[0]] : 0;
-    uint8_t *st = calloc(G ? G : 1, 1);
-    uint32_t *idx = malloc((G ? G : 1) * sizeof *idx);
-    const MG_AFF **pts = malloc((G ? G : 1) * sizeof *pts);
-    uint8_t *neg = calloc(G ? G : 1, 1);
+    MG_LOCAL(job) *j = ctx;
+    const merge_plan *pl = j->pl;
+    (void)worker;
+    /* the lone points: a contiguous share each */
+    size_t lo = pl->n_lone * t / j->tasks, hi = pl->n_lone * (t + 1) / j->tasks;
+    for (size_t e = lo; e < hi; e++) {
+        j->cs[e] = j->s[pl->lone_i[e]];
+        j->cb[e] = j->bases[pl->lone_k[e]];
+    }
+    size_t G = pl->n_groups, mine = G > t ? (G - t + j->tasks - 1) / j->tasks : 0;
+    if (!mine) return;
+    size_t max = pl->start[pl->order[t] + 1] - pl->start[pl->order[t]];
+    uint32_t *idx = malloc(mine * sizeof *idx);
+    const MG_AFF **pts = malloc(mine * sizeof *pts);
+    uint8_t *neg = calloc(mine, 1);
     MG_CAT(MG_CAT(g16_, MG), _batch) *b = NULL;
-    g16_status st_ = (st && idx && pts && neg) ? MG_CAT(MG_PT(_batch), _new)(&b, 1024)
-                                               : g16_fail(G16_ERR_NOMEM, "msm merge: %zu groups", G);
-    for (size_t r = 0; st_ == G16_OK && r < max; r++) {
+    if (!idx || !pts || !neg || MG_CAT(MG_PT(_batch), _new)(&b, 1024) != G16_OK) {
+        j->err = G16_ERR_NOMEM;
+        max = 0;
+    }
+    for (size_t r = 0; r < max; r++) {
         size_t m = 0;
-        for (size_t q = 0; q < G; q++) {
-            uint32_t g = order[q];
-            if (start[g + 1] - start[g] <= r) break;
-            const MG_AFF *p = &bases[mem_k[start[g] + r]];
+        for (size_t q = t; q < G; q += j->tasks) {
+            uint32_t g = pl->order[q];
+            if (pl->start[g + 1] - pl->start[g] <= r) break;
+            const MG_AFF *p = &j->bases[pl->mem_k[pl->start[g] + r]];
             if (MG_PT(_affine_is_infinity)(p)) continue;
-            if (!(st[q] & 1)) { /* empty so far (or back to infinity): take the point */
-                sum[q] = *p;
-                st[q] = 1;
+            if (!(j->st[q] & 1)) { /* empty so far (or back to infinity): take the point */
+                j->sum[q] = *p;
+                j->st[q] = 1;
                 continue;
             }
             idx[m] = (uint32_t)q;
             pts[m] = p;
             m++;
         }
-        if (m) MG_PT(_batch_add)(b, sum, st, idx, pts, neg, m);
+        if (m) MG_PT(_batch_add)(b, j->sum, j->st, idx, pts, neg, m);
     }
-    for (size_t q = 0; st_ == G16_OK && q < G; q++)
-        if (!(st[q] & 1)) MG_PT(_affine_set_infinity)(&sum[q]);
+    for (size_t q = t; q < G; q += j->tasks)
+        if (!(j->st[q] & 1)) MG_PT(_affine_set_infinity)(&j->sum[q]);
     if (b) MG_CAT(MG_PT(_batch), _free)(b);
-    free(st);
     free(idx);
     free(pts);
     free(neg);
-    return st_;
 }
 
 g16_status MG_CAT(MG_CAT(g16_msm_, MG), _merged)(MG_JAC *out, const MG_AFF *bases, size_t n_bases,
@@ -75,12 +97,13 @@ g16_status MG_CAT(MG_CAT(g16_msm_, MG), _merged)(MG_JAC *out, const MG_AFF *base
     if (!cs || !cb) {
         st = g16_fail(G16_ERR_NOMEM, "msm merge: %zu points", m);
     } else {
-        for (size_t e = 0; e < pl.n_lone; e++) {
-            cs[e] = s[pl.lone_i[e]];
-            cb[e] = bases[pl.lone_k[e]];
-        }
         for (size_t q = 0; q < pl.n_groups; q++) cs[pl.n_lone + q] = s[pl.group_i[pl.order[q]]];
-        st = MG_LOCAL(sums)(cb + pl.n_lone, bases, pl.mem_k, pl.start, pl.order, pl.n_groups);
+        MG_LOCAL(job) j = {cb + pl.n_lone, cb, cs, bases, s, &pl, calloc(pl.n_groups + 1, 1),
+                           2 * (size_t)g16_pool_size(NULL), G16_OK};
+        if (!j.st) j.err = G16_ERR_NOMEM;
+        else g16_pool_tasks(NULL, j.tasks, MG_LOCAL(task), &j);
+        free(j.st);
+        if (j.err) st = g16_fail(j.err, "msm merge: group sums of %zu groups", pl.n_groups);
     }
     size_t n_lone = pl.n_lone, n_groups = pl.n_groups;
     merge_plan_free(&pl);
