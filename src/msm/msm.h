@@ -110,11 +110,12 @@ void g16_g2_batch_add(g16_g2_batch *b, g16_g2_affine *tgt, uint8_t *st, const ui
  * sector share their upper levels, a third of its witness).  Used only for
  * G16_MSM_MERGE_MIN <= n <= G16_MSM_MERGE_MAX and when it saves at least 1/32
  * of the points; otherwise it is the plain MSM.  Extra memory while it runs:
- * about 64 bytes a scalar for the grouping plus a compact copy of the kept
- * scalars and bases, at most G16_MSM_MERGE_BYTES(n, sizeof base) in all. */
+ * about 64 bytes a scalar for the grouping, a compact copy of the kept scalars
+ * and bases, and the grouped bases' sums (summed as a tree, ⌈log2⌉ rounds a
+ * group): at most G16_MSM_MERGE_BYTES(n, sizeof base) in all. */
 #define G16_MSM_MERGE_MIN ((size_t)1 << 12)
 #define G16_MSM_MERGE_MAX ((size_t)1 << 22)
-#define G16_MSM_MERGE_BYTES(n, base_bytes) ((size_t)(n) * (64 + 32 + (base_bytes)) + 4096)
+#define G16_MSM_MERGE_BYTES(n, base_bytes) ((size_t)(n) * (65 + 32 + 2 * (base_bytes)) + 4096)
 g16_status g16_msm_g1_merged(g16_g1_jac *out, const g16_g1_affine *bases, size_t n_bases,
                              const g16_fr *scalars, size_t n, const uint64_t *density);
 g16_status g16_msm_g2_merged(g16_g2_jac *out, const g16_g2_affine *bases, size_t n_bases,

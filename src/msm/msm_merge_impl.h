@@ -11,19 +11,22 @@
 #define MG_PT(name) MG_CAT(MG_CAT(g16_, MG), name)
 #define MG_LOCAL(name) MG_CAT(MG_CAT(MG, _merge_), name)
 
-/* The sums of each group's bases, batch-affine: round r adds member r of every
- * group that has one, so the targets of a call are distinct (the batch's
- * contract).  Groups are sorted by size, largest first, and dealt to the tasks
- * in turn (task t takes q = t, t + T, ...), so a task's groups of one round are
- * a prefix of its own.  A sum that reaches infinity restarts from its next
- * member.  The first `lone` entries of the compact arrays are copied here too. */
+/* The sums of each group's bases, batch-affine, as a tree: a group's members
+ * are copied to acc (its slice start[g] .. start[g+1]), then round r adds entry
+ * i + 2^r into entry i for every i ≡ 0 mod 2^(r+1) of every group, so the
+ * targets of a call are distinct and never a source of the same call (the
+ * batch's contract), and a group of g members takes ⌈log2 g⌉ rounds.  ok[e]
+ * says acc[e] is a point: infinity (a base at infinity, or a sum that cancelled)
+ * takes the other side by copy.  Groups are dealt to the tasks in turn
+ * (order[q], q = t, t + T, ...: sorted by size, so the work is even); the first
+ * n_lone entries of the compact arrays are copied here too, a share a task. */
 typedef struct MG_LOCAL(job) {
-    MG_AFF *sum, *cb;
+    MG_AFF *acc, *cb;
     g16_fr *cs;
     const MG_AFF *bases;
     const g16_fr *s;
     const merge_plan *pl;
-    uint8_t *st;
+    uint8_t *ok;
     size_t tasks;
     g16_status err;
 } MG_LOCAL(job);
@@ -33,43 +36,50 @@ static void MG_LOCAL(task)(void *ctx, size_t t, unsigned worker)
     MG_LOCAL(job) *j = ctx;
     const merge_plan *pl = j->pl;
     (void)worker;
-    /* the lone points: a contiguous share each */
     size_t lo = pl->n_lone * t / j->tasks, hi = pl->n_lone * (t + 1) / j->tasks;
     for (size_t e = lo; e < hi; e++) {
         j->cs[e] = j->s[pl->lone_i[e]];
         j->cb[e] = j->bases[pl->lone_k[e]];
     }
-    size_t G = pl->n_groups, mine = G > t ? (G - t + j->tasks - 1) / j->tasks : 0;
-    if (!mine) return;
+    size_t G = pl->n_groups, members = 0;
+    if (t >= G) return;
+    for (size_t q = t; q < G; q += j->tasks) {
+        uint32_t g = pl->order[q];
+        for (uint32_t e = pl->start[g]; e < pl->start[g + 1]; e++) {
+            j->acc[e] = j->bases[pl->mem_k[e]];
+            j->ok[e] = !MG_PT(_affine_is_infinity)(&j->acc[e]);
+        }
+        members += pl->start[g + 1] - pl->start[g];
+    }
     size_t max = pl->start[pl->order[t] + 1] - pl->start[pl->order[t]];
-    uint32_t *idx = malloc(mine * sizeof *idx);
-    const MG_AFF **pts = malloc(mine * sizeof *pts);
-    uint8_t *neg = calloc(mine, 1);
+    uint32_t *idx = malloc((members / 2 + 1) * sizeof *idx);
+    const MG_AFF **pts = malloc((members / 2 + 1) * sizeof *pts);
+    uint8_t *neg = calloc(members / 2 + 1, 1);
     MG_CAT(MG_CAT(g16_, MG), _batch) *b = NULL;
     if (!idx || !pts || !neg || MG_CAT(MG_PT(_batch), _new)(&b, 1024) != G16_OK) {
         j->err = G16_ERR_NOMEM;
         max = 0;
     }
-    for (size_t r = 0; r < max; r++) {
+    for (size_t h = 1; h < max; h *= 2) {
         size_t m = 0;
         for (size_t q = t; q < G; q += j->tasks) {
-            uint32_t g = pl->order[q];
-            if (pl->start[g + 1] - pl->start[g] <= r) break;
-            const MG_AFF *p = &j->bases[pl->mem_k[pl->start[g] + r]];
-            if (MG_PT(_affine_is_infinity)(p)) continue;
-            if (!(j->st[q] & 1)) { /* empty so far (or back to infinity): take the point */
-                j->sum[q] = *p;
-                j->st[q] = 1;
-                continue;
+            uint32_t g = pl->order[q], s0 = pl->start[g], size = pl->start[g + 1] - s0;
+            if (size <= h) break; /* this group and every later one (smaller) are done */
+            for (size_t i = 0; i + h < size; i += 2 * h) {
+                uint32_t tg = s0 + (uint32_t)i, src = tg + (uint32_t)h;
+                if (!j->ok[src]) continue;
+                if (!j->ok[tg]) {
+                    j->acc[tg] = j->acc[src];
+                    j->ok[tg] = 1;
+                    continue;
+                }
+                idx[m] = tg;
+                pts[m] = &j->acc[src];
+                m++;
             }
-            idx[m] = (uint32_t)q;
-            pts[m] = p;
-            m++;
         }
-        if (m) MG_PT(_batch_add)(b, j->sum, j->st, idx, pts, neg, m);
+        if (m) MG_PT(_batch_add)(b, j->acc, j->ok, idx, pts, neg, m);
     }
-    for (size_t q = t; q < G; q += j->tasks)
-        if (!(j->st[q] & 1)) MG_PT(_affine_set_infinity)(&j->sum[q]);
     if (b) MG_CAT(MG_PT(_batch), _free)(b);
     free(idx);
     free(pts);
@@ -87,6 +97,8 @@ g16_status MG_CAT(MG_CAT(g16_msm_, MG), _merged)(MG_JAC *out, const MG_AFF *base
     double t1 = merge_now();
     if (st != G16_OK) return st;
     if (!pl.worth) {
+        if (merge_debug())
+            fprintf(stderr, "msm merge g%d: n %zu: not worth it (plan %.1f ms)\n", MG_GROUP, n, 1e3 * (t1 - t0));
         merge_plan_free(&pl);
         return MG_CAT(g16_msm_, MG)(out, bases, n_bases, s, n, density);
     }
@@ -97,12 +109,20 @@ g16_status MG_CAT(MG_CAT(g16_msm_, MG), _merged)(MG_JAC *out, const MG_AFF *base
     if (!cs || !cb) {
         st = g16_fail(G16_ERR_NOMEM, "msm merge: %zu points", m);
     } else {
-        for (size_t q = 0; q < pl.n_groups; q++) cs[pl.n_lone + q] = s[pl.group_i[pl.order[q]]];
-        MG_LOCAL(job) j = {cb + pl.n_lone, cb, cs, bases, s, &pl, calloc(pl.n_groups + 1, 1),
-                           2 * (size_t)g16_pool_size(NULL), G16_OK};
-        if (!j.st) j.err = G16_ERR_NOMEM;
+        size_t members = pl.start[pl.n_groups];
+        MG_LOCAL(job) j = {malloc((members + 1) * sizeof(MG_AFF)), cb, cs, bases, s, &pl,
+                           malloc(members + 1), 2 * (size_t)g16_pool_size(NULL), G16_OK};
+        if (!j.acc || !j.ok) j.err = G16_ERR_NOMEM;
         else g16_pool_tasks(NULL, j.tasks, MG_LOCAL(task), &j);
-        free(j.st);
+        /* one point a group: its tree's root */
+        for (size_t q = 0; j.err == G16_OK && q < pl.n_groups; q++) {
+            uint32_t g = pl.order[q];
+            cs[pl.n_lone + q] = s[pl.group_i[g]];
+            if (j.ok[pl.start[g]]) cb[pl.n_lone + q] = j.acc[pl.start[g]];
+            else MG_PT(_affine_set_infinity)(&cb[pl.n_lone + q]);
+        }
+        free(j.acc);
+        free(j.ok);
         if (j.err) st = g16_fail(j.err, "msm merge: group sums of %zu groups", pl.n_groups);
     }
     size_t n_lone = pl.n_lone, n_groups = pl.n_groups;
