@@ -166,7 +166,7 @@ static void cpu_host_need(g16_backend *be, uint64_t N, uint64_t n_vars, size_t *
                           size_t *pending)
 {
     size_t merge1 = 0, merge2 = 0;
-    if (n_vars <= G16_MSM_MERGE_MAX) {
+    if (n_vars >= G16_MSM_MERGE_MIN && n_vars <= G16_MSM_MERGE_MAX) {
         merge1 = G16_MSM_MERGE_BYTES(n_vars, sizeof(g16_g1_affine)) + 2 * n_vars * sizeof(g16_fr);
         merge2 = G16_MSM_MERGE_BYTES(n_vars, sizeof(g16_g2_affine)) + 2 * n_vars * sizeof(g16_fr);
     }
