@@ -32,11 +32,15 @@ int cli_filecoin_post_bench(int argc, char **argv)
 {
     const char *kind = NULL, *size = NULL, *vanilla = NULL, *backend = "auto";
     unsigned long sectors = 0, reps = 2;
-    int json = 0;
+    int json = 0, progress = 0;
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i];
         if (!strcmp(o, "--json")) {
             json = 1;
+            continue;
+        }
+        if (!strcmp(o, "--progress")) {
+            progress = 1;
             continue;
         }
         if (i + 1 >= argc) {
@@ -83,6 +87,7 @@ int cli_filecoin_post_bench(int argc, char **argv)
     a.sectors = (unsigned)sectors;
     a.backend = (int)bk;
     a.reps = (unsigned)reps;
+    a.progress = progress;
     g16_bench_post_result r;
     st = g16_bench_post(&r, &a);
     g16_fc_vproof_free(&v);

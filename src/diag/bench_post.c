@@ -28,6 +28,11 @@ static double cpu_now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+static void say(const g16_bench_post_args *a, const char *what, double s)
+{
+    if (a->progress) fprintf(stderr, "post-bench: %s %.3f s\n", what, s);
+}
+
 static void keep_buffer(void *user, g16_fr *buf)
 {
     (void)user, (void)buf;
@@ -101,6 +106,7 @@ g16_status g16_bench_post(g16_bench_post_result *out, const g16_bench_post_args 
     double t = now(), c0 = cpu_now();
     if ((st = g16_fc_post_circuit(&circ, &cfg, n))) goto done;
     out->matrices = now() - t, out->matrices_cpu = cpu_now() - c0;
+    say(a, "matrices", out->matrices);
     out->rows = g16_circuit_rows(circ);
     out->inputs = 1 + (uint64_t)circ->n_pub;
     out->aux = circ->n_aux;
@@ -111,14 +117,17 @@ g16_status g16_bench_post(g16_bench_post_result *out, const g16_bench_post_args 
     t = now();
     if ((st = g16_circuit_density(&d, circ))) goto done;
     out->density = now() - t;
+    say(a, "density", out->density);
     t = now();
     if ((st = g16_timing_key(&key, circ, &d))) goto done;
     out->key = now() - t;
+    say(a, "TIMING-ONLY key", out->key);
     out->key_bytes = (key->vk.n_ic + key->n_h + key->n_l + key->n_a + key->n_b_g1) * sizeof(g16_g1_affine) +
                      key->n_b_g2 * sizeof(g16_g2_affine);
     t = now();
     if (be->ops->key_upload && (st = be->ops->key_upload(be, key))) goto done;
     out->upload = now() - t;
+    say(a, "key upload", out->upload);
 
     size_t bytes = out->rows * sizeof(g16_fr);
     for (int i = 0; i < 3; i++) {
@@ -139,12 +148,14 @@ g16_status g16_bench_post(g16_bench_post_result *out, const g16_bench_post_args 
         t = now(), c0 = cpu_now();
         if ((st = g16_fc_post_witness(&w, &cfg, refs, n))) goto done;
         s.witness = now() - t, s.witness_cpu = cpu_now() - c0;
+        say(a, "witness", s.witness);
         out->witness_bytes = w->n * sizeof(g16_fr);
         /* z page-locked as an engine's pooled buffers are (not timed) */
         g16_backend_pin(be, w->z, out->witness_bytes);
         t = now(), c0 = cpu_now();
         if ((st = g16_synthesize(bufs[0], bufs[1], bufs[2], circ, w->z, w->n))) goto done;
         s.synth = now() - t, s.synth_cpu = cpu_now() - c0;
+        say(a, "synthesis", s.synth);
         if (rep == 0) {
             t = now();
             if ((st = check_rows(bufs[0], bufs[1], bufs[2], out->rows))) goto done;
@@ -166,6 +177,7 @@ g16_status g16_bench_post(g16_bench_post_result *out, const g16_bench_post_args 
         g16_prove_times ts = g16_last_prove_times;
         if ((st = g16_prove_finish(proof, p))) goto done;
         s.prove = now() - t;
+        say(a, "proof", s.prove);
         g16_prove_times tf = g16_last_prove_times;
         s.h_ntt = ts.h_ntt, s.msm_h = ts.msm_h, s.msm_l = ts.msm_l, s.msm_a = ts.msm_a, s.msm_b1 = ts.msm_b1;
         s.msm_b2 = tf.msm_b2, s.assembly = tf.assembly, s.b2_in_start = ts.b2_in_start;

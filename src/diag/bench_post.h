@@ -18,6 +18,7 @@ typedef struct g16_bench_post_args {
     unsigned sectors;       /* circuit sectors (0: a full partition) */
     int backend;            /* a g16_backend_kind */
     unsigned reps;          /* proofs (>= 1): witness, synthesis and proof each time */
+    int progress;           /* nonzero: a line on stderr as each stage ends (long runs) */
 } g16_bench_post_args;
 
 typedef struct g16_bench_post_stage {
