@@ -63,6 +63,18 @@ static inline uint64_t fr_hash(const g16_fr *x)
     return (x->l[0] ^ (x->l[1] * 0x9e3779b97f4a7c15ull)) * 0xff51afd7ed558ccdull;
 }
 
+/* A small value (< 2^32) has one or two non-zero Booth digits: Pippenger already
+ * pays about one addition a copy, so merging it saves nothing (the synthetic
+ * porep profile repeats 256 small values thousands of times).  Checked once a
+ * value, when its first copy is met. */
+#define SMALL UINT32_MAX
+static int small_value(const g16_fr *x)
+{
+    uint64_t v[G16_FR_LIMBS];
+    g16_fr_to_canonical(v, x);
+    return (v[1] | v[2] | v[3]) == 0 && v[0] < ((uint64_t)1 << 32);
+}
+
 /* Groups the scalars whose bit is set (all when density is NULL), skipping 0
  * and leaving 1 alone (the MSM's 0/1 split sums those already) in one pass over
  * an open-addressing table of first occurrences. */
@@ -84,8 +96,11 @@ static g16_status merge_plan_make(merge_plan *p, const g16_fr *s, size_t n, cons
         st = g16_fail(G16_ERR_NOMEM, "msm merge: tables for %zu scalars", n);
         goto done;
     }
-    size_t ne = 0, k = 0, n_ones = 0;
+    size_t ne = 0, k = 0, n_ones = 0, dups = 0, check_at = n / 8;
     for (size_t i = 0; i < n; i++) {
+        /* an input without copies (random scalars) stops here after an eighth,
+         * so the plain MSM pays an eighth of this pass, not all of it */
+        if (i == check_at && dups * 32 < ne) goto done;
         if (density && !((density[i >> 6] >> (i & 63)) & 1)) continue;
         size_t ki = k++;
         const g16_fr *x = &s[i];
@@ -107,7 +122,8 @@ static g16_status merge_plan_make(merge_plan *p, const g16_fr *s, size_t n, cons
             }
             if (!memcmp(&s[ent_i[t - 1]], x, sizeof *x)) {
                 first[ne] = t - 1;
-                cnt[t - 1]++;
+                if (cnt[t - 1] == 1 && small_value(x)) cnt[t - 1] = SMALL;
+                if (cnt[t - 1] != SMALL) cnt[t - 1]++, dups++;
                 break;
             }
             h = (h + 1) & (cap - 1);
@@ -119,11 +135,14 @@ static g16_status merge_plan_make(merge_plan *p, const g16_fr *s, size_t n, cons
         goto done;
     }
     size_t members = 0, G = 0;
-    for (size_t e = 0; e < ne; e++)
-        if (first[e] == e && cnt[e] >= 2) members += cnt[e], G++;
-    /* a copy of every lone point and scalar costs about what 1/32 of the points'
-     * Pippenger work does: merge only when it saves more */
-    p->worth = members - G >= ne / 32 + 1;
+    for (size_t e = 0; e < ne; e++) {
+        if (first[e] != e) continue;
+        if (cnt[e] == SMALL) cnt[e] = 1; /* its copies stay lone */
+        if (cnt[e] >= 2) members += cnt[e], G++;
+    }
+    /* the grouping pass and the copies of the lone points and scalars cost about
+     * what 1/16 of the points' Pippenger work does: merge only when it saves more */
+    p->worth = members - G >= ne / 16 + 1;
     if (!p->worth) goto done;
     p->n_groups = G;
     p->n_lone = ne - members;

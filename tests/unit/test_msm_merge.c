@@ -95,6 +95,21 @@ static void test_repeats(void)
         }
 }
 
+/* small repeated values (left lone: merging them saves nothing) among repeated
+ * full-width ones (merged) */
+static void test_small_values(void)
+{
+    size_t n = 8192;
+    TAFF *b = rand_bases(n);
+    g16_fr *s = malloc(n * sizeof *s);
+    fill(s, n, 50, 0, 0);
+    for (size_t i = 0; i < n; i += 2) g16_fr_from_u64(&s[i], 2 + (g16_rng_u64(&rng) % 300));
+    for (size_t i = 1; i < n; i += 8) g16_fr_from_u64(&s[i], 0xffffffffull + (i % 3)); /* 2^32 − 1, 2^32, 2^32 + 1 */
+    same("small repeated values", b, n, s, n, NULL);
+    free(b);
+    free(s);
+}
+
 /* a third of the half-repeated scalars without a base (bellperson density) */
 static void test_density(void)
 {
@@ -164,6 +179,7 @@ int main(void)
 {
     g16_rng_seed(&rng, g16_test_seed(0x6d7267));
     test_repeats();
+    test_small_values();
     test_density();
     test_degenerate();
     test_plain_paths();
