@@ -34,6 +34,8 @@ int cli_prove_zkey(int argc, char **argv);
 int cli_verify_snarkjs(int argc, char **argv);
 /* Filecoin PoSt (cmd_filecoin.c): poseidon, post-check, circuit --count. */
 int cli_filecoin(int argc, char **argv);
+/* g16 filecoin post-bench (cmd_post_bench.c). */
+int cli_filecoin_post_bench(int argc, char **argv);
 
 /* Prints "g16 <what>: <status>: <last error>" to stderr and returns CLI_ERROR. */
 int cli_fail(const char *what, g16_status s);

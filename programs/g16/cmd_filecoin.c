@@ -28,6 +28,8 @@ static const char usage[] =
     "       g16 filecoin make-vanilla --kind window|winning --sector-size SIZE --sector-id N\n"
     "                 --randomness HEX32 --seed S -o F     (TEST-ONLY synthetic vanilla proof)\n"
     "       g16 filecoin synth-bench --kind window|winning --sector-size SIZE --vanilla F --sectors N\n"
+    "       g16 filecoin post-bench --kind window|winning --sector-size SIZE --vanilla F [--sectors N]\n"
+    "                 [--backend cpu|cuda|auto] [--reps R] [--json] [--progress]\n"
     "       g16 filecoin winning-sector --randomness HEX32 --prover-id HEX32 --sector-set-size N\n"
     "\n"
     "poseidon    Filecoin's Poseidon (neptune, Standard strength, Merkle-tree domain tag) of\n"
@@ -69,6 +71,12 @@ static const char usage[] =
     "            masked with 0x3f; post-prove then takes that sector's vanilla proof.\n"
     "synth-bench times the matrices and the witness of N circuit sectors from one vanilla\n"
     "            proof (repeated) and extrapolates to a full partition.\n"
+    "post-bench  one partition timed stage by stage: its matrices (once), the witness from\n"
+    "            sector proof 0 of F repeated to N circuit sectors (default: a full partition,\n"
+    "            as a short one is padded), synthesis (wall and core-s), a check of a·b = c on\n"
+    "            every row, then R proofs (default 2; the fastest and the first printed) with a\n"
+    "            TIMING-ONLY key of tiled points: those proofs are NOT valid and not verified.\n"
+    "            --progress: a line on stderr as each stage ends.\n"
     "\n"
     "exit status: 0 valid / done, 1 invalid (a check failed: says which), 2 error\n";
 
@@ -627,6 +635,7 @@ int cli_filecoin(int argc, char **argv)
     if (!strcmp(argv[1], "post-prove")) return cmd_post_prove(argc - 1, argv + 1);
     if (!strcmp(argv[1], "winning-sector")) return cmd_winning_sector(argc - 1, argv + 1);
     if (!strcmp(argv[1], "synth-bench")) return cmd_synth_bench(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "post-bench")) return cli_filecoin_post_bench(argc - 1, argv + 1);
     if (!strcmp(argv[1], "make-vanilla")) return cmd_make_vanilla(argc - 1, argv + 1);
     fprintf(stderr, "g16 filecoin: unknown subcommand '%s' (g16 filecoin --help)\n", argv[1]);
     return CLI_ERROR;

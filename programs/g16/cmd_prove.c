@@ -2,13 +2,15 @@
  * key cache (.g16k). */
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli.h"
+#include "groth16/groth16.h"
 
 static const char prove_usage[] =
     "usage: g16 prove --params KEY.params|KEY.g16k --circuit C.g16c --witness W.g16w -o PROOF\n"
     "                 [--seed-rs S] [--check-subgroup] [--inputs-out FILE]\n"
-    "                 [--backend cpu|cuda|auto]\n"
+    "                 [--backend cpu|cuda|auto] [--times]\n"
     "\n"
     "Writes the 192-byte proof A (G1) || B (G2) || C (G1), compressed, as bellperson does.\n"
     "r, s come from getrandom(); --seed-rs S derives them from S instead (TEST-ONLY:\n"
@@ -19,6 +21,8 @@ static const char prove_usage[] =
     "points were checked when it was made; --check-subgroup applies to a .params).\n"
     "--backend: where the NTTs and MSMs run; auto (default) is CUDA when this build has it and\n"
     "a GPU is present, else the CPU; cuda without a GPU is an error.  Proofs are identical.\n"
+    "--times prints the proof's stages (synthesis, H NTTs, each MSM, B2, assembly: wall\n"
+    "seconds) and the proof's wall and process CPU seconds.\n"
     "With --zkey (snarkjs keys) see g16 snarkjs --help.\n";
 
 int cli_prove(int argc, char **argv)
@@ -26,6 +30,7 @@ int cli_prove(int argc, char **argv)
     const char *params = NULL, *circ_path = NULL, *wit_path = NULL, *out = NULL, *seed_rs = NULL,
                *inputs_out = NULL, *backend = "auto";
     unsigned flags = 0;
+    int times = 0;
     for (int i = 1; i < argc; i++) /* circom/snarkjs keys: the interop command's path */
         if (!strcmp(argv[i], "--zkey")) return cli_prove_zkey(argc, argv);
     for (int i = 1; i < argc; i++) {
@@ -36,6 +41,10 @@ int cli_prove(int argc, char **argv)
         }
         if (!strcmp(a, "--check-subgroup")) {
             flags |= G16_PARAMS_CHECK_SUBGROUP;
+            continue;
+        }
+        if (!strcmp(a, "--times")) {
+            times = 1;
             continue;
         }
         if (i + 1 >= argc) {
@@ -79,7 +88,23 @@ int cli_prove(int argc, char **argv)
     if (!st) st = cli_key_read(&key, params, flags);
     uint8_t proof[G16_PROOF_BYTES], rs[64];
     if (seed_rs) g16_derive_rs(rs, (const uint8_t *)seed_rs, strlen(seed_rs));
+    struct timespec w0, c0, w1, c1;
+    clock_gettime(CLOCK_MONOTONIC, &w0);
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c0);
     if (!st) st = g16_prove_on(proof, key, c, w, seed_rs ? rs : NULL, be);
+    clock_gettime(CLOCK_MONOTONIC, &w1);
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c1);
+    if (!st && times) {
+        const g16_prove_times *t = &g16_last_prove_times;
+        double wall = (double)(w1.tv_sec - w0.tv_sec) + 1e-9 * (double)(w1.tv_nsec - w0.tv_nsec);
+        double cpu = (double)(c1.tv_sec - c0.tv_sec) + 1e-9 * (double)(c1.tv_nsec - c0.tv_nsec);
+        printf("times: synthesis+density %.3f s, h_ntt %.3f s, msm_h %.3f s, msm_l %.3f s, msm_a %.3f s, "
+               "msm_b1 %.3f s, msm_b2 %.3f s%s, assembly %.3f s; prove_start %.3f s; proof %.3f s wall, "
+               "%.3f core-s\n",
+               wall - t->start_total - t->msm_b2 - t->assembly, t->h_ntt, t->msm_h, t->msm_l, t->msm_a,
+               t->msm_b1, t->msm_b2, t->b2_in_start ? " (in prove_start)" : "", t->assembly, t->start_total,
+               wall, cpu);
+    }
     if (!st && inputs_out) {
         FILE *fi = fopen(inputs_out, "w");
         int okw = fi != NULL;

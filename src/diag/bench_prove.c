@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "backend/backend.h"
+#include "diag/timing_key.h"
 #include "common/error.h"
 #include "curve/curve.h"
 #include "groth16/groth16.h"
@@ -21,68 +22,6 @@ static double now(void)
 
 static void keep_buffer(void *user, g16_fr *buf)
 {
-}
-
-/* TIMING-ONLY key: the sizes the setup would give, every query filled with a
- * few thousand distinct multiples of the generator tiled to length (an MSM's
- * work does not depend on its bases being distinct).  Proofs with it are not
- * valid; it exists so that 2^24..2^26-row provers can be timed without the
- * minutes of a real setup. */
-#define TILE_G1 4096
-#define TILE_G2 1024
-static void tile_g1(g16_g1_affine *dst, size_t n, const g16_g1_affine *src)
-{
-    for (size_t i = 0; i < n; i++) dst[i] = src[i % TILE_G1];
-}
-
-static void tile_g2(g16_g2_affine *dst, size_t n, const g16_g2_affine *src)
-{
-    for (size_t i = 0; i < n; i++) dst[i] = src[i % TILE_G2];
-}
-
-static g16_status timing_key(g16_key **out, const g16_circuit *circ, const g16_density *d)
-{
-    uint64_t N = (uint64_t)1 << g16_domain_log(g16_circuit_rows(circ));
-    size_t n_ic = 1 + circ->n_pub;
-    size_t n_a = n_ic + d->n_aux_in_a, n_b = d->n_inputs_in_b + d->n_aux_in_b;
-    g16_key *k = g16_key_alloc();
-    if (!k) return G16_ERR_NOMEM;
-    g16_g1_affine *p1 = malloc(TILE_G1 * sizeof *p1);
-    g16_g2_affine *p2 = malloc(TILE_G2 * sizeof *p2);
-    g16_status st = g16_key_alloc_arrays(k, n_ic, N - 1, circ->n_aux, n_a, n_b, n_b);
-    if (!st && (!p1 || !p2)) st = g16_fail(G16_ERR_NOMEM, "timing key: out of memory");
-    if (st) goto done;
-    g16_g1_jac j1, g1;
-    g16_g2_jac j2, g2;
-    g16_g1_jac_generator(&g1);
-    g16_g2_jac_generator(&g2);
-    j1 = g1;
-    for (int i = 0; i < TILE_G1; i++) {
-        g16_g1_jac_to_affine(&p1[i], &j1);
-        g16_g1_jac_add(&j1, &j1, &g1);
-    }
-    j2 = g2;
-    for (int i = 0; i < TILE_G2; i++) {
-        g16_g2_jac_to_affine(&p2[i], &j2);
-        g16_g2_jac_add(&j2, &j2, &g2);
-    }
-    k->vk.alpha_g1 = p1[1], k->vk.beta_g1 = p1[2], k->vk.delta_g1 = p1[3];
-    k->vk.beta_g2 = p2[1], k->vk.gamma_g2 = p2[2], k->vk.delta_g2 = p2[3];
-    tile_g1(k->vk.ic, n_ic, p1);
-    tile_g1(k->h, k->n_h, p1);
-    tile_g1(k->l, k->n_l, p1);
-    tile_g1(k->a, k->n_a, p1);
-    tile_g1(k->b_g1, k->n_b_g1, p1);
-    tile_g2(k->b_g2, k->n_b_g2, p2);
-done:
-    free(p1);
-    free(p2);
-    if (st) {
-        g16_key_release(k);
-        return st;
-    }
-    *out = k;
-    return G16_OK;
 }
 
 g16_status g16_bench_prove(g16_bench_prove_result *out, const g16_bench_prove_args *a)
@@ -110,7 +49,7 @@ g16_status g16_bench_prove(g16_bench_prove_result *out, const g16_bench_prove_ar
 
     t = now();
     if (a->timing_key) {
-        if ((st = timing_key(&key, circ, &d))) goto done;
+        if ((st = g16_timing_key(&key, circ, &d))) goto done;
     } else {
         uint8_t seed[8];
         memcpy(seed, &a->seed, 8);

@@ -142,13 +142,13 @@ static g16_status cpu_prove_msms_g1(g16_backend *be, g16_g1_jac *l, g16_g1_jac *
     size_t n_in = key->vk.n_ic;
     if (b2) return g16_fail(G16_ERR_INTERNAL, "prove: the CPU backend runs B2 in the background");
     double t = now();
-    G16_TRY(g16_msm_g1(l, key->l, key->n_l, z + n_in, n_z - n_in, NULL));
+    G16_TRY(g16_msm_g1_merged(l, key->l, key->n_l, z + n_in, n_z - n_in, NULL));
     tm->msm_l = now() - t;
     t = now();
-    G16_TRY(g16_msm_g1(a, key->a, key->n_a, z, n_z, abits));
+    G16_TRY(g16_msm_g1_merged(a, key->a, key->n_a, z, n_z, abits));
     tm->msm_a = now() - t;
     t = now();
-    G16_TRY(g16_msm_g1(b1, key->b_g1, key->n_b_g1, z, n_z, bbits));
+    G16_TRY(g16_msm_g1_merged(b1, key->b_g1, key->n_b_g1, z, n_z, bbits));
     tm->msm_b1 = now() - t;
     return G16_OK;
 }
@@ -156,17 +156,24 @@ static g16_status cpu_prove_msms_g1(g16_backend *be, g16_g1_jac *l, g16_g1_jac *
 static g16_status cpu_prove_msm_g2(g16_backend *be, g16_g2_jac *out, const g16_key *key,
                                    const g16_fr *s, size_t n)
 {
-    return g16_msm_g2(out, key->b_g2, key->n_b_g2, s, n, NULL);
+    return g16_msm_g2_merged(out, key->b_g2, key->n_b_g2, s, n, NULL);
 }
 
 /* prove_start: two N-entry H buffers, then an MSM's scalar preparation (about
- * 2·N·32 bytes at most, for the h query); the pending proof: the B-dense copy of
- * z and the G2 MSM's scalar preparation. */
+ * 2·N·32 bytes at most, for the h query) or a merged MSM's grouping and compact
+ * copy (msm.h); the pending proof: the B-dense copy of z and the G2 MSM's scalar
+ * preparation or merged copy. */
 static void cpu_host_need(g16_backend *be, uint64_t N, uint64_t n_vars, size_t *scratch,
                           size_t *pending)
 {
+    size_t merge1 = 0, merge2 = 0;
+    if (n_vars >= G16_MSM_MERGE_MIN && n_vars <= G16_MSM_MERGE_MAX) {
+        merge1 = G16_MSM_MERGE_BYTES(n_vars, sizeof(g16_g1_affine)) + 2 * n_vars * sizeof(g16_fr);
+        merge2 = G16_MSM_MERGE_BYTES(n_vars, sizeof(g16_g2_affine)) + 2 * n_vars * sizeof(g16_fr);
+    }
     *scratch = (size_t)(4 * N * sizeof(g16_fr));
-    *pending = (size_t)(2 * n_vars * sizeof(g16_fr));
+    if (merge1 > *scratch) *scratch = merge1;
+    *pending = (size_t)(n_vars * sizeof(g16_fr)) + (merge2 > n_vars * sizeof(g16_fr) ? merge2 : n_vars * sizeof(g16_fr));
 }
 
 static const g16_backend_ops cpu_ops = {

@@ -108,6 +108,25 @@ void g16_g1_batch_add(g16_g1_batch *b, g16_g1_affine *tgt, uint8_t *st, const ui
 void g16_g2_batch_add(g16_g2_batch *b, g16_g2_affine *tgt, uint8_t *st, const uint32_t *idx,
                       const g16_g2_affine *const *pts, const uint8_t *neg, size_t n);
 
+/* As g16_msm_g1 / g16_msm_g2, with equal scalars merged: the bases of every
+ * value that occurs more than once (other than 0 and 1, which the 0/1 split
+ * handles) are summed first by batch-affine additions, and Pippenger runs on one
+ * point per distinct value.  Same result; worth it where a witness repeats
+ * values (Poseidon Merkle paths of one tree: WinningPoSt's 66 challenges of one
+ * sector share their upper levels, a third of its witness).  Used only for
+ * G16_MSM_MERGE_MIN <= n <= G16_MSM_MERGE_MAX and when it saves at least 1/32
+ * of the points; otherwise it is the plain MSM.  Extra memory while it runs:
+ * about 64 bytes a scalar for the grouping, a compact copy of the kept scalars
+ * and bases, and the grouped bases' sums (summed as a tree, ⌈log2⌉ rounds a
+ * group): at most G16_MSM_MERGE_BYTES(n, sizeof base) in all. */
+#define G16_MSM_MERGE_MIN ((size_t)1 << 12)
+#define G16_MSM_MERGE_MAX ((size_t)1 << 22)
+#define G16_MSM_MERGE_BYTES(n, base_bytes) ((size_t)(n) * (65 + 32 + 2 * (base_bytes)) + 4096)
+g16_status g16_msm_g1_merged(g16_g1_jac *out, const g16_g1_affine *bases, size_t n_bases,
+                             const g16_fr *scalars, size_t n, const uint64_t *density);
+g16_status g16_msm_g2_merged(g16_g2_jac *out, const g16_g2_affine *bases, size_t n_bases,
+                             const g16_fr *scalars, size_t n, const uint64_t *density);
+
 /* Returns: the window c the automatic choice takes for m non-trivial scalars on
  * `threads` threads in the given group (1 or 2); exposed for tests and docs. */
 unsigned g16_msm_pick_window(size_t m, unsigned threads, int group);

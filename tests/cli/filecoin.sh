@@ -209,6 +209,22 @@ run "post-prove JSON + bincode" 0 "$g16" filecoin post-prove --kind window --sec
 run "circuit from JSON" 0 "$g16" filecoin circuit --kind window --sector-size 32GiB --vanilla "$tmp/real.json" &&
     has "JSON satisfied" "$tmp/out" "^satisfied$"
 
+# post-bench: the real sector repeated to 2 circuit sectors, every row checked (2 x 53,333
+# constraints + 1 + 2 x 11 input rows), a proof with a TIMING-ONLY key; a changed leaf makes
+# the witness fail its root row (exit 1); a truncated file is an error (exit 2)
+run "post-bench 2 sectors" 0 "$g16" filecoin post-bench --kind window --sector-size 32GiB --vanilla "$vp" \
+    --sectors 2 --reps 1 --backend cpu &&
+    has "post-bench rows" "$tmp/out" "^check: a·b = c on all 106689 rows" &&
+    has "post-bench not valid" "$tmp/out" "TIMING-ONLY key: NOT valid, not verified"
+run "post-bench JSON" 0 "$g16" filecoin post-bench --kind window --sector-size 32GiB --vanilla "$tmp/real.json" \
+    --sectors 1 --reps 1 --backend cpu --json &&
+    has "post-bench JSON" "$tmp/out" '"circuit_sectors":1,"full_sectors":2349,"rows":53345,.*"timing_key":true,"valid":null'
+run "post-bench changed leaf" 1 "$g16" filecoin post-bench --kind window --sector-size 32GiB --vanilla "$tmp/lf.json" \
+    --sectors 1 --reps 1 --backend cpu && has "post-bench changed leaf" "$tmp/out" "^not satisfied: post bench: row"
+run "post-bench truncated" 2 "$g16" filecoin post-bench --kind window --sector-size 32GiB --vanilla "$tmp/tr.json" --sectors 1
+run "post-bench no kind" 2 "$g16" filecoin post-bench --sector-size 32GiB --vanilla "$vp"
+run "post-bench sectors 0" 2 "$g16" filecoin post-bench --kind window --sector-size 32GiB --vanilla "$vp" --sectors 0
+
 # WinningPoSt's sector from the set: the CLI against an independent reading of the rule
 # (SHA-256(prover id || masked randomness || 0 u64le), first 8 bytes little-endian, mod N)
 for n in 1 7 1000 123456789; do

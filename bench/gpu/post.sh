@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# Filecoin PoSt on the H200 (issue 25's bar: a full WindowPoSt 32 GiB partition, 125,279,217
+# constraints, <= 4 s including synthesis from the vanilla proofs; synthesis <= 60 core-s).
+#
+# Two steps, because the device machine has cmake and nvcc but none of the -dev libraries
+# (jansson, xxhash, curl...) that the configure needs:
+#   HERE:   bash bench/gpu/post.sh pack [G16_BINARY]
+#           copies a CUDA build of g16 (default build-cuda/g16: cmake -S . -B build-cuda
+#           -DG16_CUDA=ON -DG16_CUDA_ARCH=90 -DCMAKE_BUILD_TYPE=Release; cmake --build
+#           build-cuda --target g16_cli) and every shared library it needs except glibc's into
+#           build-post/ (git-ignored; carry it);
+#   DEVICE: bash bench/gpu/post.sh run [build-post]       (carry: build-post)
+#           1. `g16 filecoin post-bench --kind window --sector-size 32GiB --vanilla
+#              tests/filecoin/window-post-32g-sector1.vproof --backend cuda --reps 3`: the real
+#              sector repeated to the 2349 circuit sectors of a full partition (as a short
+#              partition is padded), matrices built once, witness streamed from the vanilla
+#              proof, synthesis, a·b = c checked on every row, then 3 proofs with a TIMING-ONLY
+#              key of tiled points (2^27 domain; generated in the call, ~60 GB): those proofs
+#              are NOT valid and are not verified;
+#           2. WinningPoSt 32 GiB on cuda: a TEST-ONLY setup (2^19, seconds on 16 cores), then
+#              three `g16 filecoin post-prove --backend cuda` runs, each proof verified;
+#           3. the window bench with --backend cpu --sectors 235 (a tenth; CPU prove for
+#              comparison), skipped when SKIP_CPU=1 or when 330 s have gone already;
+#           4. a short table; the logs under $OUT (default build-post/out).
+# Env: POST_TIMEOUT (seconds for step 1, default 360; step 2 gets at most 180), POST_REPS (default 3).
+# Exit status: 0 when step 1 ran and every row checked.
+set -u
+root=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$root"
+cmd=${1:-}
+
+pack() {
+    local bin=${1:-build-cuda/g16} dst=build-post
+    [ -x "$bin" ] || { echo "post.sh pack: $bin is not an executable (build it first)" >&2; exit 2; }
+    rm -rf "$dst"
+    mkdir -p "$dst/lib"
+    cp "$bin" "$dst/g16"
+    strip --strip-debug "$dst/g16" 2>/dev/null || true
+    # every resolved library but glibc's own (the device machine has those)
+    ldd "$bin" | awk '/=> \// {print $3}' | while read -r lib; do
+        case $(basename "$lib") in
+            libc.so.*|libm.so.*|libpthread.so.*|libdl.so.*|librt.so.*|ld-linux*|libresolv.so.*) ;;
+            *) cp -L "$lib" "$dst/lib/" ;;
+        esac
+    done
+    du -sh "$dst"
+    echo "packed $bin into $dst: carry [\"$dst\"] and run: bash bench/gpu/post.sh run $dst"
+}
+
+run() {
+    local dir=${1:-build-post}
+    local g16=$root/$dir/g16 out=${OUT:-$root/$dir/out}
+    export LD_LIBRARY_PATH=$root/$dir/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+    mkdir -p "$out"
+    local vp=tests/filecoin/window-post-32g-sector1.vproof
+    say() { echo "[post.sh $(date -u +%H:%M:%S)] $*"; }
+    say "host: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB; $(nvidia-smi -L 2>/dev/null | head -1)"
+    "$g16" --version 2>/dev/null | head -1
+    say "1. WindowPoSt 32 GiB, full partition, cuda (TIMING-ONLY key: proofs NOT valid, not verified)"
+    local t0=$SECONDS rc
+    timeout "${POST_TIMEOUT:-360}" "$g16" filecoin post-bench --kind window --sector-size 32GiB --vanilla "$vp" \
+        --backend cuda --reps "${POST_REPS:-3}" --progress >"$out/window-cuda.txt" 2>&1
+    rc=$?
+    cat "$out/window-cuda.txt"
+    say "step 1: rc $rc, $((SECONDS - t0)) s"
+    say "2. WinningPoSt 32 GiB on cuda, a real TEST-ONLY key (setup here), verified proofs"
+    local w=$out/win R=cdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd
+    local P=0101010101010101010101010101010101010101010101010101010101010101
+    mkdir -p "$w"
+    if timeout 90 bash -c "'$g16' filecoin make-vanilla --kind winning --sector-size 32GiB --sector-id 4242 \
+            --randomness $R --seed w -o '$w/win.vp' && '$g16' filecoin circuit --kind winning --sector-size 32GiB \
+            -o '$w/win.g16c' && '$g16' setup --circuit '$w/win.g16c' --seed 8 -o '$w/win.params' --vk '$w/win.vk' &&
+            '$g16' key cache '$w/win.params' -o '$w/win.g16k'" >"$out/winning-setup.txt" 2>&1; then
+        for rep in 1 2 3; do
+            timeout 40 "$g16" filecoin post-prove --kind winning --sector-size 32GiB --params "$w/win.g16k" \
+                --vanilla "$w/win.vp" --randomness $R --prover-id $P -o "$w/win.proof" --backend cuda 2>&1 |
+                grep -E "^times|verified|error|g16 filecoin"
+        done
+    else
+        echo "winning setup failed:"; tail -3 "$out/winning-setup.txt"
+    fi
+    rm -f "$w"/win.params "$w"/win.g16k "$w"/win.g16c
+    # step 3 only while the call has time left (one device call is 10 minutes)
+    if [ "${SKIP_CPU:-0}" != 1 ] && [ $SECONDS -lt 330 ]; then
+        say "3. WindowPoSt 32 GiB, 235 circuit sectors (a tenth), cpu, 16 threads"
+        timeout 180 "$g16" filecoin post-bench --kind window --sector-size 32GiB --vanilla "$vp" \
+            --backend cpu --reps 1 --sectors 235 >"$out/window-cpu-235.txt" 2>&1
+        cat "$out/window-cpu-235.txt"
+    fi
+    say "4. table (bar: full partition <= 4 s incl. synthesis; synthesis <= 60 core-s)"
+    grep -E '^(once|check|first|best|  )' "$out/window-cuda.txt"
+    return $rc
+}
+
+case $cmd in
+    pack) shift; pack "$@" ;;
+    run) shift; run "$@" ;;
+    *) echo "usage: bench/gpu/post.sh pack [G16_BINARY] | run [DIR]" >&2; exit 2 ;;
+esac
