@@ -23,6 +23,9 @@
 #define G16_BN254_G1_B {{0x7a17caa950ad28d7ULL, 0x1f6ac17ae15521b9ULL, 0x334bea4e696bd284ULL, 0x2a1f6744ce179d8eULL}}
 #define G16_BN254_G1_GEN_X {{0xd35d438dc58f0d9dULL, 0x0a78eb28f5c70b3dULL, 0x666ea36f7879462cULL, 0x0e0a77c19a07df2fULL}}
 #define G16_BN254_G1_GEN_Y {{0xa6ba871b8b1e1b3aULL, 0x14f1d651eb8e167bULL, 0xccdd46def0f28c58ULL, 0x1c14ef83340fbe5eULL}}
+/* phi(x, y) = (beta·x, y) = [lambda]P on G1 (beta^3 = 1, lambda^2 + lambda + 1 = 0 mod r) */
+#define G16_BN254_G1_BETA {{0x71930c11d782e155ULL, 0xa6bb947cffbe3323ULL, 0xaa303344d4741444ULL, 0x2c3b3f0d26594943ULL}}
+#define G16_BN254_G1_LAMBDA {0x8b17ea66b99c90ddULL, 0x5bfc41088d8daaa7ULL, 0xb3c4d79d41a91758ULL, 0x0000000000000000ULL}
 
 /* G2: y^2 = x^3 + 3/(9+u) over Fp2 (D-type twist), the EIP-197 generator, cofactor 2p - r */
 #define G16_BN254_G2_B {{{0x3bf938e377b802a8ULL, 0x020b1b273633535dULL, 0x26b7edf049755260ULL, 0x2514c6324384a86dULL}}, {{0x38e7ecccd1dcff67ULL, 0x65f0b37d93ce0d3eULL, 0xd749d0dd22ac00aaULL, 0x0141b9ce4a688d4dULL}}}
