@@ -6,6 +6,7 @@
 /* functions and variables */
 #define g16_curve_decode_any g16_bn254_curve_decode_any
 #define g16_curve_order g16_bn254_curve_order
+#define g16_final_exp g16_bn254_final_exp
 #define g16_fp12_add g16_bn254_fp12_add
 #define g16_fp12_conj g16_bn254_fp12_conj
 #define g16_fp12_cyclotomic_sqr g16_bn254_fp12_cyclotomic_sqr
@@ -178,6 +179,7 @@
 #define g16_g2_mul g16_bn254_g2_mul
 #define g16_g2_mul_fr g16_bn254_g2_mul_fr
 #define g16_g2_mul_limbs g16_bn254_g2_mul_limbs
+#define g16_g2_prepare g16_bn254_g2_prepare
 #define g16_g2_xyzz_add g16_bn254_g2_xyzz_add
 #define g16_g2_xyzz_add_affine g16_bn254_g2_xyzz_add_affine
 #define g16_g2_xyzz_batch_to_affine g16_bn254_g2_xyzz_batch_to_affine
@@ -190,6 +192,15 @@
 #define g16_g2_xyzz_sub_affine g16_bn254_g2_xyzz_sub_affine
 #define g16_g2_xyzz_to_affine g16_bn254_g2_xyzz_to_affine
 #define g16_g2_xyzz_to_jac g16_bn254_g2_xyzz_to_jac
+#define g16_miller_loop g16_bn254_miller_loop
+#define g16_miller_loop_mixed g16_bn254_miller_loop_mixed
+#define g16_pairing g16_bn254_pairing
+#define g16_pairing_check g16_bn254_pairing_check
+#define g16_pairing_check_mixed g16_bn254_pairing_check_mixed
+#define g16_pairing_multi g16_bn254_pairing_multi
+
+/* BN254-only functions and variables */
+#define g16_fp12_mul_by_034 g16_bn254_fp12_mul_by_034
 
 /* types */
 #define g16_curve_point g16_bn254_curve_point

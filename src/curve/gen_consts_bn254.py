@@ -127,6 +127,7 @@ assert cx2[1] == 0 and f2pow(xi, (p * p - 1) // 2) == (p - 1, 0)
 assert (p - r) == 6 * x * x
 emit("/* G2: y^2 = x^3 + 3/(9+u) over Fp2 (D-type twist), the EIP-197 generator, cofactor 2p - r */")
 define_fp2("G16_BN254_G2_B", b2)
+define_fp2("G16_BN254_G2_B3", f2mul((3, 0), b2))  # 3b', the pairing's doubling step
 define_fp2("G16_BN254_G2_GEN_X", g2x)
 define_fp2("G16_BN254_G2_GEN_Y", g2y)
 define("G16_BN254_G2_COFACTOR", h2)
