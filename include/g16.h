@@ -136,6 +136,19 @@ g16_status g16_ec_check(g16_group *group, const uint8_t *enc, size_t len);
 g16_status g16_ec_pairing(uint8_t out576[576], const uint8_t *g1, size_t g1_len,
                           const uint8_t *g2, size_t g2_len);
 
+#if !G16_CURVE_BN254 /* (a BN254 compile sees its own renamed versions of the above) */
+/* The same four on BN254 (`g16 ec --curve bn254`; docs/curve.md).  Encodings: G1 32
+ * bytes compressed (gnark flags) or 64 uncompressed (x ‖ y, EIP-196), G2 64 or 128
+ * (c1 before c0, EIP-197); g16_bn254_ec_mul_generator writes the form out_len names;
+ * the pairing is 384 bytes: the 12 Fp coefficients, 32 bytes each, same order. */
+g16_status g16_bn254_scalar_parse(uint8_t out32[32], const char *text);
+g16_status g16_bn254_ec_mul_generator(uint8_t *out, size_t out_len, g16_group group,
+                                      const uint8_t scalar32[32]);
+g16_status g16_bn254_ec_check(g16_group *group, const uint8_t *enc, size_t len);
+g16_status g16_bn254_ec_pairing(uint8_t *out384, const uint8_t *g1, size_t g1_len,
+                                const uint8_t *g2, size_t g2_len);
+#endif
+
 /* ---------------------------------------------------------------------------
  * Self-test and micro-benchmarks (`g16 selftest`, `g16 bench field`).
  * ------------------------------------------------------------------------- */

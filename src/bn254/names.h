@@ -6,6 +6,9 @@
 /* functions and variables */
 #define g16_curve_decode_any g16_bn254_curve_decode_any
 #define g16_curve_order g16_bn254_curve_order
+#define g16_ec_check g16_bn254_ec_check
+#define g16_ec_mul_generator g16_bn254_ec_mul_generator
+#define g16_ec_pairing g16_bn254_ec_pairing
 #define g16_final_exp g16_bn254_final_exp
 #define g16_fp12_add g16_bn254_fp12_add
 #define g16_fp12_conj g16_bn254_fp12_conj
@@ -198,6 +201,7 @@
 #define g16_pairing_check g16_bn254_pairing_check
 #define g16_pairing_check_mixed g16_bn254_pairing_check_mixed
 #define g16_pairing_multi g16_bn254_pairing_multi
+#define g16_scalar_parse g16_bn254_scalar_parse
 
 /* BN254-only functions and variables */
 #define g16_fp12_mul_by_034 g16_bn254_fp12_mul_by_034
