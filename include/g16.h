@@ -210,6 +210,13 @@ g16_status g16_bench_ntt(double *seconds, const g16_bench_kernel_args *a);
  * fractions of 0 and 1).  Out: seconds: median wall time. */
 g16_status g16_bench_msm(double *seconds, const g16_bench_kernel_args *a);
 
+#if !G16_CURVE_BN254
+/* The same three on BN254 (`g16 bench field|ntt|msm --curve bn254`, docs/curve.md). */
+g16_status g16_bn254_bench_field(g16_bench_result *results, size_t cap, size_t *count, int quick);
+g16_status g16_bn254_bench_ntt(double *seconds, const g16_bench_kernel_args *a);
+g16_status g16_bn254_bench_msm(double *seconds, const g16_bench_kernel_args *a);
+#endif
+
 #ifdef __cplusplus
 }
 #endif

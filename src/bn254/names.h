@@ -4,6 +4,9 @@
 #define G16_BN254_NAMES_H
 
 /* functions and variables */
+#define g16_bench_field g16_bn254_bench_field
+#define g16_bench_msm g16_bn254_bench_msm
+#define g16_bench_ntt g16_bn254_bench_ntt
 #define g16_cpu_can_ifma g16_bn254_cpu_can_ifma
 #define g16_curve_decode_any g16_bn254_curve_decode_any
 #define g16_curve_order g16_bn254_curve_order

@@ -95,6 +95,14 @@ while read -r op p q e; do
 done <"$vec/pairing.txt"
 expect "pairing bad point" "" 2 ec pairing "${G1:0:126}03" "$G2"
 
+# `g16 bench field|ntt|msm --curve bn254` reach the BN254 compile (names the curve);
+# other benchmarks refuse the option.  (Timings are not checked: docs/BENCHMARKS.md.)
+out=$("$g16" bench msm --curve bn254 --group g2 --log-n 4 --reps 1 --json 2>&1)
+case $out in *'"curve":"bn254"'*'"group":"g2"'*) ok ;; *) bad "bench msm --curve bn254: $out" ;; esac
+out=$("$g16" bench ntt --log-n 4 --curve bn128 --reps 1 --json 2>&1)
+case $out in *'"curve":"bn254"'*) ok ;; *) bad "bench ntt --curve bn128: $out" ;; esac
+expect "bench prove --curve refused" "" 2 "$g16" bench prove --curve bn254
+
 rm -f /tmp/g16_ecbn_err.$$
 echo "cli ec bn254: $pass passed, $fail failed"
 [ $fail = 0 ]
