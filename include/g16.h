@@ -42,6 +42,20 @@ typedef enum g16_status {
     G16_ERR_CANCELLED = 41      /* the work was cancelled */
 } g16_status;
 
+/* The pairing-friendly curves, for choosing one at run time (docs/curve.md).
+ * (The _ID_ keeps these apart from the build macro G16_CURVE_BN254, which marks
+ * the BN254 compile of the shared sources.) */
+typedef enum g16_curve_id {
+    G16_CURVE_ID_BLS12_381 = 1, /* the default everywhere */
+    G16_CURVE_ID_BN254 = 2      /* alt_bn128, snarkjs/circom's "bn128" */
+} g16_curve_id;
+
+/* Returns: "bls12-381" or "bn254" ("?" for anything else). */
+const char *g16_curve_name(g16_curve_id c);
+/* Parses a curve name: "bls12-381" (or "bls12_381", "bls12381"), "bn254" (or "bn128",
+ * "alt_bn128").  Returns: G16_OK, or G16_ERR_ARG naming the accepted names. */
+g16_status g16_curve_parse(const char *name, g16_curve_id *out);
+
 /* Returns: a static, human-readable name for a status code ("not on curve"). */
 const char *g16_status_str(g16_status s);
 
@@ -122,6 +136,19 @@ g16_status g16_ec_check(g16_group *group, const uint8_t *enc, size_t len);
 g16_status g16_ec_pairing(uint8_t out576[576], const uint8_t *g1, size_t g1_len,
                           const uint8_t *g2, size_t g2_len);
 
+#if !G16_CURVE_BN254 /* (a BN254 compile sees its own renamed versions of the above) */
+/* The same four on BN254 (`g16 ec --curve bn254`; docs/curve.md).  Encodings: G1 32
+ * bytes compressed (gnark flags) or 64 uncompressed (x ‖ y, EIP-196), G2 64 or 128
+ * (c1 before c0, EIP-197); g16_bn254_ec_mul_generator writes the form out_len names;
+ * the pairing is 384 bytes: the 12 Fp coefficients, 32 bytes each, same order. */
+g16_status g16_bn254_scalar_parse(uint8_t out32[32], const char *text);
+g16_status g16_bn254_ec_mul_generator(uint8_t *out, size_t out_len, g16_group group,
+                                      const uint8_t scalar32[32]);
+g16_status g16_bn254_ec_check(g16_group *group, const uint8_t *enc, size_t len);
+g16_status g16_bn254_ec_pairing(uint8_t *out384, const uint8_t *g1, size_t g1_len,
+                                const uint8_t *g2, size_t g2_len);
+#endif
+
 /* ---------------------------------------------------------------------------
  * Self-test and micro-benchmarks (`g16 selftest`, `g16 bench field`).
  * ------------------------------------------------------------------------- */
@@ -182,6 +209,13 @@ g16_status g16_bench_ntt(double *seconds, const g16_bench_kernel_args *a);
 /* Times one MSM of 2^log_n random bases and scalars (full-width, with the requested
  * fractions of 0 and 1).  Out: seconds: median wall time. */
 g16_status g16_bench_msm(double *seconds, const g16_bench_kernel_args *a);
+
+#if !G16_CURVE_BN254
+/* The same three on BN254 (`g16 bench field|ntt|msm --curve bn254`, docs/curve.md). */
+g16_status g16_bn254_bench_field(g16_bench_result *results, size_t cap, size_t *count, int quick);
+g16_status g16_bn254_bench_ntt(double *seconds, const g16_bench_kernel_args *a);
+g16_status g16_bn254_bench_msm(double *seconds, const g16_bench_kernel_args *a);
+#endif
 
 #ifdef __cplusplus
 }

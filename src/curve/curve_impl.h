@@ -525,6 +525,7 @@ static inline void add_digit(JAC *acc, const JAC tab[WNAF_TABLE], int digit)
     }
 }
 
+#if !G16_CURVE_BN254 || defined(BN254_GLV)
 /* acc = Σ k_j·P_j over m (table, digits) pairs, interleaved (Straus): the
  * doublings are shared, so their number is the longest digit string. */
 static void wnaf_eval(JAC *r, JAC tabs[][WNAF_TABLE], int8_t digits[][130], const size_t *lens, int m)
@@ -545,6 +546,7 @@ static void wnaf_eval(JAC *r, JAC tabs[][WNAF_TABLE], int8_t digits[][130], cons
     }
     *r = acc;
 }
+#endif
 
 void CV(mul_limbs)(JAC *r, const JAC *p, const uint64_t *k, size_t n)
 {
@@ -562,13 +564,18 @@ void CV(mul_limbs)(JAC *r, const JAC *p, const uint64_t *k, size_t n)
     *r = acc;
 }
 
-static const uint64_t mu_z2[2] = {0x0000000100000000ULL, 0xac45a4010001a402ULL}; /* x² */
+#if G16_CURVE_BN254
+#define REDUCE_PASSES 5 /* BN254: 2^256 < 6r */
+#else
+#define REDUCE_PASSES 2
+#endif
 
-/* k mod r for any 256-bit k (k < 2^256 < 3r, so at most two subtractions). */
+/* k mod r for any 256-bit k (k < 2^256 < 3r, so at most two subtractions; five for
+ * BN254's 254-bit r). */
 static void reduce_mod_r(uint64_t out[4], const uint64_t k[4])
 {
     memcpy(out, k, 4 * sizeof *k);
-    for (int pass = 0; pass < 2; pass++) {
+    for (int pass = 0; pass < REDUCE_PASSES; pass++) {
         uint64_t t[4], borrow = 0;
         for (int i = 0; i < 4; i++) {
             g16_u128 v = (g16_u128)out[i] - g16_curve_order[i] - borrow;
@@ -579,6 +586,106 @@ static void reduce_mod_r(uint64_t out[4], const uint64_t k[4])
         memcpy(out, t, sizeof t);
     }
 }
+
+#if G16_CURVE_BN254
+#ifdef BN254_GLV
+/* out (n + m limbs) = a (n limbs) · b (m limbs) */
+static void glv_mul(uint64_t *out, const uint64_t *a, size_t n, const uint64_t *b, size_t m)
+{
+    memset(out, 0, (n + m) * sizeof *out);
+    for (size_t i = 0; i < n; i++) {
+        g16_u128 c = 0;
+        for (size_t j = 0; j < m; j++) {
+            c += (g16_u128)a[i] * b[j] + out[i + j];
+            out[i + j] = (uint64_t)c;
+            c >>= 64;
+        }
+        out[i + m] = (uint64_t)c;
+    }
+}
+
+/* acc −= x (4 limbs, mod 2^256) */
+static void glv_sub4(uint64_t acc[4], const uint64_t *x)
+{
+    uint64_t borrow = 0;
+    for (int i = 0; i < 4; i++) {
+        g16_u128 v = (g16_u128)acc[i] - x[i] - borrow;
+        acc[i] = (uint64_t)v;
+        borrow = (uint64_t)(v >> 64) & 1;
+    }
+}
+
+/* v (4 limbs, two's complement) → |v| in two limbs and its sign; 0 when |v| ≥ 2^128 */
+static int glv_abs128(uint64_t out[2], int *neg, const uint64_t v[4])
+{
+    uint64_t t[4];
+    memcpy(t, v, sizeof t);
+    *neg = (int)(t[3] >> 63);
+    if (*neg) {
+        uint64_t z[4] = {0};
+        glv_sub4(z, t);
+        memcpy(t, z, sizeof t);
+    }
+    out[0] = t[0], out[1] = t[1];
+    return !t[2] && !t[3];
+}
+
+/* GLV on BN254's G1 (Gallant–Lambert–Vanstone 2001; Guide to ECC alg. 3.74): k mod r
+ * = k1 + k2·λ with |k1|, |k2| < 2^128 from the short basis (a1, b1), (a2, b2) of
+ * src/curve/gen_consts_bn254.py (Babai rounding by the precomputed g1, g2; the script
+ * checks the bound), then k·P = k1·P + k2·φ(P) by a joint width-5 NAF: 128
+ * doublings instead of 254.  Should a piece not fit (it cannot), the plain NAF runs. */
+void CV(mul)(JAC *r, const JAC *p, const uint64_t k[4])
+{
+    static const uint64_t a1[1] = G16_BN254_GLV_A1, b1[2] = G16_BN254_GLV_B1_ABS,
+                          a2[2] = G16_BN254_GLV_A2, b2[1] = G16_BN254_GLV_B2,
+                          g1[2] = G16_BN254_GLV_G1, g2[3] = G16_BN254_GLV_G2;
+    uint64_t kr[4], t[7], c1[2], c2[2], k1[4], k2[4], pieces[2][2];
+    int neg[2];
+    if (CV(jac_is_infinity)(p)) { CV(jac_set_infinity)(r); return; }
+    reduce_mod_r(kr, k);
+    glv_mul(t, kr, 4, g1, 2); /* c1 = k·g1 >> 256 < 2^64 */
+    c1[0] = t[4], c1[1] = t[5];
+    glv_mul(t, kr, 4, g2, 3); /* c2 = k·g2 >> 256 < 2^128 */
+    c2[0] = t[4], c2[1] = t[5];
+    memcpy(k1, kr, sizeof k1); /* k1 = k − c1·a1 − c2·a2 */
+    glv_mul(t, c1, 2, a1, 1);
+    t[3] = 0;
+    glv_sub4(k1, t);
+    glv_mul(t, c2, 2, a2, 2);
+    glv_sub4(k1, t);
+    glv_mul(k2, c1, 2, b1, 2); /* k2 = c1·|b1| − c2·b2 */
+    glv_mul(t, c2, 2, b2, 1);
+    t[3] = 0;
+    glv_sub4(k2, t);
+    if (!glv_abs128(pieces[0], &neg[0], k1) || !glv_abs128(pieces[1], &neg[1], k2)) {
+        CV(mul_limbs)(r, p, kr, 4);
+        return;
+    }
+    JAC tabs[2][WNAF_TABLE];
+    int8_t d[2][130];
+    size_t lens[2];
+    JAC base = *p;
+    if (neg[0]) CV(jac_neg)(&base, p);
+    odd_multiples(tabs[0], &base);
+    for (int i = 0; i < WNAF_TABLE; i++) {
+        g16_g1_jac_phi(&tabs[1][i], &tabs[0][i]); /* φ(±(2i+1)P) */
+        if (neg[0] != neg[1]) CV(jac_neg)(&tabs[1][i], &tabs[1][i]);
+    }
+    for (int j = 0; j < 2; j++) lens[j] = wnaf(d[j], pieces[j], 2);
+    wnaf_eval(r, tabs, d, lens, 2);
+}
+#else
+/* BN254's G2: no GLS split yet (docs/curve.md): k mod r by a plain width-5 NAF. */
+void CV(mul)(JAC *r, const JAC *p, const uint64_t k[4])
+{
+    uint64_t kr[4];
+    reduce_mod_r(kr, k);
+    CV(mul_limbs)(r, p, kr, 4);
+}
+#endif
+#else
+static const uint64_t mu_z2[2] = {0x0000000100000000ULL, 0xac45a4010001a402ULL}; /* x² */
 
 /* k (< r = μ² − μ + 1, μ = x²) = q·μ + k1 with q, k1 < μ < 2^128: shift-and-subtract
  * long division, 128 steps of 4-limb arithmetic (about 1% of a multiplication). */
@@ -660,6 +767,7 @@ void CV(mul)(JAC *r, const JAC *p, const uint64_t k[4])
     wnaf_eval(r, tabs, d, lens, ENDO_DIMS);
 }
 #undef ENDO_DIMS
+#endif /* G16_CURVE_BN254 */
 
 void CV(mul_fr)(JAC *r, const JAC *p, const g16_fr *k)
 {
@@ -673,6 +781,7 @@ void CV(clear_cofactor)(JAC *r, const JAC *p)
     CV(mul_limbs)(r, p, cofactor, sizeof cofactor / sizeof cofactor[0]);
 }
 
+#if !G16_CURVE_BN254
 /* r = |x|·p by double-and-add over the six set bits of |x| (63 doublings). */
 static void mul_abs_x(JAC *r, const JAC *p)
 {
@@ -683,6 +792,7 @@ static void mul_abs_x(JAC *r, const JAC *p)
     }
     *r = acc;
 }
+#endif
 
 static int subgroup_check(const JAC *p);
 
@@ -706,6 +816,86 @@ int CV(affine_in_subgroup)(const AFF *p)
 static void fe_to_bytes(uint8_t *out, const FE_T *a);
 static g16_status fe_from_bytes(FE_T *r, const uint8_t *in, const char *form, const char *coord);
 
+#if G16_CURVE_BN254
+/* BN254 (docs/curve.md): uncompressed is the Ethereum/snarkjs form, x then y
+ * big-endian (G2 c1 first, as EIP-197), no flags, infinity = all zeros.  Compressed
+ * is gnark's form: the top two bits of byte 0 (always clear in a value < p < 2^254)
+ * are 0b10 (y ≤ (p−1)/2), 0b11 (y larger) or 0b01 (infinity, all other bits 0). */
+#define FLAG_MASK 0xc0u
+#define FLAG_SMALL 0x80u
+#define FLAG_LARGE 0xc0u
+#define FLAG_INF 0x40u
+
+void CV(encode_compressed)(uint8_t *out, const AFF *p)
+{
+    if (CV(affine_is_infinity)(p)) {
+        memset(out, 0, FE_BYTES);
+        out[0] = FLAG_INF;
+        return;
+    }
+    fe_to_bytes(out, &p->x);
+    out[0] |= (uint8_t)(FE(is_lex_largest)(&p->y) ? FLAG_LARGE : FLAG_SMALL);
+}
+
+void CV(encode_uncompressed)(uint8_t *out, const AFF *p)
+{
+    if (CV(affine_is_infinity)(p)) {
+        memset(out, 0, 2 * FE_BYTES);
+        return;
+    }
+    fe_to_bytes(out, &p->x);
+    fe_to_bytes(out + FE_BYTES, &p->y);
+}
+
+g16_status CV(decode)(AFF *out, const uint8_t *in, size_t len, unsigned flags)
+{
+    if (len != FE_BYTES && len != 2 * FE_BYTES)
+        return g16_fail(G16_ERR_LENGTH, G_NAME ": %zu bytes is neither %d (compressed) nor %d (uncompressed)",
+                        len, FE_BYTES, 2 * FE_BYTES);
+    int compressed = len == FE_BYTES;
+    const char *form = compressed ? G_NAME " compressed" : G_NAME " uncompressed";
+    unsigned top = in[0] & FLAG_MASK;
+    unsigned acc = in[0] & ~FLAG_MASK & 0xffu;
+    for (size_t i = 1; i < len; i++) acc |= in[i];
+    if (!compressed && top)
+        return g16_fail(G16_ERR_FLAGS, "%s: top bits 0x%02x set (uncompressed BN254 points have no flags)",
+                        form, top);
+    if (compressed && !top)
+        return g16_fail(G16_ERR_FLAGS, "%s: no compression flag in the top two bits of byte 0", form);
+    if ((compressed && top == FLAG_INF) || (!compressed && !acc)) {
+        if (compressed && acc)
+            return g16_fail(G16_ERR_INFINITY, "%s: infinity flag set but other bits are not zero", form);
+        CV(affine_set_infinity)(out);
+        return G16_OK;
+    }
+    uint8_t buf[FE_BYTES];
+    memcpy(buf, in, FE_BYTES);
+    buf[0] &= (uint8_t)~FLAG_MASK;
+    AFF p;
+    G16_TRY(fe_from_bytes(&p.x, buf, form, "x"));
+    if (compressed) {
+        FE_T rhs;
+        FE(sqr)(&rhs, &p.x);
+        FE(mul)(&rhs, &rhs, &p.x);
+        FE(add)(&rhs, &rhs, &curve_b);
+        if (!FE(sqrt)(&p.y, &rhs))
+            return g16_fail(G16_ERR_NOT_ON_CURVE, "%s: x³ + b has no square root (no point with this x)", form);
+        if (FE(is_lex_largest)(&p.y) != (top == FLAG_LARGE)) FE(neg)(&p.y, &p.y);
+    } else {
+        G16_TRY(fe_from_bytes(&p.y, in + FE_BYTES, form, "y"));
+        if (!CV(affine_on_curve)(&p))
+            return g16_fail(G16_ERR_NOT_ON_CURVE, "%s: (x, y) is not on the curve", form);
+    }
+    if (!(flags & G16_CURVE_NO_SUBGROUP_CHECK) && !CV(affine_in_subgroup)(&p))
+        return g16_fail(G16_ERR_NOT_IN_SUBGROUP, "%s: point is not in the order-r subgroup", form);
+    *out = p;
+    return G16_OK;
+}
+#undef FLAG_MASK
+#undef FLAG_SMALL
+#undef FLAG_LARGE
+#undef FLAG_INF
+#else
 #define FLAG_C 0x80u
 #define FLAG_I 0x40u
 #define FLAG_S 0x20u
@@ -780,5 +970,6 @@ g16_status CV(decode)(AFF *out, const uint8_t *in, size_t len, unsigned flags)
 #undef FLAG_C
 #undef FLAG_I
 #undef FLAG_S
+#endif /* G16_CURVE_BN254 */
 #undef WNAF_W
 #undef WNAF_TABLE

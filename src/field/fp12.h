@@ -11,7 +11,7 @@
 
 #include "field/fp6.h"
 
-#define G16_FP12_BYTES 576
+#define G16_FP12_BYTES (12 * G16_FP_BYTES) /* 576; 384 for BN254 */
 
 typedef struct g16_fp12 { g16_fp6 c0, c1; } g16_fp12;
 
@@ -30,6 +30,11 @@ void g16_fp12_mul_by_w(g16_fp12 *r, const g16_fp12 *a);
  * Fp2 coefficients sit at positions 0, 1 and 4 of (c0.c0, c0.c1, c0.c2, c1.c0,
  * c1.c1, c1.c2).  13 Fp2 multiplications instead of 18. */
 void g16_fp12_mul_by_014(g16_fp12 *f, const g16_fp2 *c0, const g16_fp2 *c1, const g16_fp2 *c4);
+#if G16_CURVE_BN254
+/* f ← f·(c0 + c3·w + c4·v·w): BN254's line value (D-type twist), non-zero at positions
+ * 0, 3 and 4 of (c0.c0, c0.c1, c0.c2, c1.c0, c1.c1, c1.c2).  13 Fp2 multiplications. */
+void g16_fp12_mul_by_034(g16_fp12 *f, const g16_fp2 *c0, const g16_fp2 *c3, const g16_fp2 *c4);
+#endif
 /* r = c0 − c1·w = a^(p⁶); equals 1/a when a is in the cyclotomic subgroup. */
 void g16_fp12_conj(g16_fp12 *r, const g16_fp12 *a);
 /* r = 1/a; 0 maps to 0. */
@@ -45,7 +50,7 @@ void g16_fp12_pow(g16_fp12 *r, const g16_fp12 *a, const uint64_t *e, size_t e_li
 int g16_fp12_eq(const g16_fp12 *a, const g16_fp12 *b);
 int g16_fp12_is_zero(const g16_fp12 *a);
 int g16_fp12_is_one(const g16_fp12 *a);
-/* 576 bytes: the 12 Fp coefficients, 48 big-endian bytes each, in the order
+/* 576 bytes (384 for BN254): the 12 Fp coefficients, 48 (32) big-endian bytes each, in the order
  * c0.c0.c0, c0.c0.c1, c0.c1.c0, …, c1.c2.c1 (the @noble/curves Fp12 byte form). */
 void g16_fp12_to_bytes(uint8_t out[G16_FP12_BYTES], const g16_fp12 *a);
 /* Inverse of g16_fp12_to_bytes; G16_ERR_NONCANONICAL when a coefficient is ≥ p

@@ -119,7 +119,7 @@ typedef struct LOCAL(ctx) {
 /* Fp2 products of the batch loop (G2): on the mulx path, Karatsuba with the
  * sums a0 + a1 left unreduced (the assembly multiplication takes inputs below
  * 2p) and direct calls to the kernel; otherwise the exported functions. */
-#if MSM_GROUP == 2 && defined(G16_HAVE_MULX) && G16_FP_INLINE
+#if MSM_GROUP == 2 && defined(G16_HAVE_MULX) && G16_FP_INLINE && !G16_CURVE_BN254
 static inline void LOCAL(fp2_mul)(g16_fp2 *r, const g16_fp2 *a, const g16_fp2 *b)
 {
     if (!g16_use_mulx) {
@@ -162,7 +162,7 @@ static inline void LOCAL(fp2_sqr)(g16_fp2 *r, const g16_fp2 *a)
 #define FE_K (sizeof(MSM_FE) / sizeof(g16_fp))
 static inline int LOCAL(feq)(const MSM_FE *a, const MSM_FE *b)
 {
-    return g16_limbs_eq((const uint64_t *)a, (const uint64_t *)b, 6 * FE_K);
+    return g16_limbs_eq((const uint64_t *)a, (const uint64_t *)b, G16_FP_LIMBS * FE_K);
 }
 
 static inline int LOCAL(aff_inf)(const MSM_AFF *p)
