@@ -119,10 +119,3 @@ void g16_limbs_to_decimal(char *out, const uint64_t *in, size_t limbs)
     for (size_t i = 0; i < k; i++) out[i] = tmp[k - 1 - i];
     out[k] = 0;
 }
-
-void g16_fr_to_decimal(char out[80], const g16_fr *a)
-{
-    uint64_t c[4];
-    g16_fr_to_canonical(c, a);
-    g16_limbs_to_decimal(out, c, 4);
-}

@@ -1,4 +1,4 @@
-/* snarkjs Groth16 .zkey reader and writer (bls12381). */
+/* snarkjs Groth16 .zkey reader and writer (of the curve of the compile). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -6,8 +6,10 @@
 #include "common/error.h"
 #include "common/pool.h"
 #include "curve/curve.h"
+#if !G16_CURVE_BN254
 #include "field/fp_batch.h"
 #include "field/fp_ifma.h"
+#endif
 #include "io/circom_bin.h"
 #include "io/snarkjs.h"
 
@@ -15,8 +17,9 @@
 #error "the zkey reader copies little-endian limbs directly: a big-endian host needs byte swaps"
 #endif
 
-/* snarkjs keeps Fq coordinates in Montgomery form with R = 2^384, the same form as
- * g16_fp, so a coordinate's 48 LE bytes are its limbs; only the bound is checked. */
+/* snarkjs keeps Fq coordinates in Montgomery form with R = 2^(64·limbs) (2^384 on
+ * bls12381, 2^256 on bn128), the same form as g16_fp, so a coordinate's LE bytes
+ * are its limbs; only the bound is checked. */
 static int fp_ok(const g16_fp *a)
 {
     for (int i = G16_FP_LIMBS - 1; i >= 0; i--) {
@@ -53,7 +56,12 @@ typedef struct check_ctx {
     size_t first_bad; /* smallest bad index seen (SIZE_MAX: none) */
 } check_ctx;
 
-#ifdef G16_IFMA_BUILD
+/* The 8-lane checks are written for BLS12-381's 6 limbs and b = 4. */
+#if defined(G16_IFMA_BUILD) && !G16_CURVE_BN254
+#define SJ_IFMA 1
+#endif
+
+#ifdef SJ_IFMA
 /* y² = x³ + b for 8 points at once (IFMA, fp_ifma.h): the on-curve test is ~3
  * (G1) or ~7 (G2) Fp products per point, the bulk of reading a key.  Returns the
  * lanes of k that are on the curve; coordinates must be below p (fp_ok first). */
@@ -128,7 +136,7 @@ static void check_fn(void *vctx, size_t begin, size_t end, unsigned worker)
     size_t psz = c->g2 ? sizeof(g16_g2_affine) : sizeof(g16_g1_affine);
     memcpy((uint8_t *)c->pts + begin * psz, c->src + begin * psz, (end - begin) * psz);
     size_t i = begin;
-#ifdef G16_IFMA_BUILD
+#ifdef SJ_IFMA
     if (g16_use_ifma) {
         for (; i + 8 <= end; i += 8) {
             __mmask8 want = 0;
@@ -235,8 +243,10 @@ static g16_status read_header(g16_sj_pk *pk, const g16_binfile *f)
     if (pk->n_vars == 0 || pk->n_public >= pk->n_vars)
         return g16_bin_fail(&c, "%u public signals do not fit in %u variables", pk->n_public, pk->n_vars);
     uint32_t n = pk->domain_size;
-    if (n == 0 || (n & (n - 1)) || n > (1u << 31))
-        return g16_bin_fail(&c, "domain size %u is not a power of two up to 2^31", n);
+    /* the prover evaluates on the 2n-th roots too */
+    if (n == 0 || (n & (n - 1)) || n > (1ull << (G16_SJ_TWO_ADICITY - 1)))
+        return g16_bin_fail(&c, "domain size %u is not a power of two up to 2^%u (%s)", n, G16_SJ_TWO_ADICITY - 1,
+                            G16_SJ_CURVE_NAME);
     if (n < pk->n_public + 1u)
         return g16_bin_fail(&c, "domain size %u is below nPublic + 1 = %u", n, pk->n_public + 1);
     pk->log_n = (uint32_t)__builtin_ctz(n);
@@ -322,7 +332,8 @@ g16_status g16_sj_zkey_write(const g16_sj_pk *pk, const char *path)
     uint64_t npriv = (uint64_t)pk->n_vars - pk->n_public - 1;
     int ok = put(fp, "zkey", 4) && put32(fp, 1) && put32(fp, 10);
     ok = ok && sec(fp, 1, 4) && put32(fp, 1);
-    ok = ok && sec(fp, 2, 4 + 48 + 4 + 32 + 12 + 3 * g1 + 3 * g2) && put32(fp, 48) && put(fp, g16_fp_modulus, 48) &&
+    ok = ok && sec(fp, 2, 4 + G16_FP_BYTES + 4 + 32 + 12 + 3 * g1 + 3 * g2) && put32(fp, G16_FP_BYTES) &&
+         put(fp, g16_fp_modulus, G16_FP_BYTES) &&
          put32(fp, 32) && put(fp, g16_fr_modulus, 32) && put32(fp, pk->n_vars) && put32(fp, pk->n_public) &&
          put32(fp, pk->domain_size) && put(fp, &pk->alpha1, g1) && put(fp, &pk->beta1, g1) &&
          put(fp, &pk->beta2, g2) && put(fp, &pk->gamma2, g2) && put(fp, &pk->delta1, g1) && put(fp, &pk->delta2, g2);
