@@ -92,10 +92,6 @@ void g16_backend_close(g16_backend *be);
 /* Returns: "cpu" or "cuda:<index> (<device name>)". */
 const char *g16_backend_name(const g16_backend *be);
 
-/* The curve of a key, proof or file, chosen at run time (docs/curve.md).  snarkjs
- * calls BN254 "bn128". */
-typedef enum g16_curve_id { G16_CURVE_BLS12_381 = 0, G16_CURVE_BN254 = 1 } g16_curve_id;
-
 /* ---------------------------------------------------------------------------
  * Curve checks for people verifying keys and proofs by hand (`g16 ec`).
  * Groups are named by G16_G1 / G16_G2.  Points are exchanged as encodings in

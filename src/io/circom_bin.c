@@ -166,11 +166,11 @@ typedef struct known_curve {
 } known_curve;
 
 static const known_curve curves[] = {
-    {"bls12381", G16_CURVE_BLS12_381, 6,
+    {"bls12381", G16_CURVE_ID_BLS12_381, 6,
      {0xb9feffffffffaaabull, 0x1eabfffeb153ffffull, 0x6730d2a0f6b0f624ull, 0x64774b84f38512bfull,
       0x4b1ba7b6434bacd7ull, 0x1a0111ea397fe69aull},
      {0xffffffff00000001ull, 0x53bda402fffe5bfeull, 0x3339d80809a1d805ull, 0x73eda753299d7d48ull}},
-    {"bn128", G16_CURVE_BN254, 4,
+    {"bn128", G16_CURVE_ID_BN254, 4,
      {0x3c208c16d87cfd47ull, 0x97816a916871ca8dull, 0xb85045b68181585dull, 0x30644e72e131a029ull},
      {0x43e1f593f0000001ull, 0x2833e84879b97091ull, 0xb85045b68181585dull, 0x30644e72e131a029ull}},
 };

@@ -8,10 +8,10 @@
 #include "io/json.h"
 #include "io/snarkjs_files.h"
 
-static const g16_sj_ops bls_ops = {G16_CURVE_BLS12_381, g16_sj_prove_files, g16_sj_verify_files,
+static const g16_sj_ops bls_ops = {G16_CURVE_ID_BLS12_381, g16_sj_prove_files, g16_sj_verify_files,
                                    g16_sj_testkey_files};
 #ifdef G16_WITH_BN254_SNARKJS
-static const g16_sj_ops bn254_ops = {G16_CURVE_BN254, g16_bn254_sj_prove_files, g16_bn254_sj_verify_files,
+static const g16_sj_ops bn254_ops = {G16_CURVE_ID_BN254, g16_bn254_sj_prove_files, g16_bn254_sj_verify_files,
                                      g16_bn254_sj_testkey_files};
 #endif
 
@@ -24,8 +24,8 @@ static g16_status json_curve(const char *path, g16_curve_id *curve, int *known)
     *known = 0;
     if (v) {
         const char *name = json_string_value(v);
-        if (name && !strcmp(name, "bls12381")) *curve = G16_CURVE_BLS12_381, *known = 1;
-        else if (name && !strcmp(name, "bn128")) *curve = G16_CURVE_BN254, *known = 1;
+        if (name && !strcmp(name, "bls12381")) *curve = G16_CURVE_ID_BLS12_381, *known = 1;
+        else if (name && !strcmp(name, "bn128")) *curve = G16_CURVE_ID_BN254, *known = 1;
         else s = g16_fail(G16_ERR_FORMAT, "%s: \"curve\": %s%.40s%s is not supported (bls12381 or bn128)", path,
                           name ? "\"" : "", name ? name : "a non-string", name ? "\"" : "");
     }
@@ -62,7 +62,7 @@ g16_status g16_sj_file_curve(const char *path, g16_curve_id *curve, int *known)
 g16_status g16_sj_pick(const g16_sj_ops **ops, const char *const *paths, size_t n)
 {
     const char *first = NULL;
-    g16_curve_id curve = G16_CURVE_BLS12_381, c;
+    g16_curve_id curve = G16_CURVE_ID_BLS12_381, c;
     for (size_t i = 0; i < n; i++) {
         int known = 0;
         if (!paths[i]) continue;
@@ -73,7 +73,7 @@ g16_status g16_sj_pick(const g16_sj_ops **ops, const char *const *paths, size_t 
                             g16_sj_curve_name(c), first, g16_sj_curve_name(curve));
         if (!first) first = paths[i], curve = c;
     }
-    if (curve == G16_CURVE_BLS12_381) {
+    if (curve == G16_CURVE_ID_BLS12_381) {
         *ops = &bls_ops;
         return G16_OK;
     }
