@@ -68,6 +68,7 @@ run: deps build
 vectors:
 	npm ci --no-audit --no-fund
 	node scripts/gen-vectors.mjs tests/vectors
+	node scripts/gen-vectors-bn254.mjs tests/vectors/bn254
 	python3 scripts/gen-selftest-kat.py tests/vectors src/diag/selftest_kat.h
 
 # Rebuilds the circom/snarkjs interop fixtures (tests/interop/fixtures, bn128/ for

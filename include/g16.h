@@ -42,6 +42,20 @@ typedef enum g16_status {
     G16_ERR_CANCELLED = 41      /* the work was cancelled */
 } g16_status;
 
+/* The pairing-friendly curves, for choosing one at run time (docs/curve.md).
+ * (The _ID_ keeps these apart from the build macro G16_CURVE_BN254, which marks
+ * the BN254 compile of the shared sources.) */
+typedef enum g16_curve_id {
+    G16_CURVE_ID_BLS12_381 = 1, /* the default everywhere */
+    G16_CURVE_ID_BN254 = 2      /* alt_bn128, snarkjs/circom's "bn128" */
+} g16_curve_id;
+
+/* Returns: "bls12-381" or "bn254" ("?" for anything else). */
+const char *g16_curve_name(g16_curve_id c);
+/* Parses a curve name: "bls12-381" (or "bls12_381", "bls12381"), "bn254" (or "bn128",
+ * "alt_bn128").  Returns: G16_OK, or G16_ERR_ARG naming the accepted names. */
+g16_status g16_curve_parse(const char *name, g16_curve_id *out);
+
 /* Returns: a static, human-readable name for a status code ("not on curve"). */
 const char *g16_status_str(g16_status s);
 

@@ -2,6 +2,19 @@
 
 #include "field/field_impl.h"
 
+#if G16_CURVE_BN254
+#include "bn254/consts.h"
+const uint64_t g16_fp_modulus[G16_FP_LIMBS] = G16_BN254_FP_MODULUS;
+#define FP_N0 G16_BN254_FP_N0
+const g16_fp g16_fp_one_mont = {G16_BN254_FP_ONE_MONT};
+static const g16_fp fp_r2 = {G16_BN254_FP_R2};
+
+G16_FIELD_IMPL(fp, g16_fp, G16_FP_LIMBS, G16_FP_BYTES, g16_fp_modulus, FP_N0, g16_fp_one_mont, fp_r2,
+               g16_mulx_mont_256, g16_mulx_sqr_mont_256)
+
+static const uint64_t fp_half[G16_FP_LIMBS] = G16_BN254_FP_HALF;
+static const uint64_t fp_sqrt_exp[G16_FP_LIMBS] = G16_BN254_FP_SQRT_EXP; /* p ≡ 3 (mod 4) too */
+#else
 const uint64_t g16_fp_modulus[G16_FP_LIMBS] = {
     0xb9feffffffffaaabULL, 0x1eabfffeb153ffffULL, 0x6730d2a0f6b0f624ULL,
     0x64774b84f38512bfULL, 0x4b1ba7b6434bacd7ULL, 0x1a0111ea397fe69aULL};
@@ -24,6 +37,8 @@ static const uint64_t fp_half[G16_FP_LIMBS] = {
 static const uint64_t fp_sqrt_exp[G16_FP_LIMBS] = {
     0xee7fbfffffffeaabULL, 0x07aaffffac54ffffULL, 0xd9cc34a83dac3d89ULL,
     0xd91dd2e13ce144afULL, 0x92c6e9ed90d2eb35ULL, 0x0680447a8e5ff9a6ULL};
+#endif
+
 int g16_fp_is_lex_largest(const g16_fp *a)
 {
     uint64_t c[G16_FP_LIMBS];

@@ -1,6 +1,8 @@
 /* Fp: the BLS12-381 base field, p = 0x1a0111ea…ffffaaab (381 bits).
  * Elements are kept in Montgomery form (a·2^384 mod p), six 64-bit limbs,
- * little-endian, always fully reduced, so equal values have equal limbs. */
+ * little-endian, always fully reduced, so equal values have equal limbs.
+ * Compiled with G16_CURVE_BN254 (docs/curve.md) it is BN254's base field,
+ * p = 0x30644e72…d87cfd47 (254 bits): four limbs, Montgomery R = 2^256. */
 #ifndef G16_FIELD_FP_H
 #define G16_FIELD_FP_H
 
@@ -9,8 +11,13 @@
 
 #include "g16.h"
 
+#if G16_CURVE_BN254
+#define G16_FP_LIMBS 4
+#define G16_FP_BYTES 32
+#else
 #define G16_FP_LIMBS 6
 #define G16_FP_BYTES 48
+#endif
 
 typedef struct g16_fp { uint64_t l[G16_FP_LIMBS]; } g16_fp;
 

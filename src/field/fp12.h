@@ -11,7 +11,7 @@
 
 #include "field/fp6.h"
 
-#define G16_FP12_BYTES 576
+#define G16_FP12_BYTES (12 * G16_FP_BYTES) /* 576; 384 for BN254 */
 
 typedef struct g16_fp12 { g16_fp6 c0, c1; } g16_fp12;
 
@@ -45,7 +45,7 @@ void g16_fp12_pow(g16_fp12 *r, const g16_fp12 *a, const uint64_t *e, size_t e_li
 int g16_fp12_eq(const g16_fp12 *a, const g16_fp12 *b);
 int g16_fp12_is_zero(const g16_fp12 *a);
 int g16_fp12_is_one(const g16_fp12 *a);
-/* 576 bytes: the 12 Fp coefficients, 48 big-endian bytes each, in the order
+/* 576 bytes (384 for BN254): the 12 Fp coefficients, 48 (32) big-endian bytes each, in the order
  * c0.c0.c0, c0.c0.c1, c0.c1.c0, …, c1.c2.c1 (the @noble/curves Fp12 byte form). */
 void g16_fp12_to_bytes(uint8_t out[G16_FP12_BYTES], const g16_fp12 *a);
 /* Inverse of g16_fp12_to_bytes; G16_ERR_NONCANONICAL when a coefficient is ≥ p

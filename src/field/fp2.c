@@ -66,6 +66,22 @@ void g16_fp2_mul_fp(g16_fp2 *r, const g16_fp2 *a, const g16_fp *b)
 
 void g16_fp2_mul_by_xi(g16_fp2 *r, const g16_fp2 *a)
 {
+#if G16_CURVE_BN254
+    /* (c0 + c1 u)(9 + u) = (9c0 - c1) + (c0 + 9c1) u, 9a as 8a + a */
+    g16_fp n0, n1;
+    g16_fp_dbl(&n0, &a->c0);
+    g16_fp_dbl(&n0, &n0);
+    g16_fp_dbl(&n0, &n0);
+    g16_fp_add(&n0, &n0, &a->c0);
+    g16_fp_dbl(&n1, &a->c1);
+    g16_fp_dbl(&n1, &n1);
+    g16_fp_dbl(&n1, &n1);
+    g16_fp_add(&n1, &n1, &a->c1);
+    g16_fp_sub(&n0, &n0, &a->c1);
+    g16_fp_add(&r->c1, &n1, &a->c0);
+    r->c0 = n0;
+    return;
+#endif
     /* (c0 + c1 u)(1 + u) = (c0 - c1) + (c0 + c1) u */
     g16_fp t;
     g16_fp_sub(&t, &a->c0, &a->c1);
@@ -118,12 +134,18 @@ int g16_fp2_is_lex_largest(const g16_fp2 *a)
 }
 
 /* (p-3)/4 and (p-1)/2 */
+#if G16_CURVE_BN254
+#include "bn254/consts.h"
+static const uint64_t exp_p_minus_3_div_4[G16_FP_LIMBS] = G16_BN254_FP_P_MINUS_3_DIV_4;
+static const uint64_t exp_p_minus_1_div_2[G16_FP_LIMBS] = G16_BN254_FP_HALF;
+#else
 static const uint64_t exp_p_minus_3_div_4[G16_FP_LIMBS] = {
     0xee7fbfffffffeaaaULL, 0x07aaffffac54ffffULL, 0xd9cc34a83dac3d89ULL,
     0xd91dd2e13ce144afULL, 0x92c6e9ed90d2eb35ULL, 0x0680447a8e5ff9a6ULL};
 static const uint64_t exp_p_minus_1_div_2[G16_FP_LIMBS] = {
     0xdcff7fffffffd555ULL, 0x0f55ffff58a9ffffULL, 0xb39869507b587b12ULL,
     0xb23ba5c279c2895fULL, 0x258dd3db21a5d66bULL, 0x0d0088f51cbff34dULL};
+#endif
 
 int g16_fp2_sqrt(g16_fp2 *r, const g16_fp2 *a)
 {

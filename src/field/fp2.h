@@ -17,7 +17,7 @@ void g16_fp2_conj(g16_fp2 *r, const g16_fp2 *a);
 void g16_fp2_mul(g16_fp2 *r, const g16_fp2 *a, const g16_fp2 *b);
 void g16_fp2_sqr(g16_fp2 *r, const g16_fp2 *a);
 void g16_fp2_mul_fp(g16_fp2 *r, const g16_fp2 *a, const g16_fp *b);
-/* r = a·(1 + u): multiplication by the non-residue ξ that builds Fp6 */
+/* r = a·ξ, the non-residue that builds Fp6: ξ = 1 + u (BLS12-381), 9 + u (BN254) */
 void g16_fp2_mul_by_xi(g16_fp2 *r, const g16_fp2 *a);
 void g16_fp2_inv(g16_fp2 *r, const g16_fp2 *a);
 void g16_fp2_pow(g16_fp2 *r, const g16_fp2 *a, const uint64_t *e, size_t e_limbs);

@@ -1,4 +1,4 @@
-/* Fp6 = Fp2[v] / (v³ − ξ), ξ = 1 + u.  Element c0 + c1·v + c2·v².
+/* Fp6 = Fp2[v] / (v³ − ξ), ξ = 1 + u (9 + u for BN254).  Element c0 + c1·v + c2·v².
  *
  * The middle floor of the BLS12-381 tower (Fp2 → Fp6 → Fp12, see fp12.h).  All
  * functions take fully reduced inputs, give fully reduced outputs, and allow the

@@ -24,7 +24,7 @@
 typedef __int128 i128;
 typedef unsigned __int128 u128;
 
-#define NL 6        /* limbs of a, b, u, v */
+#define NL G16_FP_LIMBS /* limbs of a, b, u, v */
 #define STEPS 31    /* binary GCD steps per round */
 #define MAX_ROUNDS 64 /* 2·381 − 1 steps need ~25 rounds; a safety cap */
 
@@ -173,7 +173,7 @@ static int inv_plain(uint64_t out[NL], const uint64_t y[NL])
 
 void g16_fp_inv_vartime(g16_fp *r, const g16_fp *x)
 {
-    /* x = X·R (Montgomery, R = 2^384); inv_plain gives (X·R)^-1 and the result
+    /* x = X·R (Montgomery, R = 2^384, 2^256 for BN254); inv_plain gives (X·R)^-1 and the result
      * must be X^-1·R = (X·R)^-1·R²: one Montgomery product with R³ mod p, which
      * from_canonical makes from R mod p (g16_fp_one_mont's limbs) in two steps. */
     uint64_t v[NL];

@@ -2,6 +2,13 @@
 
 #include "field/field_impl.h"
 
+#if G16_CURVE_BN254
+#include "bn254/consts.h"
+const uint64_t g16_fr_modulus[G16_FR_LIMBS] = G16_BN254_FR_MODULUS;
+#define FR_N0 G16_BN254_FR_N0
+const g16_fr g16_fr_one_mont = {G16_BN254_FR_ONE_MONT};
+static const g16_fr fr_r2 = {G16_BN254_FR_R2};
+#else
 const uint64_t g16_fr_modulus[G16_FR_LIMBS] = {0xffffffff00000001ULL, 0x53bda402fffe5bfeULL,
                                                0x3339d80809a1d805ULL, 0x73eda753299d7d48ULL};
 #define FR_N0 0xfffffffeffffffffULL
@@ -9,6 +16,7 @@ const g16_fr g16_fr_one_mont = {{0x00000001fffffffeULL, 0x5884b7fa00034802ULL,
                                  0x998c4fefecbc4ff5ULL, 0x1824b159acc5056fULL}};
 static const g16_fr fr_r2 = {{0xc999e990f3f29c6dULL, 0x2b6cedcb87925c23ULL,
                               0x05d314967254398fULL, 0x0748d9d99f59ff11ULL}};
+#endif
 
 G16_FIELD_IMPL(fr, g16_fr, G16_FR_LIMBS, G16_FR_BYTES, g16_fr_modulus, FR_N0, g16_fr_one_mont, fr_r2,
                g16_mulx_mont_256, g16_mulx_sqr_mont_256)

@@ -1,6 +1,7 @@
 /* Fr: the BLS12-381 scalar field, r = 0x73eda753…00000001 (255 bits, 2-adicity 32).
  * Elements are kept in Montgomery form (a·2^256 mod r), four 64-bit limbs,
- * little-endian, always fully reduced. */
+ * little-endian, always fully reduced.  With G16_CURVE_BN254 (docs/curve.md):
+ * BN254's r = 0x30644e72…f0000001 (254 bits, 2-adicity 28), same layout. */
 #ifndef G16_FIELD_FR_H
 #define G16_FIELD_FR_H
 

@@ -5,7 +5,11 @@ void g16_test_rand_fp(g16_rng *rng, g16_fp *r)
     uint64_t c[G16_FP_LIMBS];
     do {
         for (int i = 0; i < G16_FP_LIMBS; i++) c[i] = g16_rng_u64(rng);
+#if G16_CURVE_BN254
+        c[G16_FP_LIMBS - 1] &= 0x3fffffffffffffffULL; /* p has 254 bits */
+#else
         c[G16_FP_LIMBS - 1] &= 0x1fffffffffffffffULL; /* p has 381 bits */
+#endif
     } while (g16_fp_from_canonical(r, c) != G16_OK);
 }
 
@@ -20,6 +24,10 @@ void g16_test_rand_fr(g16_rng *rng, g16_fr *r)
     uint64_t c[G16_FR_LIMBS];
     do {
         for (int i = 0; i < G16_FR_LIMBS; i++) c[i] = g16_rng_u64(rng);
+#if G16_CURVE_BN254
+        c[G16_FR_LIMBS - 1] &= 0x3fffffffffffffffULL; /* r has 254 bits */
+#else
         c[G16_FR_LIMBS - 1] &= 0x7fffffffffffffffULL; /* r has 255 bits */
+#endif
     } while (g16_fr_from_canonical(r, c) != G16_OK);
 }
