@@ -22,7 +22,18 @@ fi
 bls=$(defined "$@")
 bnsyms=$(defined "$bn")
 # only the functions-and-variables part of the header (types have no symbol)
-mapped=$(sed -n '/functions and variables/,/types/p' "$names" | awk '$1 == "#define" {print $2}')
+mapped=$(sed -n '/^\/\* functions and variables/,/^\/\* BN254-only/p' "$names" | awk '$1 == "#define" {print $2}')
+bnonly=$(sed -n '/^\/\* BN254-only/,/^\/\* types/p' "$names" | awk '$1 == "#define" {print $2}')
+for s in $bnonly; do
+    if grep -qx "$s" <<< "$(defined "$@")"; then
+        echo "FAIL: $s is listed as BN254-only but a BLS12-381 library defines it (regenerate)"
+        fail=1
+    fi
+    if ! grep -qx "g16_bn254_${s#g16_}" <<< "$(defined "$bn")"; then
+        echo "FAIL: g16_bn254_${s#g16_} (BN254-only, from $names) is not defined by g16_bn254"
+        fail=1
+    fi
+done
 n=0
 for s in $mapped; do
     n=$((n + 1))

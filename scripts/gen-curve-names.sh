@@ -2,7 +2,8 @@
 # Writes src/bn254/names.h, the rename header force-included (-include) into every
 # BN254 compile of a shared source (docs/curve.md): one "#define g16_X g16_bn254_X"
 # for each global symbol that the BLS12-381 compile of a source in
-# src/bn254/sources.txt defines (read with nm), and for each g16_ typedef name of
+# src/bn254/sources.txt defines (read with nm), for each one only its BN254 compile
+# (-DG16_CURVE_BN254=1, without the header) defines, and for each g16_ typedef name of
 # the curve-generic layers' headers, so that the two compiles of one source can be
 # linked into one library.
 #
@@ -14,15 +15,22 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 : > "$tmp/syms"
+: > "$tmp/bnsyms"
 while IFS= read -r src; do
     case "$src" in ''|'#'*) continue ;; esac
-    # the BLS12-381 compile, as CMake does it (x86-64 assembly path on)
+    # the BLS12-381 compile, as CMake does it (x86-64 assembly path on), then the
+    # BN254 one with the original names
     "$cc" -std=gnu11 -O1 -c -DG16_HAVE_MULX=1 -I"$root/include" -I"$root/src" \
         "$root/$src" -o "$tmp/obj.o"
     nm --defined-only -g "$tmp/obj.o" | awk '{print $3}' >> "$tmp/syms"
+    "$cc" -std=gnu11 -O1 -c -DG16_HAVE_MULX=1 -DG16_CURVE_BN254=1 -I"$root/include" \
+        -I"$root/src" "$root/$src" -o "$tmp/obj.o"
+    nm --defined-only -g "$tmp/obj.o" | awk '{print $3}' >> "$tmp/bnsyms"
 done < "$root/src/bn254/sources.txt"
+sort -u "$tmp/syms" -o "$tmp/syms"
+sort -u "$tmp/bnsyms" | comm -23 - "$tmp/syms" > "$tmp/bnonly"
 
-bad=$(grep -v '^g16_' "$tmp/syms" || true)
+bad=$(cat "$tmp/syms" "$tmp/bnonly" | grep -v '^g16_' || true)
 if [ -n "$bad" ]; then
     echo "gen-curve-names: global symbols without the g16_ prefix: $bad" >&2
     exit 1
@@ -41,11 +49,14 @@ grep -hoE '(\} *|^typedef [^;{]*[ *])g16_[a-z0-9_]+;' \
     echo "#define G16_BN254_NAMES_H"
     echo ""
     echo "/* functions and variables */"
-    sort -u "$tmp/syms" | sed -E 's/^g16_(.*)$/#define g16_\1 g16_bn254_\1/'
+    sed -E 's/^g16_(.*)$/#define g16_\1 g16_bn254_\1/' "$tmp/syms"
+    echo ""
+    echo "/* BN254-only functions and variables */"
+    sed -E 's/^g16_(.*)$/#define g16_\1 g16_bn254_\1/' "$tmp/bnonly"
     echo ""
     echo "/* types */"
     sed -E 's/^g16_(.*)$/#define g16_\1 g16_bn254_\1/' "$tmp/types"
     echo ""
     echo "#endif"
 } > "$root/src/bn254/names.h"
-echo "wrote src/bn254/names.h: $(sort -u "$tmp/syms" | wc -l) symbols, $(wc -l < "$tmp/types") types"
+echo "wrote src/bn254/names.h: $(wc -l < "$tmp/syms") symbols, $(wc -l < "$tmp/bnonly") BN254-only, $(wc -l < "$tmp/types") types"

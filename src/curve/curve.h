@@ -1,4 +1,7 @@
 /* G1 (over Fp) and G2 (over Fp2) of BLS12-381: one interface, one body of code.
+ * Compiled with G16_CURVE_BN254 (docs/curve.md) the same interface is BN254's
+ * (y² = x³ + 3, twist y² = x³ + 3/(9 + u), cofactors 1 and 2p − r; its encodings
+ * are described in curve_impl.h and docs/curve.md).
  *
  *   E : y² = x³ + 4            over Fp   (G1, cofactor h1 = (x−1)²/3)
  *   E': y² = x³ + 4(1 + u)     over Fp2  (G2, M-type twist)
@@ -75,10 +78,10 @@
 #define G16_CURVE_MAX_SCALAR_LIMBS 10
 #define G16_CURVE_NO_SUBGROUP_CHECK 1u
 
-#define G16_G1_COMPRESSED_BYTES 48
-#define G16_G1_UNCOMPRESSED_BYTES 96
-#define G16_G2_COMPRESSED_BYTES 96
-#define G16_G2_UNCOMPRESSED_BYTES 192
+#define G16_G1_COMPRESSED_BYTES G16_FP_BYTES            /* 48; 32 for BN254 */
+#define G16_G1_UNCOMPRESSED_BYTES (2 * G16_FP_BYTES)    /* 96; 64 */
+#define G16_G2_COMPRESSED_BYTES (2 * G16_FP_BYTES)      /* 96; 64 */
+#define G16_G2_UNCOMPRESSED_BYTES (4 * G16_FP_BYTES)    /* 192; 128 */
 
 #define G16_CURVE_DECLARE(G, AFF, JAC, XYZZ)                                              \
     void g16_##G##_affine_set_infinity(AFF *r);                                           \

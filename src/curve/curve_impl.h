@@ -525,6 +525,7 @@ static inline void add_digit(JAC *acc, const JAC tab[WNAF_TABLE], int digit)
     }
 }
 
+#if !G16_CURVE_BN254 /* (BN254 has no endomorphism split yet) */
 /* acc = Σ k_j·P_j over m (table, digits) pairs, interleaved (Straus): the
  * doublings are shared, so their number is the longest digit string. */
 static void wnaf_eval(JAC *r, JAC tabs[][WNAF_TABLE], int8_t digits[][130], const size_t *lens, int m)
@@ -545,6 +546,7 @@ static void wnaf_eval(JAC *r, JAC tabs[][WNAF_TABLE], int8_t digits[][130], cons
     }
     *r = acc;
 }
+#endif
 
 void CV(mul_limbs)(JAC *r, const JAC *p, const uint64_t *k, size_t n)
 {
@@ -562,13 +564,18 @@ void CV(mul_limbs)(JAC *r, const JAC *p, const uint64_t *k, size_t n)
     *r = acc;
 }
 
-static const uint64_t mu_z2[2] = {0x0000000100000000ULL, 0xac45a4010001a402ULL}; /* x² */
+#if G16_CURVE_BN254
+#define REDUCE_PASSES 5 /* BN254: 2^256 < 6r */
+#else
+#define REDUCE_PASSES 2
+#endif
 
-/* k mod r for any 256-bit k (k < 2^256 < 3r, so at most two subtractions). */
+/* k mod r for any 256-bit k (k < 2^256 < 3r, so at most two subtractions; five for
+ * BN254's 254-bit r). */
 static void reduce_mod_r(uint64_t out[4], const uint64_t k[4])
 {
     memcpy(out, k, 4 * sizeof *k);
-    for (int pass = 0; pass < 2; pass++) {
+    for (int pass = 0; pass < REDUCE_PASSES; pass++) {
         uint64_t t[4], borrow = 0;
         for (int i = 0; i < 4; i++) {
             g16_u128 v = (g16_u128)out[i] - g16_curve_order[i] - borrow;
@@ -579,6 +586,18 @@ static void reduce_mod_r(uint64_t out[4], const uint64_t k[4])
         memcpy(out, t, sizeof t);
     }
 }
+
+#if G16_CURVE_BN254
+/* BN254: no endomorphism split yet (GLV for G1 is future work, docs/curve.md):
+ * k mod r by a plain width-5 NAF, 254 doublings. */
+void CV(mul)(JAC *r, const JAC *p, const uint64_t k[4])
+{
+    uint64_t kr[4];
+    reduce_mod_r(kr, k);
+    CV(mul_limbs)(r, p, kr, 4);
+}
+#else
+static const uint64_t mu_z2[2] = {0x0000000100000000ULL, 0xac45a4010001a402ULL}; /* x² */
 
 /* k (< r = μ² − μ + 1, μ = x²) = q·μ + k1 with q, k1 < μ < 2^128: shift-and-subtract
  * long division, 128 steps of 4-limb arithmetic (about 1% of a multiplication). */
@@ -660,6 +679,7 @@ void CV(mul)(JAC *r, const JAC *p, const uint64_t k[4])
     wnaf_eval(r, tabs, d, lens, ENDO_DIMS);
 }
 #undef ENDO_DIMS
+#endif /* G16_CURVE_BN254 */
 
 void CV(mul_fr)(JAC *r, const JAC *p, const g16_fr *k)
 {
@@ -673,6 +693,7 @@ void CV(clear_cofactor)(JAC *r, const JAC *p)
     CV(mul_limbs)(r, p, cofactor, sizeof cofactor / sizeof cofactor[0]);
 }
 
+#if !G16_CURVE_BN254
 /* r = |x|·p by double-and-add over the six set bits of |x| (63 doublings). */
 static void mul_abs_x(JAC *r, const JAC *p)
 {
@@ -683,6 +704,7 @@ static void mul_abs_x(JAC *r, const JAC *p)
     }
     *r = acc;
 }
+#endif
 
 static int subgroup_check(const JAC *p);
 
@@ -706,6 +728,86 @@ int CV(affine_in_subgroup)(const AFF *p)
 static void fe_to_bytes(uint8_t *out, const FE_T *a);
 static g16_status fe_from_bytes(FE_T *r, const uint8_t *in, const char *form, const char *coord);
 
+#if G16_CURVE_BN254
+/* BN254 (docs/curve.md): uncompressed is the Ethereum/snarkjs form, x then y
+ * big-endian (G2 c1 first, as EIP-197), no flags, infinity = all zeros.  Compressed
+ * is gnark's form: the top two bits of byte 0 (always clear in a value < p < 2^254)
+ * are 0b10 (y ≤ (p−1)/2), 0b11 (y larger) or 0b01 (infinity, all other bits 0). */
+#define FLAG_MASK 0xc0u
+#define FLAG_SMALL 0x80u
+#define FLAG_LARGE 0xc0u
+#define FLAG_INF 0x40u
+
+void CV(encode_compressed)(uint8_t *out, const AFF *p)
+{
+    if (CV(affine_is_infinity)(p)) {
+        memset(out, 0, FE_BYTES);
+        out[0] = FLAG_INF;
+        return;
+    }
+    fe_to_bytes(out, &p->x);
+    out[0] |= (uint8_t)(FE(is_lex_largest)(&p->y) ? FLAG_LARGE : FLAG_SMALL);
+}
+
+void CV(encode_uncompressed)(uint8_t *out, const AFF *p)
+{
+    if (CV(affine_is_infinity)(p)) {
+        memset(out, 0, 2 * FE_BYTES);
+        return;
+    }
+    fe_to_bytes(out, &p->x);
+    fe_to_bytes(out + FE_BYTES, &p->y);
+}
+
+g16_status CV(decode)(AFF *out, const uint8_t *in, size_t len, unsigned flags)
+{
+    if (len != FE_BYTES && len != 2 * FE_BYTES)
+        return g16_fail(G16_ERR_LENGTH, G_NAME ": %zu bytes is neither %d (compressed) nor %d (uncompressed)",
+                        len, FE_BYTES, 2 * FE_BYTES);
+    int compressed = len == FE_BYTES;
+    const char *form = compressed ? G_NAME " compressed" : G_NAME " uncompressed";
+    unsigned top = in[0] & FLAG_MASK;
+    unsigned acc = in[0] & ~FLAG_MASK & 0xffu;
+    for (size_t i = 1; i < len; i++) acc |= in[i];
+    if (!compressed && top)
+        return g16_fail(G16_ERR_FLAGS, "%s: top bits 0x%02x set (uncompressed BN254 points have no flags)",
+                        form, top);
+    if (compressed && !top)
+        return g16_fail(G16_ERR_FLAGS, "%s: no compression flag in the top two bits of byte 0", form);
+    if ((compressed && top == FLAG_INF) || (!compressed && !acc)) {
+        if (compressed && acc)
+            return g16_fail(G16_ERR_INFINITY, "%s: infinity flag set but other bits are not zero", form);
+        CV(affine_set_infinity)(out);
+        return G16_OK;
+    }
+    uint8_t buf[FE_BYTES];
+    memcpy(buf, in, FE_BYTES);
+    buf[0] &= (uint8_t)~FLAG_MASK;
+    AFF p;
+    G16_TRY(fe_from_bytes(&p.x, buf, form, "x"));
+    if (compressed) {
+        FE_T rhs;
+        FE(sqr)(&rhs, &p.x);
+        FE(mul)(&rhs, &rhs, &p.x);
+        FE(add)(&rhs, &rhs, &curve_b);
+        if (!FE(sqrt)(&p.y, &rhs))
+            return g16_fail(G16_ERR_NOT_ON_CURVE, "%s: x³ + b has no square root (no point with this x)", form);
+        if (FE(is_lex_largest)(&p.y) != (top == FLAG_LARGE)) FE(neg)(&p.y, &p.y);
+    } else {
+        G16_TRY(fe_from_bytes(&p.y, in + FE_BYTES, form, "y"));
+        if (!CV(affine_on_curve)(&p))
+            return g16_fail(G16_ERR_NOT_ON_CURVE, "%s: (x, y) is not on the curve", form);
+    }
+    if (!(flags & G16_CURVE_NO_SUBGROUP_CHECK) && !CV(affine_in_subgroup)(&p))
+        return g16_fail(G16_ERR_NOT_IN_SUBGROUP, "%s: point is not in the order-r subgroup", form);
+    *out = p;
+    return G16_OK;
+}
+#undef FLAG_MASK
+#undef FLAG_SMALL
+#undef FLAG_LARGE
+#undef FLAG_INF
+#else
 #define FLAG_C 0x80u
 #define FLAG_I 0x40u
 #define FLAG_S 0x20u
@@ -780,5 +882,6 @@ g16_status CV(decode)(AFF *out, const uint8_t *in, size_t len, unsigned flags)
 #undef FLAG_C
 #undef FLAG_I
 #undef FLAG_S
+#endif /* G16_CURVE_BN254 */
 #undef WNAF_W
 #undef WNAF_TABLE

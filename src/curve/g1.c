@@ -13,6 +13,18 @@
 #define FE_BYTES G16_FP_BYTES
 #define G_NAME "G1"
 
+#if G16_CURVE_BN254
+/* BN254 (docs/curve.md): y² = x³ + 3, generator (1, 2), cofactor 1, so every point of
+ * the curve is in G1; constants from src/curve/gen_consts_bn254.py */
+#include "bn254/consts.h"
+const uint64_t g16_curve_order[4] = G16_BN254_FR_MODULUS;
+static const g16_fp curve_b = G16_BN254_G1_B;
+static const g16_fp gen_x = G16_BN254_G1_GEN_X;
+static const g16_fp gen_y = G16_BN254_G1_GEN_Y;
+static const uint64_t cofactor[1] = {1};
+/* β: φ(P) = (βx, y) = λ·P on G1 (G16_BN254_G1_LAMBDA) */
+static const g16_fp beta = G16_BN254_G1_BETA;
+#else
 const uint64_t g16_curve_order[4] = {0xffffffff00000001ULL, 0x53bda402fffe5bfeULL,
                                      0x3339d80809a1d805ULL, 0x73eda753299d7d48ULL};
 
@@ -27,6 +39,7 @@ static const uint64_t cofactor[2] = {0x8c00aaab0000aaabULL, 0x396c8c005555e156UL
 /* β: the cube root of unity with φ(P) = (βx, y) = −x²·P on G1 */
 static const g16_fp beta = {{0x30f1361b798a64e8ULL, 0xf3b8ddab7ece5a2aULL, 0x16a8ca3ac61577f7ULL,
                              0xc26a2ff874fd029bULL, 0x3636b76660701c6eULL, 0x051ba4ab241b6160ULL}};
+#endif
 
 #include "curve/curve_impl.h"
 
@@ -49,6 +62,14 @@ void g16_g1_jac_phi(g16_g1_jac *r, const g16_g1_jac *p)
     r->z = p->z;
 }
 
+#if G16_CURVE_BN254
+/* cofactor 1: the on-curve test the callers make is the whole membership test */
+static int subgroup_check(const g16_g1_jac *p)
+{
+    (void)p;
+    return 1;
+}
+#else
 /* −φ(P) = x²·P on G1 */
 static void endo_mu(g16_g1_jac *r, const g16_g1_jac *p)
 {
@@ -67,3 +88,4 @@ static int subgroup_check(const g16_g1_jac *p)
     endo_mu(&e, p);
     return g16_g1_jac_eq(&t, &e);
 }
+#endif

@@ -12,6 +12,19 @@
 #define XYZZ g16_g2_xyzz
 #define FE_BYTES (2 * G16_FP_BYTES)
 #define G_NAME "G2"
+
+#if G16_CURVE_BN254
+/* BN254 (docs/curve.md): y² = x³ + 3/(9 + u) (D-type twist), the EIP-197 generator,
+ * cofactor 2p − r; constants from src/curve/gen_consts_bn254.py */
+#include "bn254/consts.h"
+static const g16_fp2 curve_b = G16_BN254_G2_B;
+static const g16_fp2 gen_x = G16_BN254_G2_GEN_X;
+static const g16_fp2 gen_y = G16_BN254_G2_GEN_Y;
+static const uint64_t cofactor[4] = G16_BN254_G2_COFACTOR;
+/* ψ(x, y) = (conj(x)·cx, conj(y)·cy), cx = ξ^((p−1)/3), cy = ξ^((p−1)/2) (D-type) */
+static const g16_fp2 psi_cx = G16_BN254_PSI_CX;
+static const g16_fp2 psi_cy = G16_BN254_PSI_CY;
+#else
 #define ENDO_ABS_X 1 /* 4-way GLS split with ψ (see curve_impl.h) */
 
 #define FP(a, b, c, d, e, f) {{a##ULL, b##ULL, c##ULL, d##ULL, e##ULL, f##ULL}}
@@ -41,6 +54,7 @@ static const g16_fp2 psi_cy = {
 /* ψ²(x, y) = (x·cx·conj(cx), −y): cx·conj(cx) lies in Fp (and cy·conj(cy) = −1) */
 static const g16_fp psi2_cx = FP(0xcd03c9e48671f071, 0x5dab22461fcda5d2, 0x587042afd3851b95,
                                  0x8eb60ebe01bacb9e, 0x03f97d6e83d050d2, 0x18f0206554638741);
+#endif
 
 #include "curve/curve_impl.h"
 
@@ -75,6 +89,20 @@ void g16_g2_jac_psi(g16_g2_jac *r, const g16_g2_jac *p)
     g16_fp2_conj(&r->z, &p->z);
 }
 
+#if G16_CURVE_BN254
+/* El Housni, Guillevic, Piellard, "Co-factor clearing and subgroup membership testing
+ * on pairing-friendly curves" (AFRICACRYPT 2022): for BN curves Q ∈ G2 iff
+ * ψ(Q) = [6x²]Q (ψ acts as p ≡ 6x² mod r on G2).  128-bit scalar: half the work of
+ * r·Q = O, which the tests compare it with. */
+static int subgroup_check(const g16_g2_jac *p)
+{
+    static const uint64_t six_x2[2] = G16_BN254_SIX_X2;
+    g16_g2_jac t, e;
+    g16_g2_mul_limbs(&t, p, six_x2, 2);
+    g16_g2_jac_psi(&e, p);
+    return g16_g2_jac_eq(&t, &e);
+}
+#else
 /* ψ²(P) = x²·P on G2 */
 static void endo_mu(g16_g2_jac *r, const g16_g2_jac *p)
 {
@@ -99,3 +127,4 @@ static int subgroup_check(const g16_g2_jac *p)
     g16_g2_jac_psi(&e, p);
     return g16_g2_jac_eq(&t, &e);
 }
+#endif

@@ -65,10 +65,50 @@ xi = (9, 1)
 # ---------------------------------------------------------------- G1: y^2 = x^3 + 3, cofactor 1
 g1 = (1, 2)
 assert (g1[1]**2 - g1[0]**3 - 3) % p == 0
+def ec_add(P, Q):
+    if P is None: return Q
+    if Q is None: return P
+    if P[0] == Q[0]:
+        if (P[1] + Q[1]) % p == 0: return None
+        l = 3 * P[0]**2 * pow(2 * P[1], p - 2, p) % p
+    else:
+        l = (Q[1] - P[1]) * pow(Q[0] - P[0], p - 2, p) % p
+    x3 = (l*l - P[0] - Q[0]) % p
+    return (x3, (l * (P[0] - x3) - P[1]) % p)
+def ec_mul(P, k):
+    A = None
+    while k:
+        if k & 1: A = ec_add(A, P)
+        P = ec_add(P, P); k >>= 1
+    return A
+assert ec_mul(g1, r) is None
+# phi(x, y) = (beta x, y) = [lambda] P on G1, beta^3 = 1 in Fp, lambda^2 + lambda + 1 = 0 mod r
+s3p = pow(p - 3, (p + 1) // 4, p)
+beta = (-1 + s3p) * pow(2, p - 2, p) % p
+assert pow(beta, 3, p) == 1 and beta != 1
+# sqrt(-3) mod r by Tonelli-Shanks (r has 2-adicity 28)
+def sqrt_mod(a, m):
+    q, s_ = m - 1, 0
+    while q % 2 == 0: q //= 2; s_ += 1
+    z = 2
+    while pow(z, (m - 1) // 2, m) != m - 1: z += 1
+    M, c, t, R_ = s_, pow(z, q, m), pow(a, q, m), pow(a, (q + 1) // 2, m)
+    while t != 1:
+        i, t2 = 0, t
+        while t2 != 1: t2 = t2 * t2 % m; i += 1
+        b = pow(c, 1 << (M - i - 1), m)
+        M, c, t, R_ = i, b * b % m, t * b * b % m, R_ * b % m
+    return R_
+s3r = sqrt_mod(r - 3, r)
+lam = [l for l in ((-1 + s3r) * pow(2, r - 2, r) % r, (-1 - s3r) * pow(2, r - 2, r) % r)
+       if ec_mul(g1, l) == (beta * g1[0] % p, g1[1])][0]
 emit("/* G1: y^2 = x^3 + 3 over Fp, generator (1, 2), cofactor 1 */")
 define_fp("G16_BN254_G1_B", 3)
 define_fp("G16_BN254_G1_GEN_X", g1[0])
 define_fp("G16_BN254_G1_GEN_Y", g1[1])
+emit("/* phi(x, y) = (beta·x, y) = [lambda]P on G1 (beta^3 = 1, lambda^2 + lambda + 1 = 0 mod r) */")
+define_fp("G16_BN254_G1_BETA", beta)
+define("G16_BN254_G1_LAMBDA", lam)
 emit()
 # ---------------------------------------------------------------- G2: y^2 = x^3 + 3/xi (D-type twist)
 b2 = f2mul((3, 0), f2inv(xi))
@@ -87,6 +127,7 @@ assert cx2[1] == 0 and f2pow(xi, (p * p - 1) // 2) == (p - 1, 0)
 assert (p - r) == 6 * x * x
 emit("/* G2: y^2 = x^3 + 3/(9+u) over Fp2 (D-type twist), the EIP-197 generator, cofactor 2p - r */")
 define_fp2("G16_BN254_G2_B", b2)
+define_fp2("G16_BN254_G2_B3", f2mul((3, 0), b2))  # 3b', the pairing's doubling step
 define_fp2("G16_BN254_G2_GEN_X", g2x)
 define_fp2("G16_BN254_G2_GEN_Y", g2y)
 define("G16_BN254_G2_COFACTOR", h2)

@@ -74,6 +74,25 @@ void g16_fp12_mul_by_w(g16_fp12 *r, const g16_fp12 *a)
     r->c0 = t;
 }
 
+#if G16_CURVE_BN254
+void g16_fp12_mul_by_034(g16_fp12 *f, const g16_fp2 *c0, const g16_fp2 *c3, const g16_fp2 *c4)
+{
+    /* (a0 + a1·w)(c0 + B·w), B = c3 + c4·v, w² = v:
+     *   t0 = a0·c0, t1 = a1·B, r0 = t0 + t1·v, r1 = (a0 + a1)(c0 + B) − t0 − t1 */
+    g16_fp6 t0, t1, s;
+    g16_fp2 c03;
+    g16_fp6_mul_fp2(&t0, &f->c0, c0);
+    g16_fp6_mul_by_01(&t1, &f->c1, c3, c4);
+    g16_fp6_add(&s, &f->c0, &f->c1);
+    g16_fp2_add(&c03, c0, c3);
+    g16_fp6_mul_by_01(&s, &s, &c03, c4);
+    g16_fp6_sub(&s, &s, &t0);
+    g16_fp6_sub(&f->c1, &s, &t1);
+    g16_fp6_mul_by_v(&t1, &t1);
+    g16_fp6_add(&f->c0, &t0, &t1);
+}
+#endif
+
 void g16_fp12_mul_by_014(g16_fp12 *f, const g16_fp2 *c0, const g16_fp2 *c1, const g16_fp2 *c4)
 {
     /* Karatsuba with l0 = c0 + c1·v and l1 = c4·v: both halves stay sparse. */

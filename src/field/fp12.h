@@ -30,6 +30,11 @@ void g16_fp12_mul_by_w(g16_fp12 *r, const g16_fp12 *a);
  * Fp2 coefficients sit at positions 0, 1 and 4 of (c0.c0, c0.c1, c0.c2, c1.c0,
  * c1.c1, c1.c2).  13 Fp2 multiplications instead of 18. */
 void g16_fp12_mul_by_014(g16_fp12 *f, const g16_fp2 *c0, const g16_fp2 *c1, const g16_fp2 *c4);
+#if G16_CURVE_BN254
+/* f ← f·(c0 + c3·w + c4·v·w): BN254's line value (D-type twist), non-zero at positions
+ * 0, 3 and 4 of (c0.c0, c0.c1, c0.c2, c1.c0, c1.c1, c1.c2).  13 Fp2 multiplications. */
+void g16_fp12_mul_by_034(g16_fp12 *f, const g16_fp2 *c0, const g16_fp2 *c3, const g16_fp2 *c4);
+#endif
 /* r = c0 − c1·w = a^(p⁶); equals 1/a when a is in the cyclotomic subgroup. */
 void g16_fp12_conj(g16_fp12 *r, const g16_fp12 *a);
 /* r = 1/a; 0 maps to 0. */

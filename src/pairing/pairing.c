@@ -3,9 +3,27 @@
 
 #include <string.h>
 
+#if G16_CURVE_BN254
+#include "bn254/consts.h"
+/* BN254 (docs/pairing.md): the loop runs over the NAF of 6x + 2, digits in {−1, 0, 1} */
+static const int8_t ate_naf[G16_BN254_ATE_NAF_LEN] = G16_BN254_ATE_NAF;
+#define LOOP_TOP (G16_BN254_ATE_NAF_LEN - 1)
+#define LOOP_DIGIT(i) ((int)ate_naf[i])
+/* 3b' for b' = 3/(9 + u) */
+static const g16_fp2 twist_b3 = G16_BN254_G2_B3;
+/* π(x, y) = (conj(x)·cx, conj(y)·cy) on the twist; π²(x, y) = (x·c2, −y) */
+static const g16_fp2 frob_cx = G16_BN254_PSI_CX;
+static const g16_fp2 frob_cy = G16_BN254_PSI_CY;
+static const g16_fp frob2_cx = G16_BN254_PSI2_CX;
+#define X_POS G16_BN254_X
+#define X_POS_TOP 62
+#else
 /* |x| for x = −0xd201000000010000, the BLS12-381 seed */
 #define X_ABS 0xd201000000010000ULL
 #define X_TOP 63
+#define LOOP_TOP X_TOP
+#define LOOP_DIGIT(i) ((int)((X_ABS >> (i)) & 1))
+#endif
 
 /* Unprepared pairs advanced side by side in one pass (their T points live on
  * the stack); more pairs take further passes. */
@@ -38,11 +56,16 @@ static void dbl_step(g16_fp2 ell[3], proj *T)
     g16_fp2_mul(&a, &T->x, &T->y);
     g16_fp2_sqr(&b, &T->y);
     g16_fp2_sqr(&c, &T->z);
+#if G16_CURVE_BN254
+    /* e = 3b'Z² (b' = 3/(9 + u), no cheap multiple of ξ) */
+    g16_fp2_mul(&e, &c, &twist_b3);
+#else
     /* e = 3b'Z² = 12ξZ² */
     g16_fp2_mul_by_xi(&e, &c);
     g16_fp2_dbl(&e, &e);
     g16_fp2_dbl(&e, &e);
     fp2_triple(&e, &e);
+#endif
     fp2_triple(&f, &e);
     /* h = 2YZ = (Y + Z)² − Y² − Z² */
     g16_fp2_add(&h, &T->y, &T->z);
@@ -108,14 +131,35 @@ static void add_step(g16_fp2 ell[3], proj *T, const g16_g2_affine *Q)
     g16_fp2_mul(&T->z, &T->z, &e);
 }
 
-/* f ← f · line(P), with xp = xP and nyp = −yP. */
+/* f ← f · line(P), with xp = xP and nyp = −yP.  BN254's D-type twist untwists by
+ * (x, y) ↦ (x·w², y·w³), so the same three coefficients land at w³, w and 1 (the
+ * line divided by w³, a subfield factor the final exponentiation removes): positions
+ * 4, 3, 0 instead of 0, 1, 4 (docs/pairing.md). */
 static void ell_apply(g16_fp12 *f, const g16_fp2 ell[3], const g16_fp *xp, const g16_fp *nyp)
 {
     g16_fp2 c1, c4;
     g16_fp2_mul_fp(&c1, &ell[1], xp);
     g16_fp2_mul_fp(&c4, &ell[2], nyp);
+#if G16_CURVE_BN254
+    g16_fp12_mul_by_034(f, &c4, &c1, &ell[0]);
+#else
     g16_fp12_mul_by_014(f, &ell[0], &c1, &c4);
+#endif
 }
+
+#if G16_CURVE_BN254
+/* q1 = π(q), q2 = −π²(q): the two points of the lines after the loop */
+static void frob_points(g16_g2_affine *q1, g16_g2_affine *q2, const g16_g2_affine *q)
+{
+    g16_fp2 t;
+    g16_fp2_conj(&t, &q->x);
+    g16_fp2_mul(&q1->x, &t, &frob_cx);
+    g16_fp2_conj(&t, &q->y);
+    g16_fp2_mul(&q1->y, &t, &frob_cy);
+    g16_fp2_mul_fp(&q2->x, &q->x, &frob2_cx);
+    q2->y = q->y;
+}
+#endif
 
 static int g1_is_inf(const g16_g1_affine *p) { return g16_fp_is_zero(&p->x) & g16_fp_is_zero(&p->y); }
 
@@ -136,12 +180,20 @@ void g16_g2_prepare(g16_g2_prepared *out, const g16_g2_affine *q)
         return;
     }
     proj T;
+    g16_g2_affine nq = *q;
+    g16_fp2_neg(&nq.y, &q->y);
     proj_from_affine(&T, q);
     int k = 0;
-    for (int i = X_TOP - 1; i >= 0; i--) {
+    for (int i = LOOP_TOP - 1; i >= 0; i--) {
         dbl_step(out->ell[k++], &T);
-        if ((X_ABS >> i) & 1) add_step(out->ell[k++], &T, q);
+        if (LOOP_DIGIT(i)) add_step(out->ell[k++], &T, LOOP_DIGIT(i) > 0 ? q : &nq);
     }
+#if G16_CURVE_BN254
+    g16_g2_affine q1, q2;
+    frob_points(&q1, &q2, q);
+    add_step(out->ell[k++], &T, &q1);
+    add_step(out->ell[k++], &T, &q2);
+#endif
 }
 
 /* Prepared pair j of a pass takes part unless a point is at infinity. */
@@ -159,20 +211,24 @@ static void miller_pass(g16_fp12 *f, const g16_g1_affine *const *p, const g16_g2
     proj T[CHUNK];
     g16_fp ny[CHUNK], nyp;
     g16_fp2 ell[3];
+    g16_g2_affine nq[CHUNK];
     for (size_t j = 0; j < n; j++) {
         proj_from_affine(&T[j], q[j]);
         g16_fp_neg(&ny[j], &p[j]->y);
+        nq[j] = *q[j];
+        g16_fp2_neg(&nq[j].y, &q[j]->y);
     }
     g16_fp12_set_one(f);
     int k = 0;
-    for (int i = X_TOP - 1; i >= 0; i--) {
-        if (i != X_TOP - 1) g16_fp12_sqr(f, f); /* f is still 1 on the first step */
-        /* the doubling step, then (for a set bit of |x|) the addition step: each
-         * line evaluated at every pair's P, the prepared pairs' from their table */
-        for (int add = 0; add <= (int)((X_ABS >> i) & 1); add++) {
+    for (int i = LOOP_TOP - 1; i >= 0; i--) {
+        if (i != LOOP_TOP - 1) g16_fp12_sqr(f, f); /* f is still 1 on the first step */
+        /* the doubling step, then (for a non-zero digit) the addition step with ±Q:
+         * each line evaluated at every pair's P, the prepared pairs' from their table */
+        int digit = LOOP_DIGIT(i);
+        for (int add = 0; add <= (digit != 0); add++) {
             for (size_t j = 0; j < n; j++) {
                 if (add)
-                    add_step(ell, &T[j], q[j]);
+                    add_step(ell, &T[j], digit > 0 ? q[j] : &nq[j]);
                 else
                     dbl_step(ell, &T[j]);
                 ell_apply(f, ell, &p[j]->x, &ny[j]);
@@ -185,9 +241,27 @@ static void miller_pass(g16_fp12 *f, const g16_g1_affine *const *p, const g16_g2
             k++;
         }
     }
+#if G16_CURVE_BN254
+    /* f·l_{T,π(Q)}·l_{T+π(Q),−π²(Q)}: the two extra lines of the optimal ate pairing */
+    for (int extra = 0; extra < 2; extra++) {
+        for (size_t j = 0; j < n; j++) {
+            g16_g2_affine q1, q2;
+            frob_points(&q1, &q2, q[j]);
+            add_step(ell, &T[j], extra ? &q2 : &q1);
+            ell_apply(f, ell, &p[j]->x, &ny[j]);
+        }
+        for (size_t j = 0; j < np; j++) {
+            if (!prepared_live(pp, qp, j)) continue;
+            g16_fp_neg(&nyp, &pp[j].y);
+            ell_apply(f, qp[j]->ell[k], &pp[j].x, &nyp);
+        }
+        k++;
+    }
+#else
     /* x < 0: f_{x,Q} = 1/f_{|x|,Q} up to factors the final exponentiation removes,
      * and after it the inverse is the conjugate */
     g16_fp12_conj(f, f);
+#endif
 }
 
 void g16_miller_loop_mixed(g16_fp12 *f, const g16_g1_affine *p, const g16_g2_affine *q, size_t n,
@@ -224,6 +298,58 @@ void g16_miller_loop(g16_fp12 *f, const g16_g1_affine *p, const g16_g2_affine *q
     g16_miller_loop_mixed(f, p, q, n, NULL, NULL, 0);
 }
 
+#if G16_CURVE_BN254
+/* r = a^(−x) for a in the cyclotomic subgroup: a^x by square-and-multiply, then the
+ * conjugate (the inverse there). */
+static void cyclo_exp_minus_x(g16_fp12 *r, const g16_fp12 *a)
+{
+    g16_fp12 acc = *a;
+    for (int i = X_POS_TOP - 1; i >= 0; i--) {
+        g16_fp12_cyclotomic_sqr(&acc, &acc);
+        if ((X_POS >> i) & 1) g16_fp12_mul(&acc, &acc, a);
+    }
+    g16_fp12_conj(r, &acc);
+}
+
+void g16_final_exp(g16_fp12 *r, const g16_fp12 *f)
+{
+    g16_fp12 m, t0, y1, y2, y4, y6, y8, y9;
+    /* easy part: m = f^((p⁶ − 1)(p² + 1)) */
+    g16_fp12_inv(&t0, f);
+    g16_fp12_conj(&m, f);
+    g16_fp12_mul(&m, &m, &t0);
+    g16_fp12_frob(&t0, &m, 2);
+    g16_fp12_mul(&m, &t0, &m);
+
+    /* hard part, Fuentes-Castañeda, Knapp, Rodríguez-Henríquez ("Faster hashing to
+     * G2", SAC 2011): m^(λ0 + λ1·p + λ2·p² + λ3·p³) with
+     *   λ0 = 12x³ + 12x² + 6x + 1, λ1 = 12x³ + 6x² + 4x,
+     *   λ2 = 12x³ + 6x² + 6x,      λ3 = 12x³ + 6x² + 4x − 1,
+     * which is 2x(6x² + 3x + 1)·(p⁴ − p² + 1)/r: the power @noble/curves computes. */
+    cyclo_exp_minus_x(&y1, &m);
+    g16_fp12_cyclotomic_sqr(&y1, &y1);        /* m^(−2x) */
+    g16_fp12_cyclotomic_sqr(&y2, &y1);
+    g16_fp12_mul(&y2, &y2, &y1);              /* m^(−6x) */
+    cyclo_exp_minus_x(&y4, &y2);              /* m^(6x²) */
+    g16_fp12_cyclotomic_sqr(&y6, &y4);
+    cyclo_exp_minus_x(&y6, &y6);              /* m^(−12x³) */
+    g16_fp12_conj(&y6, &y6);
+    g16_fp12_conj(&t0, &y2);
+    g16_fp12_mul(&y8, &y6, &y4);
+    g16_fp12_mul(&y8, &y8, &t0);              /* m^(12x³ + 6x² + 6x) = m^λ2 */
+    g16_fp12_mul(&y9, &y8, &y1);              /* m^(12x³ + 6x² + 4x) = m^λ1 */
+    g16_fp12_mul(&t0, &y8, &y4);
+    g16_fp12_mul(&t0, &t0, &m);               /* m^λ0 */
+    g16_fp12_frob(&y6, &y9, 1);
+    g16_fp12_mul(&t0, &t0, &y6);              /* · m^(λ1·p) */
+    g16_fp12_frob(&y6, &y8, 2);
+    g16_fp12_mul(&t0, &t0, &y6);              /* · m^(λ2·p²) */
+    g16_fp12_conj(&y6, &m);
+    g16_fp12_mul(&y6, &y6, &y9);              /* m^λ3 */
+    g16_fp12_frob(&y6, &y6, 3);
+    g16_fp12_mul(r, &t0, &y6);
+}
+#else
 /* r = a^z for a in the cyclotomic subgroup, z = x < 0: a^|x| then the conjugate
  * (the inverse there). */
 static void cyclo_exp_x(g16_fp12 *r, const g16_fp12 *a)
@@ -268,6 +394,7 @@ void g16_final_exp(g16_fp12 *r, const g16_fp12 *f)
     g16_fp12_mul(&t3, &t3, &m);
     g16_fp12_mul(r, &t1, &t3);
 }
+#endif
 
 void g16_pairing(g16_fp12 *r, const g16_g1_affine *p, const g16_g2_affine *q)
 {

@@ -1,4 +1,7 @@
 /* The optimal ate pairing on BLS12-381: e: G1 × G2 → GT ⊂ Fp12*.
+ * Compiled with G16_CURVE_BN254 (docs/pairing.md, docs/curve.md): BN254's optimal ate
+ * pairing, Miller loop over 6x + 2 plus two Frobenius lines, final exponentiation to
+ * 2x(6x² + 3x + 1)·(p¹²−1)/r (the Fuentes-Castañeda et al. hard part, as @noble/curves). *
  *
  * e(P, Q) = f_{x,Q}(P)^(3(p¹²−1)/r) with x = −0xd201000000010000.  The exponent
  * carries an extra factor 3 (Hayashida–Hayasaka–Teruya's hard part); the final
@@ -20,8 +23,13 @@
 #include "curve/point.h"
 #include "field/fp12.h"
 
+#if G16_CURVE_BN254
+/* BN254: 65 doublings + 21 additions over the NAF of 6x + 2, + 2 Frobenius lines. */
+#define G16_PAIRING_LINES 88
+#else
 /* Line functions per Miller loop: 63 doublings + 5 additions (popcount(|x|) − 1). */
 #define G16_PAIRING_LINES 68
+#endif
 
 /* A G2 point with its Miller-loop line coefficients precomputed (about 20 KB):
  * worth it for points used in many pairings, such as a verifying key's β, γ, δ. */

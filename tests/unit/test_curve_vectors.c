@@ -103,8 +103,8 @@ typedef struct counts { long add, dbl, neg, mul, enc, other; } counts;
         g16_vec_close(f);                                                                     \
     }
 
-GROUP_VECTORS(g1, g16_g1_affine, g16_g1_jac, g16_g1_xyzz, 48, 96)
-GROUP_VECTORS(g2, g16_g2_affine, g16_g2_jac, g16_g2_xyzz, 96, 192)
+GROUP_VECTORS(g1, g16_g1_affine, g16_g1_jac, g16_g1_xyzz, G16_G1_COMPRESSED_BYTES, G16_G1_UNCOMPRESSED_BYTES)
+GROUP_VECTORS(g2, g16_g2_affine, g16_g2_jac, g16_g2_xyzz, G16_G2_COMPRESSED_BYTES, G16_G2_UNCOMPRESSED_BYTES)
 
 static void check_counts(const char *name, const counts *c)
 {
@@ -165,6 +165,9 @@ static void invalid_file(void)
     g16_vec_close(f);
     for (int g = 0; g < 2; g++)
         for (int i = 0; i < NREASONS; i++)
+#if G16_CURVE_BN254 /* G1 has cofactor 1: no point of it is outside the subgroup */
+            if (!(g == 0 && reasons[i].st == G16_ERR_NOT_IN_SUBGROUP))
+#endif
             CHECK(seen[g][i] >= 4, "invalid.txt: only %ld g%d lines for %s", seen[g][i], g + 1, reasons[i].name);
 }
 
