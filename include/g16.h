@@ -136,6 +136,19 @@ g16_status g16_ec_check(g16_group *group, const uint8_t *enc, size_t len);
 g16_status g16_ec_pairing(uint8_t out576[576], const uint8_t *g1, size_t g1_len,
                           const uint8_t *g2, size_t g2_len);
 
+#if !G16_CURVE_BN254 /* (a BN254 compile sees its own renamed versions of the above) */
+/* The same four on BN254 (`g16 ec --curve bn254`; docs/curve.md).  Encodings: G1 32
+ * bytes compressed (gnark flags) or 64 uncompressed (x ‖ y, EIP-196), G2 64 or 128
+ * (c1 before c0, EIP-197); g16_bn254_ec_mul_generator writes the form out_len names;
+ * the pairing is 384 bytes: the 12 Fp coefficients, 32 bytes each, same order. */
+g16_status g16_bn254_scalar_parse(uint8_t out32[32], const char *text);
+g16_status g16_bn254_ec_mul_generator(uint8_t *out, size_t out_len, g16_group group,
+                                      const uint8_t scalar32[32]);
+g16_status g16_bn254_ec_check(g16_group *group, const uint8_t *enc, size_t len);
+g16_status g16_bn254_ec_pairing(uint8_t *out384, const uint8_t *g1, size_t g1_len,
+                                const uint8_t *g2, size_t g2_len);
+#endif
+
 /* ---------------------------------------------------------------------------
  * Self-test and micro-benchmarks (`g16 selftest`, `g16 bench field`).
  * ------------------------------------------------------------------------- */
@@ -196,6 +209,13 @@ g16_status g16_bench_ntt(double *seconds, const g16_bench_kernel_args *a);
 /* Times one MSM of 2^log_n random bases and scalars (full-width, with the requested
  * fractions of 0 and 1).  Out: seconds: median wall time. */
 g16_status g16_bench_msm(double *seconds, const g16_bench_kernel_args *a);
+
+#if !G16_CURVE_BN254
+/* The same three on BN254 (`g16 bench field|ntt|msm --curve bn254`, docs/curve.md). */
+g16_status g16_bn254_bench_field(g16_bench_result *results, size_t cap, size_t *count, int quick);
+g16_status g16_bn254_bench_ntt(double *seconds, const g16_bench_kernel_args *a);
+g16_status g16_bn254_bench_msm(double *seconds, const g16_bench_kernel_args *a);
+#endif
 
 #ifdef __cplusplus
 }

@@ -9,7 +9,7 @@
 #define MAX_BENCH 64
 
 static const char bench_usage[] =
-    "usage: g16 bench field [--quick] [--json]\n"
+    "usage: g16 bench field [--quick] [--json] [--curve bls12-381|bn254]\n"
     "       g16 bench ntt --log-n A[..B] [--threads T] [--coset] [--reps R] [--seed S] [--json]\n"
     "       g16 bench msm --group g1|g2 --log-n A[..B] [--threads T] [--ones F] [--zeros F]\n"
     "                     [--reps R] [--seed S] [--json]\n"
@@ -31,7 +31,19 @@ static const char bench_usage[] =
     "       rows, whose setup takes minutes): the proof is then NOT valid and not verified.\n"
     "pipeline: jobs through the engine for several synthesis-worker counts; s/proof, device\n"
     "       busy %, peak RSS and reserved bytes per setting.\n"
-    "--threads 0 (default) means G16_THREADS or the CPU count.\n";
+    "--threads 0 (default) means G16_THREADS or the CPU count.\n"
+    "--curve bn254 (field, ntt, msm; alias bn128): the same benchmark on BN254 (the\n"
+    "       output then names the curve); the default is bls12-381.\n";
+
+/* --curve bn254 (field, ntt, msm): the BN254 compile of the benchmarks */
+static int bench_bn254;
+
+/* The arithmetic path of the curve benchmarked: BN254 has no IFMA batches yet */
+static const char *bench_path(void)
+{
+    if (!bench_bn254) return g16_arith_path();
+    return strstr(g16_arith_path(), "mulx") ? "x86-64 mulx/adx" : "portable C";
+}
 
 static int bench_field(int argc, char **argv)
 {
@@ -48,17 +60,20 @@ static int bench_field(int argc, char **argv)
     }
     g16_bench_result r[MAX_BENCH];
     size_t n = 0;
-    g16_status s = g16_bench_field(r, MAX_BENCH, &n, quick);
+    g16_status s = bench_bn254 ? g16_bn254_bench_field(r, MAX_BENCH, &n, quick)
+                               : g16_bench_field(r, MAX_BENCH, &n, quick);
     if (s != G16_OK) return cli_fail("bench field", s);
     if (n > MAX_BENCH) n = MAX_BENCH;
     if (!json) {
-        printf("field arithmetic: %s\n", g16_arith_path());
+        if (bench_bn254) printf("curve: bn254\n");
+        printf("field arithmetic: %s\n", bench_path());
         printf("%-28s %14s %10s\n", "operation", "ns/op", "ops/run");
     }
     for (size_t i = 0; i < n; i++) {
         if (json)
-            printf("{\"bench\":\"field\",\"op\":\"%s\",\"ns\":%.1f,\"iters\":%llu,\"path\":\"%s\"}\n",
-                   r[i].op, r[i].ns, (unsigned long long)r[i].iters, g16_arith_path());
+            printf("{\"bench\":\"field\",%s\"op\":\"%s\",\"ns\":%.1f,\"iters\":%llu,\"path\":\"%s\"}\n",
+                   bench_bn254 ? "\"curve\":\"bn254\"," : "", r[i].op, r[i].ns,
+                   (unsigned long long)r[i].iters, bench_path());
         else
             printf("%-28s %14.1f %10llu\n", r[i].op, r[i].ns, (unsigned long long)r[i].iters);
     }
@@ -150,10 +165,12 @@ static int bench_kernel(int argc, char **argv, int is_msm)
     for (int k = lo; k <= hi; k++) {
         a.log_n = k;
         double sec = 0;
-        g16_status s = is_msm ? g16_bench_msm(&sec, &a) : g16_bench_ntt(&sec, &a);
+        g16_status s = bench_bn254 ? (is_msm ? g16_bn254_bench_msm(&sec, &a) : g16_bn254_bench_ntt(&sec, &a))
+                                   : (is_msm ? g16_bench_msm(&sec, &a) : g16_bench_ntt(&sec, &a));
         /* the library's message already names the benchmark */
         if (s != G16_OK) return cli_fail("bench", s);
         if (!json && k == lo) {
+            if (bench_bn254) printf("curve: bn254\n");
             if (is_msm)
                 printf("%-6s %6s %8s %6s %6s %12s\n", "group", "log_n", "threads", "ones", "zeros",
                        "seconds");
@@ -164,16 +181,16 @@ static int bench_kernel(int argc, char **argv, int is_msm)
         if (is_msm) {
             const char *g = a.group == G16_G1 ? "g1" : "g2";
             if (json)
-                printf("{\"bench\":\"msm\",\"group\":\"%s\",\"log_n\":%d,\"threads\":%u,"
+                printf("{\"bench\":\"msm\",%s\"group\":\"%s\",\"log_n\":%d,\"threads\":%u,"
                        "\"ones\":%.3f,\"zeros\":%.3f,\"seconds\":%.6f}\n",
-                       g, k, th, a.ones, a.zeros, sec);
+                       bench_bn254 ? "\"curve\":\"bn254\"," : "", g, k, th, a.ones, a.zeros, sec);
             else
                 printf("%-6s %6d %8u %6.2f %6.2f %12.6f\n", g, k, th, a.ones, a.zeros, sec);
         } else {
             if (json)
-                printf("{\"bench\":\"ntt\",\"log_n\":%d,\"threads\":%u,\"coset\":%s,"
+                printf("{\"bench\":\"ntt\",%s\"log_n\":%d,\"threads\":%u,\"coset\":%s,"
                        "\"seconds\":%.6f}\n",
-                       k, th, a.coset ? "true" : "false", sec);
+                       bench_bn254 ? "\"curve\":\"bn254\"," : "", k, th, a.coset ? "true" : "false", sec);
             else
                 printf("%-6s %6d %8u %12.6f\n", a.coset ? "yes" : "no", k, th, sec);
         }
@@ -310,6 +327,26 @@ int cli_bench(int argc, char **argv)
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
         fputs(bench_usage, argc < 2 ? stderr : stdout);
         return argc < 2 ? CLI_ERROR : CLI_OK;
+    }
+    /* "--curve NAME" (field, ntt, msm) may come anywhere after the benchmark's name */
+    bench_bn254 = 0;
+    for (int i = 2; i < argc; i++) {
+        if (strcmp(argv[i], "--curve") != 0) continue;
+        if (strcmp(argv[1], "field") && strcmp(argv[1], "ntt") && strcmp(argv[1], "msm")) {
+            fprintf(stderr, "g16 bench %s: --curve is for field, ntt and msm only\n", argv[1]);
+            return CLI_ERROR;
+        }
+        if (i + 1 >= argc) {
+            fprintf(stderr, "g16 bench: --curve needs a name (bls12-381 or bn254)\n");
+            return CLI_ERROR;
+        }
+        g16_curve_id id;
+        g16_status s = g16_curve_parse(argv[i + 1], &id);
+        if (s != G16_OK) return cli_fail("bench", s);
+        bench_bn254 = id == G16_CURVE_ID_BN254;
+        for (int j = i; j + 2 < argc; j++) argv[j] = argv[j + 2];
+        argc -= 2;
+        i--;
     }
     if (!strcmp(argv[1], "field")) return bench_field(argc, argv);
     if (!strcmp(argv[1], "ntt")) return bench_kernel(argc, argv, 0);

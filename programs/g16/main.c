@@ -12,7 +12,7 @@ static const char usage[] =
     "commands:\n"
     "  selftest              known-answer checks and a short benchmark, as a table\n"
     "  circuit gen|check     synthetic circuits and witnesses (g16 circuit --help)\n"
-    "  ec mul|check|pairing  curve arithmetic by hand (g16 ec --help)\n"
+    "  ec mul|check|pairing  curve arithmetic by hand; --curve bn254 for BN254 (g16 ec --help)\n"
     "  bench field|ntt|msm|prove|pipeline\n"
     "                        benchmarks (g16 bench --help)\n"
     "  setup                 TEST-ONLY proving key from a seed (g16 setup --help)\n"

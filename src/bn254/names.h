@@ -4,8 +4,16 @@
 #define G16_BN254_NAMES_H
 
 /* functions and variables */
+#define g16_bench_field g16_bn254_bench_field
+#define g16_bench_msm g16_bn254_bench_msm
+#define g16_bench_ntt g16_bn254_bench_ntt
+#define g16_cpu_can_ifma g16_bn254_cpu_can_ifma
 #define g16_curve_decode_any g16_bn254_curve_decode_any
 #define g16_curve_order g16_bn254_curve_order
+#define g16_domain_get g16_bn254_domain_get
+#define g16_ec_check g16_bn254_ec_check
+#define g16_ec_mul_generator g16_bn254_ec_mul_generator
+#define g16_ec_pairing g16_bn254_ec_pairing
 #define g16_final_exp g16_bn254_final_exp
 #define g16_fp12_add g16_bn254_fp12_add
 #define g16_fp12_conj g16_bn254_fp12_conj
@@ -61,6 +69,7 @@
 #define g16_fp6_sqr g16_bn254_fp6_sqr
 #define g16_fp6_sub g16_bn254_fp6_sub
 #define g16_fp_add g16_bn254_fp_add
+#define g16_fp_batch_force_scalar g16_bn254_fp_batch_force_scalar
 #define g16_fp_dbl g16_bn254_fp_dbl
 #define g16_fp_eq g16_bn254_fp_eq
 #define g16_fp_from_be g16_bn254_fp_from_be
@@ -74,17 +83,21 @@
 #define g16_fp_is_zero g16_bn254_fp_is_zero
 #define g16_fp_modulus g16_bn254_fp_modulus
 #define g16_fp_mul g16_bn254_fp_mul
+#define g16_fp_mul_n g16_bn254_fp_mul_n
+#define g16_fp_mul_s g16_bn254_fp_mul_s
 #define g16_fp_neg g16_bn254_fp_neg
 #define g16_fp_one_mont g16_bn254_fp_one_mont
 #define g16_fp_pow g16_bn254_fp_pow
 #define g16_fp_set_one g16_bn254_fp_set_one
 #define g16_fp_set_zero g16_bn254_fp_set_zero
 #define g16_fp_sqr g16_bn254_fp_sqr
+#define g16_fp_sqr_n g16_bn254_fp_sqr_n
 #define g16_fp_sqrt g16_bn254_fp_sqrt
 #define g16_fp_sub g16_bn254_fp_sub
 #define g16_fp_to_be g16_bn254_fp_to_be
 #define g16_fp_to_canonical g16_bn254_fp_to_canonical
 #define g16_fr_add g16_bn254_fr_add
+#define g16_fr_bit_reverse g16_bn254_fr_bit_reverse
 #define g16_fr_dbl g16_bn254_fr_dbl
 #define g16_fr_eq g16_bn254_fr_eq
 #define g16_fr_from_be g16_bn254_fr_from_be
@@ -100,6 +113,7 @@
 #define g16_fr_neg g16_bn254_fr_neg
 #define g16_fr_one_mont g16_bn254_fr_one_mont
 #define g16_fr_pow g16_bn254_fr_pow
+#define g16_fr_root_of_unity g16_bn254_fr_root_of_unity
 #define g16_fr_set_one g16_bn254_fr_set_one
 #define g16_fr_set_zero g16_bn254_fr_set_zero
 #define g16_fr_sqr g16_bn254_fr_sqr
@@ -114,6 +128,9 @@
 #define g16_g1_affine_neg g16_bn254_g1_affine_neg
 #define g16_g1_affine_on_curve g16_bn254_g1_affine_on_curve
 #define g16_g1_affine_set_infinity g16_bn254_g1_affine_set_infinity
+#define g16_g1_batch_add g16_bn254_g1_batch_add
+#define g16_g1_batch_free g16_bn254_g1_batch_free
+#define g16_g1_batch_new g16_bn254_g1_batch_new
 #define g16_g1_clear_cofactor g16_bn254_g1_clear_cofactor
 #define g16_g1_decode g16_bn254_g1_decode
 #define g16_g1_encode_compressed g16_bn254_g1_encode_compressed
@@ -156,6 +173,9 @@
 #define g16_g2_affine_neg g16_bn254_g2_affine_neg
 #define g16_g2_affine_on_curve g16_bn254_g2_affine_on_curve
 #define g16_g2_affine_set_infinity g16_bn254_g2_affine_set_infinity
+#define g16_g2_batch_add g16_bn254_g2_batch_add
+#define g16_g2_batch_free g16_bn254_g2_batch_free
+#define g16_g2_batch_new g16_bn254_g2_batch_new
 #define g16_g2_clear_cofactor g16_bn254_g2_clear_cofactor
 #define g16_g2_decode g16_bn254_g2_decode
 #define g16_g2_encode_compressed g16_bn254_g2_encode_compressed
@@ -194,10 +214,37 @@
 #define g16_g2_xyzz_to_jac g16_bn254_g2_xyzz_to_jac
 #define g16_miller_loop g16_bn254_miller_loop
 #define g16_miller_loop_mixed g16_bn254_miller_loop_mixed
+#define g16_msm_g1 g16_bn254_msm_g1
+#define g16_msm_g1_ex g16_bn254_msm_g1_ex
+#define g16_msm_g2 g16_bn254_msm_g2
+#define g16_msm_g2_ex g16_bn254_msm_g2_ex
+#define g16_msm_parts g16_bn254_msm_parts
+#define g16_msm_pick_window g16_bn254_msm_pick_window
+#define g16_msm_popcount g16_bn254_msm_popcount
+#define g16_msm_prep_alloc g16_bn254_msm_prep_alloc
+#define g16_msm_prep_fill g16_bn254_msm_prep_fill
+#define g16_msm_prep_free g16_bn254_msm_prep_free
+#define g16_msm_window_for g16_bn254_msm_window_for
+#define g16_ntt_bit_reverse g16_bn254_ntt_bit_reverse
+#define g16_ntt_block_log g16_bn254_ntt_block_log
+#define g16_ntt_coset_forward_nn g16_bn254_ntt_coset_forward_nn
+#define g16_ntt_coset_forward_nr g16_bn254_ntt_coset_forward_nr
+#define g16_ntt_coset_inverse_nn g16_bn254_ntt_coset_inverse_nn
+#define g16_ntt_coset_inverse_rn g16_bn254_ntt_coset_inverse_rn
+#define g16_ntt_domain_cache_clear g16_bn254_ntt_domain_cache_clear
+#define g16_ntt_forward_nn g16_bn254_ntt_forward_nn
+#define g16_ntt_forward_nr g16_bn254_ntt_forward_nr
+#define g16_ntt_forward_rn g16_bn254_ntt_forward_rn
+#define g16_ntt_h_step g16_bn254_ntt_h_step
+#define g16_ntt_inverse_nn g16_bn254_ntt_inverse_nn
+#define g16_ntt_inverse_nr g16_bn254_ntt_inverse_nr
+#define g16_ntt_inverse_rn g16_bn254_ntt_inverse_rn
 #define g16_pairing g16_bn254_pairing
 #define g16_pairing_check g16_bn254_pairing_check
 #define g16_pairing_check_mixed g16_bn254_pairing_check_mixed
 #define g16_pairing_multi g16_bn254_pairing_multi
+#define g16_scalar_parse g16_bn254_scalar_parse
+#define g16_use_ifma g16_bn254_use_ifma
 
 /* BN254-only functions and variables */
 #define g16_fp12_mul_by_034 g16_bn254_fp12_mul_by_034

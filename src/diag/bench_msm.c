@@ -6,6 +6,13 @@
 #include "common/pool.h"
 #include "curve/curve.h"
 #include "diag/timing.h"
+
+/* r's top limb: 255 bits (BLS12-381), 254 (BN254, this file's second compile) */
+#if G16_CURVE_BN254
+#define G16_FR_TOP_MASK 0x3fffffffffffffffULL
+#else
+#define G16_FR_TOP_MASK 0x7fffffffffffffffULL
+#endif
 #include "msm/msm.h"
 
 /* splitmix64: input generation only, seeded from the bench arguments */
@@ -81,7 +88,7 @@ static void rand_scalar(g16_fr *r, uint64_t *s)
     uint64_t c[4];
     do {
         for (int i = 0; i < 4; i++) c[i] = mix(s);
-        c[3] &= 0x7fffffffffffffffULL;
+        c[3] &= G16_FR_TOP_MASK;
     } while (g16_fr_from_canonical(r, c) != G16_OK);
 }
 

@@ -1,4 +1,5 @@
-/* The public `g16 ec` helpers: scalar·generator, encoding checks, pairings. */
+/* The public `g16 ec` helpers: scalar·generator, encoding checks, pairings.  Also
+ * compiled for BN254 (src/bn254/sources.txt): g16_bn254_ec_*. */
 #include <string.h>
 
 #include "common/error.h"
@@ -15,26 +16,39 @@ g16_status g16_ec_mul_generator(uint8_t *out, size_t out_len, g16_group group,
     /* Canonical check: the API promises a reduced scalar; refuse anything else. */
     G16_TRY(g16_fr_from_be(&s, scalar32));
     g16_fr_to_canonical(k, &s);
+    /* the compressed form, or (BN254, where Ethereum/snarkjs use it) the uncompressed one */
+    int unc_ok = 0;
+#if G16_CURVE_BN254
+    unc_ok = 1;
+#endif
     if (group == G16_G1) {
-        if (out_len != G16_G1_COMPRESSED_BYTES)
-            return g16_fail(G16_ERR_ARG, "ec mul g1: output must be 48 bytes, not %zu", out_len);
+        if (out_len != G16_G1_COMPRESSED_BYTES && !(unc_ok && out_len == G16_G1_UNCOMPRESSED_BYTES))
+            return g16_fail(G16_ERR_ARG, "ec mul g1: output must be %d bytes, not %zu",
+                            G16_G1_COMPRESSED_BYTES, out_len);
         g16_g1_jac g, r;
         g16_g1_affine a;
         g16_g1_jac_generator(&g);
         g16_g1_mul(&r, &g, k);
         g16_g1_jac_to_affine(&a, &r);
-        g16_g1_encode_compressed(out, &a);
+        if (out_len == G16_G1_COMPRESSED_BYTES)
+            g16_g1_encode_compressed(out, &a);
+        else
+            g16_g1_encode_uncompressed(out, &a);
         return G16_OK;
     }
     if (group == G16_G2) {
-        if (out_len != G16_G2_COMPRESSED_BYTES)
-            return g16_fail(G16_ERR_ARG, "ec mul g2: output must be 96 bytes, not %zu", out_len);
+        if (out_len != G16_G2_COMPRESSED_BYTES && !(unc_ok && out_len == G16_G2_UNCOMPRESSED_BYTES))
+            return g16_fail(G16_ERR_ARG, "ec mul g2: output must be %d bytes, not %zu",
+                            G16_G2_COMPRESSED_BYTES, out_len);
         g16_g2_jac g, r;
         g16_g2_affine a;
         g16_g2_jac_generator(&g);
         g16_g2_mul(&r, &g, k);
         g16_g2_jac_to_affine(&a, &r);
-        g16_g2_encode_compressed(out, &a);
+        if (out_len == G16_G2_COMPRESSED_BYTES)
+            g16_g2_encode_compressed(out, &a);
+        else
+            g16_g2_encode_uncompressed(out, &a);
         return G16_OK;
     }
     return g16_fail(G16_ERR_ARG, "ec mul: unknown group %d", (int)group);

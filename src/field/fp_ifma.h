@@ -17,7 +17,9 @@
 #ifndef G16_FIELD_FP_IFMA_H
 #define G16_FIELD_FP_IFMA_H
 
-#if defined(__x86_64__) && defined(__GNUC__)
+/* BLS12-381 only: BN254's 5-limb radix-2^52 kernels are future work (docs/curve.md),
+ * so its compile takes the scalar loops of fp_ifma.c */
+#if defined(__x86_64__) && defined(__GNUC__) && !G16_CURVE_BN254
 #define G16_IFMA_BUILD 1
 #include <immintrin.h>
 #include <stdint.h>

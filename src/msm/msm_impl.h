@@ -161,7 +161,7 @@ static inline void LOCAL(fp2_sqr)(g16_fp2 *r, const g16_fp2 *a)
 #define FE_K (sizeof(MSM_FE) / sizeof(g16_fp))
 static inline int LOCAL(feq)(const MSM_FE *a, const MSM_FE *b)
 {
-    return g16_limbs_eq((const uint64_t *)a, (const uint64_t *)b, 6 * FE_K);
+    return g16_limbs_eq((const uint64_t *)a, (const uint64_t *)b, G16_FP_LIMBS * FE_K);
 }
 
 static inline int LOCAL(aff_inf)(const MSM_AFF *p)

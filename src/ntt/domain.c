@@ -7,12 +7,21 @@
 #include "ntt/ntt.h"
 #include "ntt/ntt_internal.h"
 
+#if G16_CURVE_BN254
+/* BN254's r − 1 = 2^28·odd; 5 is the smallest non-residue, whose roots snarkjs uses
+ * (/work/shared/docs/SNARKJS.md), so the evaluation points are snarkjs's; it is also
+ * the coset generator (a non-residue lies outside every 2-power subgroup). */
+#define FR_TWO_ADICITY 28
+#define FR_GENERATOR 5
+#else
 #define FR_TWO_ADICITY 32
 #define FR_GENERATOR 7
+#endif
 
 void g16_fr_root_of_unity(g16_fr *out, int log_n)
 {
-    /* e = (r - 1) / 2^32: r - 1 ends in 32 zero bits, so this is a plain shift */
+    /* e = (r - 1) / 2^32 (2^28 for BN254): r - 1 ends in that many zero bits, so this
+     * is a plain shift */
     uint64_t e[G16_FR_LIMBS];
     const uint64_t *m = g16_fr_modulus;
     for (int i = 0; i < G16_FR_LIMBS; i++) {

@@ -4,7 +4,8 @@
  * 2-adicity 32; 28 is the largest size the prover needs).  ω = 7^((r-1)/2^32)
  * raised to 2^(32-log_n): 7 is the multiplicative generator bellperson and
  * zkcrypto use, so our evaluation points are theirs.  The coset is g·H with
- * g = 7.  A domain is created once per size, cached for the life of the
+ * g = 7.  BN254 (G16_CURVE_BN254, docs/curve.md): 2-adicity 28, ω from 5 (the
+ * smallest non-residue, as snarkjs), coset generator 5.  A domain is created once per size, cached for the life of the
  * process and shared by all threads (it is immutable once returned).
  *
  * Orders.  A vector of length n is either in natural order (index i holds
@@ -43,7 +44,7 @@ typedef struct g16_domain {
     g16_fr omega;      /* generator of H, order n */
     g16_fr omega_inv;
     g16_fr n_inv;
-    g16_fr g;          /* coset generator: 7 */
+    g16_fr g;          /* coset generator: 7 (BN254: 5) */
     g16_fr g_inv;
     /* tw[j] = ω^j for j < n/2 (empty when n == 1).  Inverse twiddles are read
      * from it too: ω^-j = -ω^(n/2 - j), and the sign folds into the butterfly,

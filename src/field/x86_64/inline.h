@@ -22,7 +22,9 @@
 #include "field/fp.h"
 #include "field/fr.h"
 
-#if defined(__x86_64__) && defined(__GNUC__)
+/* BLS12-381's 6-limb bodies: the BN254 compile (docs/curve.md) calls the exported
+ * functions instead */
+#if defined(__x86_64__) && defined(__GNUC__) && !G16_CURVE_BN254
 #define G16_FP_INLINE 1
 
 /* p's limbs, as in fp.c (tests/unit/test_field_inline.c checks them against g16_fp_modulus). */
@@ -178,7 +180,7 @@ static inline __attribute__((always_inline)) void g16_fr_add_inl(g16_fr *r, cons
 #define G16_FP_INLINE 0
 #endif
 
-#if defined(__x86_64__) && defined(G16_HAVE_MULX)
+#if defined(__x86_64__) && defined(G16_HAVE_MULX) && !G16_CURVE_BN254
 #include "field/cpu.h"
 #include "field/mont_x86_64.h"
 /* r ≡ a·b: on the mulx path r < 2p (lazy, g16_mulx_mont_384_lazy; a, b < 2p
