@@ -13,13 +13,15 @@
  * Limbs are accumulated unnormalised: each of the 8 rounds adds at most four
  * 52-bit terms to a limb (a·b lo/hi, m·p lo/hi), so a limb stays below 2^57;
  * only the lowest limb's carry is moved up per round (m is computed from its
- * low 52 bits, which is all vpmadd52luq reads anyway). */
+ * low 52 bits, which is all vpmadd52luq reads anyway).
+ *
+ * BN254 (the G16_CURVE_BN254 compile, docs/curve.md): the same code with FP_NL = 5
+ * limbs of 52 bits (260 bits) over FP_NW = 4 words, R = 2^256 reached by 4 rounds of
+ * 52 bits and a last one of FP_LAST = 48. */
 #ifndef G16_FIELD_FP_IFMA_H
 #define G16_FIELD_FP_IFMA_H
 
-/* BLS12-381 only: BN254's 5-limb radix-2^52 kernels are future work (docs/curve.md),
- * so its compile takes the scalar loops of fp_ifma.c */
-#if defined(__x86_64__) && defined(__GNUC__) && !G16_CURVE_BN254
+#if defined(__x86_64__) && defined(__GNUC__)
 #define G16_IFMA_BUILD 1
 #include <immintrin.h>
 #include <stdint.h>
@@ -31,6 +33,28 @@
 #define IFMA_INLINE IFMA_TARGET inline __attribute__((always_inline))
 
 #define M52 0xfffffffffffffULL
+#if G16_CURVE_BN254
+#include "bn254/consts.h"
+#define FP_NW 4    /* 64-bit words of an element */
+#define FP_NL 5    /* 52-bit limbs */
+#define FP_LAST 48 /* bits of the last reduction round: 4·52 + 48 = 256 */
+#define FP_W0 0x3c208c16d87cfd47ULL
+#define FP_W1 0x97816a916871ca8dULL
+#define FP_W2 0xb85045b68181585dULL
+#define FP_W3 0x30644e72e131a029ULL
+/* p in radix 2^52 (tests/unit/test_field_ifma.c checks it against g16_fp_modulus) */
+static const uint64_t g16_p52[FP_NL] = {
+    FP_W0 & M52,
+    ((FP_W0 >> 52) | (FP_W1 << 12)) & M52,
+    ((FP_W1 >> 40) | (FP_W2 << 24)) & M52,
+    ((FP_W2 >> 28) | (FP_W3 << 36)) & M52,
+    FP_W3 >> 16,
+};
+#define K0_52 (G16_BN254_FP_N0 & M52)
+#else
+#define FP_NW 6
+#define FP_NL 8
+#define FP_LAST 20 /* 7·52 + 20 = 384 */
 #define FP_W0 0xb9feffffffffaaabULL
 #define FP_W1 0x1eabfffeb153ffffULL
 #define FP_W2 0x6730d2a0f6b0f624ULL
@@ -50,18 +74,41 @@ static const uint64_t g16_p52[8] = {
 };
 /* -1/p mod 2^52 (the mulx constant reduced) */
 #define K0_52 (0x89f3fffcfffcfffdULL & M52)
+#endif
 #define p52 g16_p52
 #define k0_52 K0_52
 
-typedef struct v8 { __m512i l[8]; } v8;
+typedef struct v8 { __m512i l[FP_NL]; } v8;
 
 /* the gather/scatter offsets, in 64-bit words, of 8 elements 'stride' elements apart */
 static IFMA_INLINE __m512i offsets(size_t stride)
 {
-    long long s = 6 * (long long)stride;
+    long long s = FP_NW * (long long)stride;
     return _mm512_setr_epi64(0, s, 2 * s, 3 * s, 4 * s, 5 * s, 6 * s, 7 * s);
 }
 
+#if G16_CURVE_BN254
+/* 4 words per lane -> 5 limbs */
+static IFMA_INLINE void v8_from_words(v8 *r, const __m512i w[FP_NW])
+{
+    const __m512i m = _mm512_set1_epi64((long long)M52);
+    r->l[0] = _mm512_and_si512(w[0], m);
+    r->l[1] = _mm512_and_si512(_mm512_or_si512(_mm512_srli_epi64(w[0], 52), _mm512_slli_epi64(w[1], 12)), m);
+    r->l[2] = _mm512_and_si512(_mm512_or_si512(_mm512_srli_epi64(w[1], 40), _mm512_slli_epi64(w[2], 24)), m);
+    r->l[3] = _mm512_and_si512(_mm512_or_si512(_mm512_srli_epi64(w[2], 28), _mm512_slli_epi64(w[3], 36)), m);
+    r->l[4] = _mm512_srli_epi64(w[3], 16);
+}
+
+/* limbs normalised (< 2^52) and the value < 2^256 -> 4 words per lane */
+static IFMA_INLINE void v8_to_words(__m512i w[FP_NW], const v8 *a)
+{
+    const __m512i *l = a->l;
+    w[0] = _mm512_or_si512(l[0], _mm512_slli_epi64(l[1], 52));
+    w[1] = _mm512_or_si512(_mm512_srli_epi64(l[1], 12), _mm512_slli_epi64(l[2], 40));
+    w[2] = _mm512_or_si512(_mm512_srli_epi64(l[2], 24), _mm512_slli_epi64(l[3], 28));
+    w[3] = _mm512_or_si512(_mm512_srli_epi64(l[3], 36), _mm512_slli_epi64(l[4], 16));
+}
+#else
 /* 6 words per lane -> 8 limbs */
 static IFMA_INLINE void v8_from_words(v8 *r, const __m512i w[6])
 {
@@ -88,31 +135,32 @@ static IFMA_INLINE void v8_to_words(__m512i w[6], const v8 *a)
                            _mm512_slli_epi64(l[6], 56));
     w[5] = _mm512_or_si512(_mm512_srli_epi64(l[6], 8), _mm512_slli_epi64(l[7], 44));
 }
+#endif
 
 /* 8 elements 'idx' words apart from a (lanes outside k read nothing, get 0) */
 static IFMA_INLINE void load8(v8 *r, const g16_fp *a, __mmask8 k, __m512i idx)
 {
     const __m512i z = _mm512_setzero_si512();
     const long long *b = (const long long *)a->l;
-    __m512i w[6];
-    for (int i = 0; i < 6; i++) w[i] = _mm512_mask_i64gather_epi64(z, k, idx, b + i, 8);
+    __m512i w[FP_NW];
+    for (int i = 0; i < FP_NW; i++) w[i] = _mm512_mask_i64gather_epi64(z, k, idx, b + i, 8);
     v8_from_words(r, w);
 }
 
 static IFMA_INLINE void store8(g16_fp *r, const v8 *a, __mmask8 k, __m512i idx)
 {
     long long *b = (long long *)r->l;
-    __m512i w[6];
+    __m512i w[FP_NW];
     v8_to_words(w, a);
-    for (int i = 0; i < 6; i++) _mm512_mask_i64scatter_epi64(b + i, k, idx, w[i], 8);
+    for (int i = 0; i < FP_NW; i++) _mm512_mask_i64scatter_epi64(b + i, k, idx, w[i], 8);
 }
 
 /* the element at byte address addr[k] + off in lane k (lanes outside k: 0) */
 static IFMA_INLINE void v8_gather_at(v8 *r, __m512i addr, size_t off, __mmask8 k)
 {
     const __m512i z = _mm512_setzero_si512();
-    __m512i w[6];
-    for (int i = 0; i < 6; i++)
+    __m512i w[FP_NW];
+    for (int i = 0; i < FP_NW; i++)
         w[i] = _mm512_mask_i64gather_epi64(z, k, _mm512_add_epi64(addr, _mm512_set1_epi64((long long)(off + 8 * i))),
                                            (const void *)0, 1);
     v8_from_words(r, w);
@@ -120,9 +168,9 @@ static IFMA_INLINE void v8_gather_at(v8 *r, __m512i addr, size_t off, __mmask8 k
 
 static IFMA_INLINE void v8_scatter_at(__m512i addr, size_t off, const v8 *a, __mmask8 k)
 {
-    __m512i w[6];
+    __m512i w[FP_NW];
     v8_to_words(w, a);
-    for (int i = 0; i < 6; i++)
+    for (int i = 0; i < FP_NW; i++)
         _mm512_mask_i64scatter_epi64((void *)0, k, _mm512_add_epi64(addr, _mm512_set1_epi64((long long)(off + 8 * i))),
                                      w[i], 1);
 }
@@ -132,15 +180,15 @@ static IFMA_INLINE void v8_scatter_at(__m512i addr, size_t off, const v8 *a, __m
 static IFMA_INLINE void v8_sub(v8 *r, const v8 *a, const v8 *b)
 {
     const __m512i m = _mm512_set1_epi64((long long)M52), z = _mm512_setzero_si512();
-    __m512i d[8], bw = z;
-    for (int j = 0; j < 8; j++) {
+    __m512i d[FP_NL], bw = z;
+    for (int j = 0; j < FP_NL; j++) {
         d[j] = _mm512_sub_epi64(_mm512_sub_epi64(a->l[j], b->l[j]), bw);
         bw = _mm512_srli_epi64(d[j], 63);
         d[j] = _mm512_and_si512(d[j], m);
     }
     __mmask8 neg = _mm512_test_epi64_mask(bw, bw);
     __m512i c = z;
-    for (int j = 0; j < 8; j++) {
+    for (int j = 0; j < FP_NL; j++) {
         __m512i e = _mm512_add_epi64(_mm512_mask_add_epi64(d[j], neg, d[j], _mm512_set1_epi64((long long)p52[j])), c);
         c = _mm512_srli_epi64(e, 52);
         r->l[j] = _mm512_and_si512(e, m);
@@ -152,9 +200,9 @@ static IFMA_INLINE void v8_neg_mask(v8 *r, const v8 *a, __mmask8 k)
 {
     const __m512i m = _mm512_set1_epi64((long long)M52);
     __m512i bw = _mm512_setzero_si512(), any = a->l[0];
-    for (int j = 1; j < 8; j++) any = _mm512_or_si512(any, a->l[j]);
+    for (int j = 1; j < FP_NL; j++) any = _mm512_or_si512(any, a->l[j]);
     k &= _mm512_test_epi64_mask(any, any); /* −0 = 0, not p */
-    for (int j = 0; j < 8; j++) {
+    for (int j = 0; j < FP_NL; j++) {
         __m512i d = _mm512_sub_epi64(_mm512_sub_epi64(_mm512_set1_epi64((long long)p52[j]), a->l[j]), bw);
         bw = _mm512_srli_epi64(d, 63);
         r->l[j] = _mm512_mask_blend_epi64(k, a->l[j], _mm512_and_si512(d, m));
@@ -165,35 +213,36 @@ static IFMA_INLINE void v8_neg_mask(v8 *r, const v8 *a, __mmask8 k)
 static IFMA_INLINE void v8_add(v8 *r, const v8 *a, const v8 *b)
 {
     const __m512i m = _mm512_set1_epi64((long long)M52), z = _mm512_setzero_si512();
-    __m512i t[8], d[8], c = z, bw = z;
-    for (int j = 0; j < 8; j++) {
+    __m512i t[FP_NL], d[FP_NL], c = z, bw = z;
+    for (int j = 0; j < FP_NL; j++) {
         t[j] = _mm512_add_epi64(_mm512_add_epi64(a->l[j], b->l[j]), c);
         c = _mm512_srli_epi64(t[j], 52);
         t[j] = _mm512_and_si512(t[j], m);
     }
-    for (int j = 0; j < 8; j++) {
+    for (int j = 0; j < FP_NL; j++) {
         d[j] = _mm512_sub_epi64(_mm512_sub_epi64(t[j], _mm512_set1_epi64((long long)p52[j])), bw);
         bw = _mm512_srli_epi64(d[j], 63);
         d[j] = _mm512_and_si512(d[j], m);
     }
     __mmask8 ge = _mm512_cmpeq_epi64_mask(bw, z); /* a + b >= p: take the difference */
-    for (int j = 0; j < 8; j++) r->l[j] = _mm512_mask_blend_epi64(ge, t[j], d[j]);
+    for (int j = 0; j < FP_NL; j++) r->l[j] = _mm512_mask_blend_epi64(ge, t[j], d[j]);
 }
 
 /* the same element in every lane */
 static IFMA_INLINE void v8_set1(v8 *r, const g16_fp *a)
 {
-    __m512i w[6];
-    for (int i = 0; i < 6; i++) w[i] = _mm512_set1_epi64((long long)a->l[i]);
+    __m512i w[FP_NW];
+    for (int i = 0; i < FP_NW; i++) w[i] = _mm512_set1_epi64((long long)a->l[i]);
     v8_from_words(r, w);
 }
 
 static IFMA_INLINE void v8_blend(v8 *r, __mmask8 k, const v8 *a, const v8 *b)
 {
-    for (int j = 0; j < 8; j++) r->l[j] = _mm512_mask_blend_epi64(k, a->l[j], b->l[j]);
+    for (int j = 0; j < FP_NL; j++) r->l[j] = _mm512_mask_blend_epi64(k, a->l[j], b->l[j]);
 }
 
-/* r[v] = a[v]·b[v]·2^-384 mod p for v < NV, fully reduced (LAZY: below 1.5p);
+/* r[v] = a[v]·b[v]·2^-384 mod p (2^-256 for BN254) for v < NV, fully reduced (LAZY:
+ * below 1.5p; for BN254 below 2p, as 4p²/2^256 < 0.76p);
  * a, b limbs < 2^52, values < 2p.  NV independent products are interleaved instruction by
  * instruction: one product's rounds are a chain of dependent multiply-adds
  * (latency 4) on the same few accumulators, so alone it runs at latency. */
@@ -203,57 +252,57 @@ static IFMA_INLINE void v8_blend(v8 *r, __mmask8 k, const v8 *a, const v8 *b)
         const __m512i m52 = _mm512_set1_epi64((long long)M52);                                     \
         const __m512i k0 = _mm512_set1_epi64((long long)k0_52);                                    \
         const __m512i z = _mm512_setzero_si512();                                                   \
-        __m512i t[NV][9], m[NV];                                                                    \
+        __m512i t[NV][FP_NL + 1], m[NV];                                                                    \
         for (int v = 0; v < NV; v++)                                                                \
-            for (int j = 0; j < 9; j++) t[v][j] = z;                                                \
-        for (int i = 0; i < 8; i++) {                                                               \
-            for (int j = 0; j < 8; j++)                                                             \
+            for (int j = 0; j < FP_NL + 1; j++) t[v][j] = z;                                                \
+        for (int i = 0; i < FP_NL; i++) {                                                           \
+            for (int j = 0; j < FP_NL; j++)                                                             \
                 for (int v = 0; v < NV; v++) {                                                      \
                     t[v][j] = _mm512_madd52lo_epu64(t[v][j], a[v].l[i], b[v].l[j]);                 \
                     t[v][j + 1] = _mm512_madd52hi_epu64(t[v][j + 1], a[v].l[i], b[v].l[j]);         \
                 }                                                                                   \
             for (int v = 0; v < NV; v++) {                                                          \
                 m[v] = _mm512_madd52lo_epu64(z, t[v][0], k0);                                       \
-                if (i == 7) m[v] = _mm512_and_si512(m[v], _mm512_set1_epi64((1 << 20) - 1));      \
+                if (i == FP_NL - 1) m[v] = _mm512_and_si512(m[v], _mm512_set1_epi64((1LL << FP_LAST) - 1)); \
             }                                                                                       \
-            for (int j = 0; j < 8; j++) {                                                           \
+            for (int j = 0; j < FP_NL; j++) {                                                           \
                 const __m512i pj = _mm512_set1_epi64((long long)p52[j]);                            \
                 for (int v = 0; v < NV; v++) {                                                      \
                     t[v][j] = _mm512_madd52lo_epu64(t[v][j], m[v], pj);                             \
                     t[v][j + 1] = _mm512_madd52hi_epu64(t[v][j + 1], m[v], pj);                     \
                 }                                                                                   \
             }                                                                                       \
-            if (i < 7) {                                                                            \
+            if (i < FP_NL - 1) {                                                                          \
                 /* t[0] ≡ 0 mod 2^52 now: drop it, keeping its carry */                           \
                 for (int v = 0; v < NV; v++) {                                                      \
                     t[v][1] = _mm512_add_epi64(t[v][1], _mm512_srli_epi64(t[v][0], 52));            \
-                    for (int j = 0; j < 8; j++) t[v][j] = t[v][j + 1];                              \
-                    t[v][8] = z;                                                                    \
+                    for (int j = 0; j < FP_NL; j++) t[v][j] = t[v][j + 1];                              \
+                    t[v][FP_NL] = z;                                                                    \
                 }                                                                                   \
             }                                                                                       \
         }                                                                                           \
         for (int v = 0; v < NV; v++) {                                                              \
-            /* divisible by 2^20: normalise, then shift the 9 limbs right by 20 bits */             \
-            __m512i *tv = t[v], u[8], d[8], bw = z;                                                 \
-            for (int j = 0; j < 8; j++) {                                                           \
+            /* divisible by 2^FP_LAST: normalise, then shift the limbs right by that */          \
+            __m512i *tv = t[v], u[FP_NL], d[FP_NL], bw = z;                                                 \
+            for (int j = 0; j < FP_NL; j++) {                                                           \
                 tv[j + 1] = _mm512_add_epi64(tv[j + 1], _mm512_srli_epi64(tv[j], 52));              \
                 tv[j] = _mm512_and_si512(tv[j], m52);                                               \
             }                                                                                       \
-            for (int j = 0; j < 8; j++)                                                             \
+            for (int j = 0; j < FP_NL; j++)                                                             \
                 u[j] = _mm512_and_si512(                                                            \
-                    _mm512_or_si512(_mm512_srli_epi64(tv[j], 20), _mm512_slli_epi64(tv[j + 1], 32)), m52); \
+                    _mm512_or_si512(_mm512_srli_epi64(tv[j], FP_LAST), _mm512_slli_epi64(tv[j + 1], 52 - FP_LAST)), m52); \
             /* u < 1.5p (a·b < 4p², 4p²/2^384 < p/2): subtract p once where u >= p */              \
             if (LAZY) {                                                                             \
-                for (int j = 0; j < 8; j++) r[v].l[j] = u[j];                                       \
+                for (int j = 0; j < FP_NL; j++) r[v].l[j] = u[j];                                       \
                 continue;                                                                           \
             }                                                                                       \
-            for (int j = 0; j < 8; j++) {                                                           \
+            for (int j = 0; j < FP_NL; j++) {                                                           \
                 d[j] = _mm512_sub_epi64(_mm512_sub_epi64(u[j], _mm512_set1_epi64((long long)p52[j])), bw); \
                 bw = _mm512_srli_epi64(d[j], 63);                                                   \
                 d[j] = _mm512_and_si512(d[j], m52);                                                 \
             }                                                                                       \
             __mmask8 ge = _mm512_cmpeq_epi64_mask(bw, z);                                           \
-            for (int j = 0; j < 8; j++) r[v].l[j] = _mm512_mask_blend_epi64(ge, u[j], d[j]);        \
+            for (int j = 0; j < FP_NL; j++) r[v].l[j] = _mm512_mask_blend_epi64(ge, u[j], d[j]);        \
         }                                                                                           \
     }
 MONT8(1, 0, mont8_1)

@@ -241,8 +241,8 @@ static IFMA_TARGET void LOCAL(flush_v8)(LOCAL(scratch) *s, MSM_AFF *tgt, uint8_t
         v8 ij[2], py[2], ay[2], lam[2], x3[2], q[2];
         int two = msm_v8_next_pair(&g, gg, k, neg, ij, invc, RUN, D, s->eneg, m);
         for (int v = 0; v < 2; v++) {
-            v8_gather_at(&py[v], ADP[gg[v]], 48, k[v]);
-            v8_gather_at(&ay[v], ADA[gg[v]], 48, k[v]);
+            v8_gather_at(&py[v], ADP[gg[v]], sizeof(g16_fp), k[v]);
+            v8_gather_at(&ay[v], ADA[gg[v]], sizeof(g16_fp), k[v]);
             v8_neg_mask(&py[v], &py[v], neg[v]); /* adding −P */
             v8_sub(&py[v], &py[v], &ay[v]);
         }
@@ -258,7 +258,7 @@ static IFMA_TARGET void LOCAL(flush_v8)(LOCAL(scratch) *s, MSM_AFF *tgt, uint8_t
         for (int v = 0; v < 1 + two; v++) {
             v8_sub(&q[v], &q[v], &ay[v]);
             v8_scatter_at(ADA[gg[v]], 0, &x3[v], k[v]);
-            v8_scatter_at(ADA[gg[v]], 48, &q[v], k[v]);
+            v8_scatter_at(ADA[gg[v]], sizeof(g16_fp), &q[v], k[v]);
         }
     }
     LOCAL(v8_finish)(s, tgt, sts, m, ns);
@@ -305,9 +305,9 @@ static IFMA_TARGET void LOCAL(flush_v8)(LOCAL(scratch) *s, MSM_AFF *tgt, uint8_t
         size_t c = m - 8 * g < 8 ? m - 8 * g : 8;
         __mmask8 k = LOCAL(v8_addrs)(s, tgt, m, g, &ADA[g], &ADP[g]);
         v8_gather_at(&AX[g].c0, ADA[g], 0, k);
-        v8_gather_at(&AX[g].c1, ADA[g], 48, k);
+        v8_gather_at(&AX[g].c1, ADA[g], sizeof(g16_fp), k);
         v8_gather_at(&PX[g].c0, ADP[g], 0, k);
-        v8_gather_at(&PX[g].c1, ADP[g], 48, k);
+        v8_gather_at(&PX[g].c1, ADP[g], sizeof(g16_fp), k);
         v8_sub(&D[g].c0, &PX[g].c0, &AX[g].c0);
         v8_sub(&D[g].c1, &PX[g].c1, &AX[g].c1);
         a2[0] = D[g].c0, a2[1] = D[g].c1;
@@ -331,10 +331,10 @@ static IFMA_TARGET void LOCAL(flush_v8)(LOCAL(scratch) *s, MSM_AFF *tgt, uint8_t
         mont8_2(o2, a2, in);
         for (int v = 0; v < 2; v++) {
             v8_neg_mask(&ij[v].c1, &o2[v], 0xff);
-            v8_gather_at(&py[v].c0, ADP[gg[v]], 96, k[v]);
-            v8_gather_at(&py[v].c1, ADP[gg[v]], 144, k[v]);
-            v8_gather_at(&ay[v].c0, ADA[gg[v]], 96, k[v]);
-            v8_gather_at(&ay[v].c1, ADA[gg[v]], 144, k[v]);
+            v8_gather_at(&py[v].c0, ADP[gg[v]], 2 * sizeof(g16_fp), k[v]);
+            v8_gather_at(&py[v].c1, ADP[gg[v]], 3 * sizeof(g16_fp), k[v]);
+            v8_gather_at(&ay[v].c0, ADA[gg[v]], 2 * sizeof(g16_fp), k[v]);
+            v8_gather_at(&ay[v].c1, ADA[gg[v]], 3 * sizeof(g16_fp), k[v]);
             v8_neg_mask(&py[v].c0, &py[v].c0, neg[v]); /* adding −P */
             v8_neg_mask(&py[v].c1, &py[v].c1, neg[v]);
             v8_sub(&py[v].c0, &py[v].c0, &ay[v].c0);
@@ -365,9 +365,9 @@ static IFMA_TARGET void LOCAL(flush_v8)(LOCAL(scratch) *s, MSM_AFF *tgt, uint8_t
             v8_sub(&q[v].c0, &q[v].c0, &ay[v].c0);
             v8_sub(&q[v].c1, &q[v].c1, &ay[v].c1);
             v8_scatter_at(ADA[gg[v]], 0, &x3[v].c0, k[v]);
-            v8_scatter_at(ADA[gg[v]], 48, &x3[v].c1, k[v]);
-            v8_scatter_at(ADA[gg[v]], 96, &q[v].c0, k[v]);
-            v8_scatter_at(ADA[gg[v]], 144, &q[v].c1, k[v]);
+            v8_scatter_at(ADA[gg[v]], sizeof(g16_fp), &x3[v].c1, k[v]);
+            v8_scatter_at(ADA[gg[v]], 2 * sizeof(g16_fp), &q[v].c0, k[v]);
+            v8_scatter_at(ADA[gg[v]], 3 * sizeof(g16_fp), &q[v].c1, k[v]);
         }
     }
     LOCAL(v8_finish)(s, tgt, sts, m, ns);

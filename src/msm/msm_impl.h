@@ -118,7 +118,7 @@ typedef struct LOCAL(ctx) {
 /* Fp2 products of the batch loop (G2): on the mulx path, Karatsuba with the
  * sums a0 + a1 left unreduced (the assembly multiplication takes inputs below
  * 2p) and direct calls to the kernel; otherwise the exported functions. */
-#if MSM_GROUP == 2 && defined(G16_HAVE_MULX) && G16_FP_INLINE
+#if MSM_GROUP == 2 && defined(G16_HAVE_MULX) && G16_FP_INLINE && !G16_CURVE_BN254
 static inline void LOCAL(fp2_mul)(g16_fp2 *r, const g16_fp2 *a, const g16_fp2 *b)
 {
     if (!g16_use_mulx) {

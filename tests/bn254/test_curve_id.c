@@ -1,12 +1,16 @@
-/* g16_curve_id names (g16.h) and the BN254 field constants of src/bn254/consts.h
- * against their definitions: p and r from the seed x, R = 2^256 mod m, n0·m ≡ −1. */
+/* g16_curve_id names (g16.h), the BN254 field constants of src/bn254/consts.h
+ * against their definitions (p and r from the seed x, Montgomery one, inverses,
+ * 2-adicity), and BN254's 4-limb inline add/sub (field/x86_64/inline.h) against the
+ * exported functions on edge and random values. */
 #include <string.h>
 
 #include "check.h"
 #include "field/fp.h"
 #include "field/fr.h"
 #include "field/mont.h"
+#include "field/x86_64/inline.h"
 #include "g16.h"
+#include "rand_field.h"
 
 /* v = v·k + c over n limbs (no overflow for the values used here) */
 static void muladd(uint64_t *v, size_t n, uint64_t k, uint64_t c)
@@ -67,5 +71,33 @@ int main(void)
     /* 2-adicity 28: r − 1 = 2^28 · odd */
     CHECK((g16_fr_modulus[0] - 1) % (1ULL << 28) == 0 && (((g16_fr_modulus[0] - 1) >> 28) & 1),
           "%s", "2-adicity 28");
+#if G16_FP_INLINE
+    g16_rng rng;
+    g16_rng_seed(&rng, g16_test_seed(0x626e));
+    g16_fp v[6];
+    g16_fp_set_zero(&v[0]);
+    g16_fp_set_one(&v[1]);
+    g16_fp_neg(&v[2], &v[1]); /* p − 1 */
+    g16_fp_from_u64(&v[3], 2);
+    g16_fp_neg(&v[3], &v[3]); /* p − 2 */
+    int bad = 0;
+    for (int it = 0; it < 20000; it++) {
+        g16_fp a, b, x, y;
+        if (it < 36) {
+            a = v[it % 6 < 4 ? it % 6 : 0];
+            b = v[(it / 6) % 6 < 4 ? (it / 6) % 6 : 1];
+        } else {
+            g16_test_rand_fp(&rng, &a);
+            g16_test_rand_fp(&rng, &b);
+        }
+        g16_fp_add(&x, &a, &b);
+        g16_fp_add_inl(&y, &a, &b);
+        bad += !g16_fp_eq(&x, &y);
+        g16_fp_sub(&x, &a, &b);
+        g16_fp_sub_inl(&y, &a, &b);
+        bad += !g16_fp_eq(&x, &y);
+    }
+    CHECK(bad == 0, "inline add/sub differ from the exported ones %d times", bad);
+#endif
     return g16_test_finish("test_bn254_curve_id");
 }

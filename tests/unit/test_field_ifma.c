@@ -18,7 +18,17 @@
 #include "field/fp_ifma.h"
 #include "field/mont.h"
 
+/* also built for BN254 (docs/curve.md): limb counts, sizes and n0 from the curve */
+#if G16_CURVE_BN254
+#include "bn254/consts.h"
+#define FP_N0 G16_BN254_FP_N0
+#define PBITS 254
+#else
 #define FP_N0 0x89f3fffcfffcfffdULL
+#define PBITS 381
+#endif
+#define NW G16_FP_LIMBS
+#define NB (8 * G16_FP_LIMBS) /* bytes of an element */
 
 static g16_rng rng;
 
@@ -31,7 +41,7 @@ static void rand_fp(g16_fp *r)
 static void plus_p(g16_fp *r, const g16_fp *a)
 {
     unsigned __int128 c = 0;
-    for (int i = 0; i < 6; i++) {
+    for (int i = 0; i < NW; i++) {
         c += (unsigned __int128)a->l[i] + g16_fp_modulus[i];
         r->l[i] = (uint64_t)c;
         c >>= 64;
@@ -42,9 +52,9 @@ static void plus_p(g16_fp *r, const g16_fp *a)
 static void reduce(g16_fp *r, const g16_fp *a)
 {
     *r = *a;
-    if (g16_mont_geq(r->l, g16_fp_modulus, 6)) {
+    if (g16_mont_geq(r->l, g16_fp_modulus, NW)) {
         unsigned __int128 b = 0;
-        for (int i = 0; i < 6; i++) {
+        for (int i = 0; i < NW; i++) {
             unsigned __int128 v = (unsigned __int128)r->l[i] - g16_fp_modulus[i] - (uint64_t)b;
             r->l[i] = (uint64_t)v;
             b = (v >> 64) & 1;
@@ -57,7 +67,7 @@ static void ref_mul(g16_fp *r, const g16_fp *a, const g16_fp *b)
     g16_fp x, y;
     reduce(&x, a);
     reduce(&y, b);
-    g16_mont_mul(r->l, x.l, y.l, g16_fp_modulus, FP_N0, 6);
+    g16_mont_mul(r->l, x.l, y.l, g16_fp_modulus, FP_N0, NW);
 }
 
 /* a, b of n elements through every entry point and aliasing; 'what' names the run */
@@ -71,7 +81,7 @@ static void check_arrays(const g16_fp *a, const g16_fp *b, size_t n, const char 
     g16_fp_mul_n(got, a, b, n);
     for (size_t i = 0; i < n; i++)
         CHECK(!memcmp(got[i].l, want[i].l, sizeof got[i].l), "%s: mul n=%zu i=%zu", what, n, i);
-    CHECK(got[n].l[0] == 0xa5a5a5a5a5a5a5a5ULL && got[n].l[5] == 0xa5a5a5a5a5a5a5a5ULL,
+    CHECK(got[n].l[0] == 0xa5a5a5a5a5a5a5a5ULL && got[n].l[NW - 1] == 0xa5a5a5a5a5a5a5a5ULL,
           "%s: wrote past n=%zu", what, n);
     if (n) memcpy(al, a, n * sizeof *al);
     g16_fp_mul_n(al, al, b, n);
@@ -102,23 +112,23 @@ static void run_all(const char *path)
     e[ne++].l[0] = 1;                                  /* 1 (an integer, not 1 in Montgomery form) */
     e[ne++].l[0] = 2;
     e[ne++] = g16_fp_one_mont;                         /* Montgomery 1 */
-    memcpy(e[ne].l, g16_fp_modulus, 48), e[ne++].l[0] -= 1; /* p-1 */
-    memcpy(e[ne].l, g16_fp_modulus, 48), e[ne++].l[0] -= 2; /* p-2 */
+    memcpy(e[ne].l, g16_fp_modulus, NB), e[ne++].l[0] -= 1; /* p-1 */
+    memcpy(e[ne].l, g16_fp_modulus, NB), e[ne++].l[0] -= 2; /* p-2 */
     { /* (p-1)/2, (p+1)/2 */
         g16_fp h;
-        for (int i = 0; i < 6; i++) h.l[i] = (g16_fp_modulus[i] >> 1) | (i < 5 ? g16_fp_modulus[i + 1] << 63 : 0);
+        for (int i = 0; i < NW; i++) h.l[i] = (g16_fp_modulus[i] >> 1) | (i < NW - 1 ? g16_fp_modulus[i + 1] << 63 : 0);
         e[ne++] = h;
         h.l[0] += 1;
         e[ne++] = h;
     }
-    for (int k = 0; k < 381; k += 29) { /* 2^k and 2^k - 1 */
+    for (int k = 0; k < PBITS; k += 29) { /* 2^k and 2^k - 1 */
         e[ne].l[k / 64] = 1ull << (k % 64), ne++;
         for (int i = 0; i < k / 64; i++) e[ne].l[i] = ~0ull;
         if (k % 64) e[ne].l[k / 64] = (1ull << (k % 64)) - 1;
         ne++;
     }
     /* limb patterns at the 52-bit boundaries of the vector radix */
-    for (int k = 52; k < 381; k += 52) e[ne].l[k / 64] = 1ull << (k % 64), ne++;
+    for (int k = 52; k < PBITS; k += 52) e[ne].l[k / 64] = 1ull << (k % 64), ne++;
     int nr = ne;
     for (int i = 0; i < nr && ne < NE; i++) plus_p(&e[ne++], &e[i]); /* the same residues, in [p, 2p) */
     /* every pair of edge values, as arrays of all lengths' worth */
@@ -144,7 +154,7 @@ static void run_all(const char *path)
         g16_fp w, g;
         g16_fp_mul(&w, &a[i], &b[i]);
         g16_fp_mul_n(&g, &a[i], &b[i], 1);
-        CHECK(!memcmp(w.l, g.l, 48), "%s: g16_fp_mul i=%zu", path, i);
+        CHECK(!memcmp(w.l, g.l, NB), "%s: g16_fp_mul i=%zu", path, i);
     }
     /* stride 2 (one component of Fp2 arrays): the other component untouched */
     for (size_t n = 0; n <= 19; n++) {
@@ -155,8 +165,8 @@ static void run_all(const char *path)
             for (size_t i = 0; i < n; i++) {
                 g16_fp w;
                 ref_mul(&w, &a[2 * i + c], &b[2 * i + c]);
-                CHECK(!memcmp(w.l, r[2 * i + c].l, 48), "%s: stride 2 c%d n=%zu i=%zu", path, c, n, i);
-                if (!c) CHECK(!memcmp(a[2 * i + 1].l, r[2 * i + 1].l, 48), "%s: stride 2 wrote c1", path);
+                CHECK(!memcmp(w.l, r[2 * i + c].l, NB), "%s: stride 2 c%d n=%zu i=%zu", path, c, n, i);
+                if (!c) CHECK(!memcmp(a[2 * i + 1].l, r[2 * i + 1].l, NB), "%s: stride 2 wrote c1", path);
             }
         }
         free(r);
@@ -169,7 +179,7 @@ static void run_all(const char *path)
         for (size_t i = 0; i < n; i++) {
             g16_fp w;
             ref_mul(&w, &a[2 * i + 1], &b[3 * i]);
-            CHECK(!memcmp(w.l, r[i].l, 48), "%s: strides 1/2/3 n=%zu i=%zu", path, n, i);
+            CHECK(!memcmp(w.l, r[i].l, NB), "%s: strides 1/2/3 n=%zu i=%zu", path, n, i);
         }
     }
     free(a);
@@ -180,11 +190,11 @@ static void run_all(const char *path)
 static IFMA_TARGET void check_v8_pieces(void)
 {
     /* p52 holds p */
-    uint64_t w[6] = {0};
-    for (int j = 0; j < 8; j++) {
+    uint64_t w[NW] = {0};
+    for (int j = 0; j < FP_NL; j++) {
         unsigned bit = 52 * j;
         w[bit / 64] |= g16_p52[j] << (bit % 64);
-        if (bit % 64 > 12 && bit / 64 + 1 < 6) w[bit / 64 + 1] |= g16_p52[j] >> (64 - bit % 64);
+        if (bit % 64 > 12 && bit / 64 + 1 < NW) w[bit / 64 + 1] |= g16_p52[j] >> (64 - bit % 64);
     }
     CHECK(!memcmp(w, g16_fp_modulus, sizeof w), "g16_p52 is not p");
     /* 8 pairs per round: edge values (0, 1, p-1, p-2) and random ones */
@@ -195,9 +205,9 @@ static IFMA_TARGET void check_v8_pieces(void)
             rand_fp(&b[i]);
             if (round < 16) {
                 int e = (round + i) % 4;
-                memcpy(a[i].l, g16_fp_modulus, 48);
-                if (e == 0) memset(&a[i], 0, 48);
-                if (e == 1) memset(&a[i], 0, 48), a[i].l[0] = 1;
+                memcpy(a[i].l, g16_fp_modulus, NB);
+                if (e == 0) memset(&a[i], 0, NB);
+                if (e == 1) memset(&a[i], 0, NB), a[i].l[0] = 1;
                 if (e == 2) a[i].l[0] -= 1;
                 if (e == 3) a[i].l[0] -= 2;
                 if (round & 1) { g16_fp t = a[i]; a[i] = b[i]; b[i] = t; }
@@ -211,13 +221,13 @@ static IFMA_TARGET void check_v8_pieces(void)
         store8(r, &z, 0xff, offsets(1));
         for (int i = 0; i < 8; i++) {
             g16_fp_sub(&want, &a[i], &b[i]);
-            CHECK(!memcmp(want.l, r[i].l, 48), "v8_sub round %d lane %d", round, i);
+            CHECK(!memcmp(want.l, r[i].l, NB), "v8_sub round %d lane %d", round, i);
         }
         v8_add(&z, &x, &y);
         store8(r, &z, 0xff, offsets(1));
         for (int i = 0; i < 8; i++) {
             g16_fp_add(&want, &a[i], &b[i]);
-            CHECK(!memcmp(want.l, r[i].l, 48), "v8_add round %d lane %d", round, i);
+            CHECK(!memcmp(want.l, r[i].l, NB), "v8_add round %d lane %d", round, i);
         }
         __mmask8 k = (__mmask8)(g16_rng_u64(&rng) & 0xff);
         v8_neg_mask(&z, &x, k);
@@ -227,7 +237,7 @@ static IFMA_TARGET void check_v8_pieces(void)
                 g16_fp_neg(&want, &a[i]);
             else
                 want = a[i];
-            CHECK(!memcmp(want.l, r[i].l, 48), "v8_neg_mask round %d lane %d", round, i);
+            CHECK(!memcmp(want.l, r[i].l, NB), "v8_neg_mask round %d lane %d", round, i);
         }
         /* the lazy product: inputs up to 2p - 1, result below 1.5p, the same residue */
         g16_fp la[8], lb[8];
@@ -244,15 +254,19 @@ static IFMA_TARGET void check_v8_pieces(void)
             g16_fp red, three_half; /* 1.5p = p + (p >> 1) + 1 > the bound */
             ref_mul(&want, &a[i], &b[i]);
             reduce(&red, &r[i]);
-            CHECK(!memcmp(want.l, red.l, 48), "mont8_1_lazy round %d lane %d", round, i);
+            CHECK(!memcmp(want.l, red.l, NB), "mont8_1_lazy round %d lane %d", round, i);
             unsigned __int128 c = 1;
-            for (int w = 0; w < 6; w++) {
-                uint64_t h = (g16_fp_modulus[w] >> 1) | (w < 5 ? g16_fp_modulus[w + 1] << 63 : 0);
+            for (int w = 0; w < NW; w++) {
+#if G16_CURVE_BN254 /* 4p²/2^256 < 0.76p: the lazy bound is 2p (still a valid input) */
+                uint64_t h = g16_fp_modulus[w] - (w == 0);
+#else
+                uint64_t h = (g16_fp_modulus[w] >> 1) | (w < NW - 1 ? g16_fp_modulus[w + 1] << 63 : 0);
+#endif
                 c += (unsigned __int128)g16_fp_modulus[w] + h;
                 three_half.l[w] = (uint64_t)c;
                 c >>= 64;
             }
-            CHECK(!g16_mont_geq(r[i].l, three_half.l, 6), "mont8_1_lazy round %d lane %d: not below 1.5p", round, i);
+            CHECK(!g16_mont_geq(r[i].l, three_half.l, NW), "mont8_1_lazy round %d lane %d: not below 1.5p", round, i);
         }
         /* through addresses: lane i reads b[7 - i] at offset 0, writes r[i] */
         uint64_t ad[8], ar[8];
@@ -260,7 +274,7 @@ static IFMA_TARGET void check_v8_pieces(void)
         memset(r, 0, sizeof r);
         v8_gather_at(&z, _mm512_loadu_si512(ad), 0, 0x7f);
         v8_scatter_at(_mm512_loadu_si512(ar), 0, &z, 0x7f);
-        for (int i = 0; i < 7; i++) CHECK(!memcmp(b[7 - i].l, r[i].l, 48), "gather/scatter lane %d", i);
+        for (int i = 0; i < 7; i++) CHECK(!memcmp(b[7 - i].l, r[i].l, NB), "gather/scatter lane %d", i);
         CHECK(g16_fp_is_zero(&r[7]), "masked lane written");
     }
 }

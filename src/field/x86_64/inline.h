@@ -22,10 +22,64 @@
 #include "field/fp.h"
 #include "field/fr.h"
 
-/* BLS12-381's 6-limb bodies: the BN254 compile (docs/curve.md) calls the exported
- * functions instead */
-#if defined(__x86_64__) && defined(__GNUC__) && !G16_CURVE_BN254
+#if defined(__x86_64__) && defined(__GNUC__)
 #define G16_FP_INLINE 1
+
+#if G16_CURVE_BN254
+/* BN254's 4-limb Fp (docs/curve.md): p < 2^254, so a + b < 2p never carries out of
+ * four words; the same instruction sequences as the Fr pair below. */
+static inline __attribute__((always_inline)) void g16_fp_sub_inl(g16_fp *r, const g16_fp *a,
+                                                                 const g16_fp *b)
+{
+    uint64_t t0 = a->l[0], t1 = a->l[1], t2 = a->l[2], t3 = a->l[3], m;
+    __asm__("subq %[b0], %[t0]\n\t"
+            "sbbq %[b1], %[t1]\n\t"
+            "sbbq %[b2], %[t2]\n\t"
+            "sbbq %[b3], %[t3]\n\t"
+            "sbbq %[m], %[m]"
+            : [t0] "+&r"(t0), [t1] "+&r"(t1), [t2] "+&r"(t2), [t3] "+&r"(t3), [m] "=r"(m)
+            : [b0] "m"(b->l[0]), [b1] "m"(b->l[1]), [b2] "m"(b->l[2]), [b3] "m"(b->l[3])
+            : "cc");
+    uint64_t q0 = g16_fp_modulus[0] & m, q1 = g16_fp_modulus[1] & m, q2 = g16_fp_modulus[2] & m,
+             q3 = g16_fp_modulus[3] & m;
+    __asm__("addq %[q0], %[t0]\n\t"
+            "adcq %[q1], %[t1]\n\t"
+            "adcq %[q2], %[t2]\n\t"
+            "adcq %[q3], %[t3]"
+            : [t0] "+r"(t0), [t1] "+r"(t1), [t2] "+r"(t2), [t3] "+r"(t3)
+            : [q0] "r"(q0), [q1] "r"(q1), [q2] "r"(q2), [q3] "r"(q3)
+            : "cc");
+    r->l[0] = t0, r->l[1] = t1, r->l[2] = t2, r->l[3] = t3;
+}
+
+static inline __attribute__((always_inline)) void g16_fp_add_inl(g16_fp *r, const g16_fp *a,
+                                                                 const g16_fp *b)
+{
+    uint64_t t0 = a->l[0], t1 = a->l[1], t2 = a->l[2], t3 = a->l[3];
+    __asm__("addq %[b0], %[t0]\n\t"
+            "adcq %[b1], %[t1]\n\t"
+            "adcq %[b2], %[t2]\n\t"
+            "adcq %[b3], %[t3]"
+            : [t0] "+&r"(t0), [t1] "+&r"(t1), [t2] "+&r"(t2), [t3] "+&r"(t3)
+            : [b0] "m"(b->l[0]), [b1] "m"(b->l[1]), [b2] "m"(b->l[2]), [b3] "m"(b->l[3])
+            : "cc");
+    uint64_t s0 = t0, s1 = t1, s2 = t2, s3 = t3;
+    __asm__("subq %[p0], %[s0]\n\t"
+            "sbbq %[p1], %[s1]\n\t"
+            "sbbq %[p2], %[s2]\n\t"
+            "sbbq %[p3], %[s3]\n\t"
+            "cmovcq %[t0], %[s0]\n\t"
+            "cmovcq %[t1], %[s1]\n\t"
+            "cmovcq %[t2], %[s2]\n\t"
+            "cmovcq %[t3], %[s3]"
+            : [s0] "+&r"(s0), [s1] "+&r"(s1), [s2] "+&r"(s2), [s3] "+&r"(s3)
+            : [t0] "r"(t0), [t1] "r"(t1), [t2] "r"(t2), [t3] "r"(t3),
+              [p0] "m"(g16_fp_modulus[0]), [p1] "m"(g16_fp_modulus[1]),
+              [p2] "m"(g16_fp_modulus[2]), [p3] "m"(g16_fp_modulus[3])
+            : "cc");
+    r->l[0] = s0, r->l[1] = s1, r->l[2] = s2, r->l[3] = s3;
+}
+#else /* BLS12-381: six limbs */
 
 /* p's limbs, as in fp.c (tests/unit/test_field_inline.c checks them against g16_fp_modulus). */
 #define G16_FP_P0 0xb9feffffffffaaabULL
@@ -122,6 +176,7 @@ static inline __attribute__((always_inline)) void g16_fp_add_inl(g16_fp *r, cons
             : "cc");
     r->l[0] = s0, r->l[1] = s1, r->l[2] = s2, r->l[3] = s3, r->l[4] = s4, r->l[5] = s5;
 }
+#endif /* G16_CURVE_BN254 */
 
 /* Fr (4 limbs, r < 2^255): the same two operations, for NTT butterflies. */
 static inline __attribute__((always_inline)) void g16_fr_sub_inl(g16_fr *r, const g16_fr *a,
