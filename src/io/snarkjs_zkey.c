@@ -6,9 +6,10 @@
 #include "common/error.h"
 #include "common/pool.h"
 #include "curve/curve.h"
-#if !G16_CURVE_BN254
 #include "field/fp_batch.h"
 #include "field/fp_ifma.h"
+#if G16_CURVE_BN254
+#include "bn254/consts.h"
 #endif
 #include "io/circom_bin.h"
 #include "io/snarkjs.h"
@@ -56,10 +57,22 @@ typedef struct check_ctx {
     size_t first_bad; /* smallest bad index seen (SIZE_MAX: none) */
 } check_ctx;
 
-/* The 8-lane checks are written for BLS12-381's 6 limbs and b = 4. */
-#if defined(G16_IFMA_BUILD) && !G16_CURVE_BN254
+#ifdef G16_IFMA_BUILD
 #define SJ_IFMA 1
 #endif
+
+/* b of G1 and of the twist: 4 and 4(1 + u) on bls12381, 3 and 3/(9 + u) on bn128 */
+static void curve_b(g16_fp *b1, g16_fp2 *b2)
+{
+#if G16_CURVE_BN254
+    static const g16_fp bn_b1 = G16_BN254_G1_B;
+    static const g16_fp2 bn_b2 = G16_BN254_G2_B;
+    *b1 = bn_b1, *b2 = bn_b2;
+#else
+    g16_fp_from_u64(b1, 4);
+    b2->c0 = *b1, b2->c1 = *b1;
+#endif
+}
 
 #ifdef SJ_IFMA
 /* y² = x³ + b for 8 points at once (IFMA, fp_ifma.h): the on-curve test is ~3
@@ -68,9 +81,10 @@ typedef struct check_ctx {
 static IFMA_TARGET __mmask8 g1_on_curve8(const g16_g1_affine *p, __mmask8 k)
 {
     v8 x, y, a[2], b[2], o[2], x3, b4;
-    g16_fp four;
-    g16_fp_from_u64(&four, 4);
-    v8_set1(&b4, &four);
+    g16_fp b1;
+    g16_fp2 b2;
+    curve_b(&b1, &b2);
+    v8_set1(&b4, &b1);
     load8(&x, &p->x, k, offsets(2));
     load8(&y, &p->y, k, offsets(2));
     a[0] = x, a[1] = y, b[0] = x, b[1] = y;
@@ -78,16 +92,18 @@ static IFMA_TARGET __mmask8 g1_on_curve8(const g16_g1_affine *p, __mmask8 k)
     mont8_1(&x3, &o[0], &x);
     v8_add(&x3, &x3, &b4);
     __mmask8 eq = k;
-    for (int j = 0; j < 8; j++) eq &= _mm512_cmpeq_epi64_mask(x3.l[j], o[1].l[j]);
+    for (int j = 0; j < FP_NL; j++) eq &= _mm512_cmpeq_epi64_mask(x3.l[j], o[1].l[j]);
     return eq;
 }
 
 static IFMA_TARGET __mmask8 g2_on_curve8(const g16_g2_affine *p, __mmask8 k)
 {
-    v8 x0, x1, y0, y1, a[2], b[2], o[2], q[2], t, u, b4;
-    g16_fp four;
-    g16_fp_from_u64(&four, 4);
-    v8_set1(&b4, &four);
+    v8 x0, x1, y0, y1, a[2], b[2], o[2], q[2], t, u, bc0, bc1;
+    g16_fp b1;
+    g16_fp2 b2;
+    curve_b(&b1, &b2);
+    v8_set1(&bc0, &b2.c0);
+    v8_set1(&bc1, &b2.c1);
     load8(&x0, &p->x.c0, k, offsets(4));
     load8(&x1, &p->x.c1, k, offsets(4));
     load8(&y0, &p->y.c0, k, offsets(4));
@@ -110,11 +126,11 @@ static IFMA_TARGET __mmask8 g2_on_curve8(const g16_g2_affine *p, __mmask8 k)
     v8_sub(&u, &o[0], &o[1]); /* c0 */
     v8_sub(&t, &t, &o[0]);
     v8_sub(&t, &t, &o[1]); /* c1 */
-    /* + b = 4 + 4u */
-    v8_add(&u, &u, &b4);
-    v8_add(&t, &t, &b4);
+    /* + b */
+    v8_add(&u, &u, &bc0);
+    v8_add(&t, &t, &bc1);
     __mmask8 eq = k;
-    for (int j = 0; j < 8; j++)
+    for (int j = 0; j < FP_NL; j++)
         eq &= _mm512_cmpeq_epi64_mask(u.l[j], r0.l[j]) & _mm512_cmpeq_epi64_mask(t.l[j], r1.l[j]);
     return eq;
 }
