@@ -72,12 +72,15 @@ vectors:
 	node scripts/gen-vectors-bn254.mjs tests/vectors/bn254
 	python3 scripts/gen-selftest-kat.py tests/vectors src/diag/selftest_kat.h
 
-# Rebuilds the circom/snarkjs interop fixtures (tests/interop/fixtures): a small
-# powers-of-tau ceremony with public entropy (tests only), circom2 and snarkjs.
+# Rebuilds the circom/snarkjs interop fixtures (tests/interop/fixtures, bn128/ for
+# BN254): a small powers-of-tau ceremony per curve with public entropy (tests only),
+# circom2 and snarkjs.
 fixtures:
 	npm ci --no-audit --no-fund
 	bash scripts/make-ptau.sh 11
 	bash tests/interop/make-fixtures.sh
+	bash scripts/make-ptau.sh 11 tests/interop/build/pot11-bn128.ptau bn128
+	bash tests/interop/make-fixtures.sh --curve bn128
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)

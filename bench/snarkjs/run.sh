@@ -2,14 +2,17 @@
 # g16 vs snarkjs 0.7.6: `g16 snarkjs prove` (= `g16 prove --zkey`) and `snarkjs groth16 prove` on the same
 # .zkey and .wtns, same machine, same run, at 2^12, 2^14, 2^16 constraints (and
 # 2^18 with --big).  Circuit: a chain of Poseidon(2) hashes (chain.circom.in),
-# compiled with circom2 --prime bls12381 --O2.
+# compiled with circom2 --prime bls12381 --O2, or --prime bn128 with --curve bn128
+# (the chains of issue 28: 68 hashes in the 2^14 domain, 276 in 2^16; 17 and 1105
+# at 2^12 and 2^18).  The two curves' circuits and keys live apart (build/<curve>/).
 #
 # The proving keys are made by `g16 snarkjs testkey` from a KNOWN tau: INSECURE,
 # for benchmarking only (snarkjs's own setup takes minutes per key in JS; the key
 # has exactly the layout and math of a snarkjs key, and both provers' proofs are
 # checked with `snarkjs groth16 verify` against it).  Never use such a key for real.
 #
-# usage: bench/snarkjs/run.sh [--big] [--reps N]     (G16=path/to/g16, default build/g16)
+# usage: bench/snarkjs/run.sh [--curve bls12381|bn128] [--big] [--reps N]
+#        (G16=path/to/g16, default build/g16)
 # Times are medians of N runs (default 3) of each whole command, process start-up
 # included for both: wall-clock and CPU (user + sys over all threads); the table
 # goes to stdout (markdown).  The two provers alternate, so load hits both alike.
@@ -21,18 +24,22 @@ snarkjs=$root/node_modules/.bin/snarkjs
 circom=$root/node_modules/.bin/circom2
 reps=3
 logs=(12 14 16)
+curve=bls12381
+usage="usage: $0 [--curve bls12381|bn128] [--big] [--reps N]"
 while [ $# -gt 0 ]; do
     case $1 in
     --big) logs+=(18) ;;
     --reps) reps=$2; shift ;;
-    *) echo "usage: $0 [--big] [--reps N]" >&2; exit 2 ;;
+    --curve) curve=${2:?$usage}; shift ;;
+    *) echo "$usage" >&2; exit 2 ;;
     esac
     shift
 done
+case $curve in bls12381|bn128) ;; *) echo "$usage" >&2; exit 2 ;; esac
 for t in "$g16" "$snarkjs" "$circom"; do
     [ -x "$t" ] || { echo "bench: $t missing (make build; scripts/install-deps.sh)" >&2; exit 1; }
 done
-b=$root/bench/snarkjs/build
+b=$root/bench/snarkjs/build/$curve
 mkdir -p "$b"
 echo '{"x": ["1", "2"]}' > "$b/input.json"
 
@@ -58,13 +65,40 @@ check() { # check NAME PROOF PUBLIC VK
 
 echo "| constraints | domain | snarkjs 0.7.6 wall (s) | g16 wall (s) | wall ratio | snarkjs CPU (s) | g16 CPU (s) | CPU ratio |"
 echo "|---:|---:|---:|---:|---:|---:|---:|---:|"
+# hashes in the chain for a domain of 2^lg
+hashes() {
+    if [ "$curve" = bn128 ]; then
+        # 237 constraints a hash on bn128; the counts of issue 28's measurements
+        case $1 in 12) echo 17 ;; 14) echo 68 ;; 16) echo 276 ;; 18) echo 1105 ;; esac
+    else
+        # 240 constraints a hash; room for the public row and the constant one
+        echo $(( ((1 << $1) - 2) / 240 ))
+    fi
+}
+# constraints: the r1cs header's nConstraints (section 1, after the prime)
+constraints() {
+    python3 - "$1" <<'PY'
+import struct, sys
+d = open(sys.argv[1], "rb").read()
+pos, n = 12, struct.unpack_from("<I", d, 8)[0]
+for _ in range(n):
+    sid, size = struct.unpack_from("<IQ", d, pos)
+    if sid == 1:
+        n8 = struct.unpack_from("<I", d, pos + 12)[0]
+        print(struct.unpack_from("<I", d, pos + 16 + n8 + 24)[0])
+        break
+    pos += 12 + size
+PY
+}
+
 for lg in "${logs[@]}"; do
-    # 240 constraints per hash; room for the public row and the constant one
-    n=$(( ((1 << lg) - 2) / 240 ))
+    n=$(hashes "$lg")
     c=chain$n
+    # the circuit sits in build/<curve>/, so the include path of chain.circom.in is one deeper
     if [ ! -f "$b/$c.r1cs" ]; then
-        sed "s/@N@/$n/" "$root/bench/snarkjs/chain.circom.in" > "$b/$c.circom"
-        "$circom" "$b/$c.circom" --r1cs --wasm --prime bls12381 --O2 -o "$b" >/dev/null
+        sed -e "s/@N@/$n/" -e 's|"\.\./\.\./\.\./node_modules|"../../../../node_modules|' \
+            "$root/bench/snarkjs/chain.circom.in" > "$b/$c.circom"
+        "$circom" "$b/$c.circom" --r1cs --wasm --prime "$curve" --O2 -o "$b" >/dev/null
     fi
     [ -f "$b/$c.wtns" ] || "$snarkjs" wtns calculate "$b/${c}_js/$c.wasm" "$b/input.json" "$b/$c.wtns" >/dev/null
     # INSECURE known-tau key (benchmark only)
@@ -76,7 +110,7 @@ for lg in "${logs[@]}"; do
     done
     check snarkjs "$b/sj_proof.json" "$b/sj_public.json" "$b/$c.vk.json"
     check g16 "$b/g16_proof.json" "$b/g16_public.json" "$b/$c.vk.json"
-    cons=$(( n * 240 ))
+    cons=$(constraints "$b/$c.r1cs")
     s=$(median 1 "${ts[@]}") g=$(median 1 "${tg[@]}")
     sc=$(median 2 "${ts[@]}") gc=$(median 2 "${tg[@]}")
     printf '| %d (2^%d) | %d | %.2f | %.3f | %.1fx | %.2f | %.3f | %.1fx |\n' "$cons" "$lg" $((1 << lg)) \

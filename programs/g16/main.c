@@ -24,7 +24,7 @@ static const char usage[] =
     "  info FILE             what a .g16c/.g16w/.params/.g16k/.vk/proof file holds, and if it\n"
     "                        is valid\n"
     "  snarkjs prove|verify  circom/snarkjs interop: prove from .zkey + .wtns, verify\n"
-    "                        snarkjs proofs (g16 snarkjs --help)\n"
+    "                        snarkjs proofs, bls12381 or bn128 (g16 snarkjs --help)\n"
     "  remote submit|status|wait|cancel|proof|jobs|server|metrics\n"
     "                        a client of the g16d daemon (g16 remote --help)\n"
     "  filecoin poseidon|post-check|circuit|post-prove|...\n"

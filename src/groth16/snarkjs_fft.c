@@ -24,7 +24,8 @@
 
 void g16_sj_root(g16_fr *out, unsigned log_n)
 {
-    /* (r − 1) >> log_n: r − 1 = 2^32·t, so the shift never drops a set bit for log_n <= 32. */
+    /* (r − 1) >> log_n: r − 1 = 2^s·t (s = G16_SJ_TWO_ADICITY), so the shift never
+     * drops a set bit for log_n <= s. */
     uint64_t e[4];
     memcpy(e, g16_fr_modulus, sizeof e);
     e[0] -= 1;
@@ -159,7 +160,8 @@ static g16_status make_twiddles(g16_fr **out, unsigned log_n, int inverse)
 
 g16_status g16_sj_ntt(g16_fr *x, unsigned log_n, int inverse)
 {
-    if (log_n > 32) return g16_fail(G16_ERR_ARG, "NTT of 2^%u: at most 2^32", log_n);
+    if (log_n > G16_SJ_TWO_ADICITY)
+        return g16_fail(G16_ERR_ARG, "NTT of 2^%u: at most 2^%u", log_n, G16_SJ_TWO_ADICITY);
     g16_fr *tw;
     G16_TRY(make_twiddles(&tw, log_n, inverse));
     ntt_core(x, log_n, tw);
@@ -211,7 +213,7 @@ static void quot_fn(void *vctx, size_t begin, size_t end, unsigned worker)
 
 g16_status g16_sj_odd_quotient(g16_fr *out, g16_fr *a, g16_fr *b, g16_fr *c, unsigned log_n)
 {
-    if (log_n >= 32) return g16_fail(G16_ERR_ARG, "domain 2^%u: the odd points need 2^%u-th roots", log_n, log_n + 1);
+    if (log_n >= G16_SJ_TWO_ADICITY) return g16_fail(G16_ERR_ARG, "domain 2^%u: the odd points need 2^%u-th roots", log_n, log_n + 1);
     size_t n = (size_t)1 << log_n;
     g16_fr *fwd = NULL, *inv = NULL, *shift = g16_malloc(n * sizeof *shift);
     g16_status s = shift ? G16_OK : g16_fail(G16_ERR_NOMEM, "odd-point factors for 2^%u", log_n);

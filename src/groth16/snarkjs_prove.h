@@ -23,6 +23,16 @@
 #include "field/fr.h"
 #include "g16.h"
 
+/* snarkjs's name of the curve of this compile, and the 2-adicity of its r (the
+ * largest power-of-two domain; the prover also needs the 2n-th roots). */
+#if G16_CURVE_BN254
+#define G16_SJ_CURVE_NAME "bn128"
+#define G16_SJ_TWO_ADICITY 28
+#else
+#define G16_SJ_CURVE_NAME "bls12381"
+#define G16_SJ_TWO_ADICITY 32
+#endif
+
 /* One entry of the A/B coefficient list: matrix m (0 = A, 1 = B) at row, signal. */
 typedef struct g16_sj_coef {
     uint32_t m, row, signal;
@@ -101,7 +111,7 @@ g16_status g16_sj_prove(g16_sj_proof *proof, const g16_sj_pk *pk, const g16_fr *
 g16_status g16_sj_verify(const g16_sj_vk *vk, const g16_sj_proof *proof, const g16_fr *pub, size_t n_pub);
 
 /* The snarkjs domain's roots: out = 5^((r−1)/2^log_n), a primitive 2^log_n-th root
- * of unity (log_n <= 32). */
+ * of unity (log_n <= G16_SJ_TWO_ADICITY; 5 is a non-residue mod r on both curves). */
 void g16_sj_root(g16_fr *out, unsigned log_n);
 
 /* In-place radix-2 NTT over Fr of length 2^log_n, natural order in and out:

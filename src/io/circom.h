@@ -1,4 +1,5 @@
-/* circom's compiled circuit (.r1cs) and snarkjs's witness (.wtns), for bls12381.
+/* circom's compiled circuit (.r1cs) and snarkjs's witness (.wtns), for the curve of
+ * the compile (bls12381; bn128 in the BN254 compile: docs/curve.md).
  * Layouts, with what each field means, in docs/formats.md. */
 #ifndef G16_IO_CIRCOM_H
 #define G16_IO_CIRCOM_H
@@ -25,7 +26,8 @@ typedef struct g16_circom_r1cs {
 /* Reads a .r1cs file: header (1), constraints (2), wire-to-label map (3, optional);
  * other sections (custom gates) are refused, since their constraints are not R1CS.
  * Returns: G16_OK; G16_ERR_IO; G16_ERR_FORMAT "PATH: section S: offset N: ..." for
- * any malformed part (a bn128 file: "curve bn128 is not supported yet"). */
+ * any malformed part (a file of the other curve: "this is a curve bn128 file, but
+ * it is read as bls12381 ..."). */
 g16_status g16_circom_r1cs_read(g16_circom_r1cs *out, const char *path);
 void g16_circom_r1cs_free(g16_circom_r1cs *r);
 

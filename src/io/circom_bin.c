@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "common/error.h"
+#include "io/snarkjs_files.h"
 
 static uint32_t rd32(const uint8_t *p)
 {
@@ -154,28 +155,91 @@ g16_status g16_bin_expect_end(const g16_bin_cursor *c)
     return G16_OK;
 }
 
-/* BN254 (bn128) r and q, little-endian limbs: recognised only to refuse them clearly. */
-static const uint64_t bn128_r[4] = {0x43e1f593f0000001ull, 0x2833e84879b97091ull,
-                                    0xb85045b68181585dull, 0x30644e72e131a029ull};
-static const uint64_t bn128_q[4] = {0x3c208c16d87cfd47ull, 0x97816a916871ca8dull,
-                                    0xb85045b68181585dull, 0x30644e72e131a029ull};
+/* The curves snarkjs names, with their primes as little-endian limbs: a file's
+ * header says which curve it is for (g16_bin_curve), and a reader of one curve can
+ * name the other's file instead of calling its prime unknown. */
+typedef struct known_curve {
+    const char *name;      /* snarkjs's name */
+    g16_curve_id id;
+    size_t limbs;          /* of q; r has 4 */
+    uint64_t q[6], r[4];
+} known_curve;
+
+static const known_curve curves[] = {
+    {"bls12381", G16_CURVE_ID_BLS12_381, 6,
+     {0xb9feffffffffaaabull, 0x1eabfffeb153ffffull, 0x6730d2a0f6b0f624ull, 0x64774b84f38512bfull,
+      0x4b1ba7b6434bacd7ull, 0x1a0111ea397fe69aull},
+     {0xffffffff00000001ull, 0x53bda402fffe5bfeull, 0x3339d80809a1d805ull, 0x73eda753299d7d48ull}},
+    {"bn128", G16_CURVE_ID_BN254, 4,
+     {0x3c208c16d87cfd47ull, 0x97816a916871ca8dull, 0xb85045b68181585dull, 0x30644e72e131a029ull},
+     {0x43e1f593f0000001ull, 0x2833e84879b97091ull, 0xb85045b68181585dull, 0x30644e72e131a029ull}},
+};
+
+static int limbs_eq(const uint8_t *p, const uint64_t *v, size_t limbs)
+{
+    for (size_t i = 0; i < limbs * 8; i++)
+        if (p[i] != (uint8_t)(v[i / 8] >> (8 * (i % 8)))) return 0;
+    return 1;
+}
+
+/* The curve whose q (or r, as is_r says) is the n8 bytes at p; NULL if none. */
+static const known_curve *curve_of_prime(const uint8_t *p, uint32_t n8, int *is_r)
+{
+    for (size_t k = 0; k < sizeof curves / sizeof *curves; k++) {
+        if (n8 == curves[k].limbs * 8 && limbs_eq(p, curves[k].q, curves[k].limbs)) return *is_r = 0, &curves[k];
+        if (n8 == 32 && limbs_eq(p, curves[k].r, 4)) return *is_r = 1, &curves[k];
+    }
+    return NULL;
+}
+
+const char *g16_sj_curve_name(g16_curve_id id)
+{
+    for (size_t k = 0; k < sizeof curves / sizeof *curves; k++)
+        if (curves[k].id == id) return curves[k].name;
+    return "unknown";
+}
 
 g16_status g16_bin_expect_prime(g16_bin_cursor *c, const uint64_t *prime, size_t limbs, const char *what)
 {
-    uint32_t n8;
-    G16_TRY(g16_bin_u32(c, &n8));
-    if (n8 == 32 && c->end - c->pos >= 32 &&
-        (!memcmp(c->f->data + c->pos, bn128_r, 32) || !memcmp(c->f->data + c->pos, bn128_q, 32)))
-        return g16_bin_fail(c, "curve bn128 is not supported yet (only bls12381)");
-    if (n8 != limbs * 8)
-        return g16_bin_fail(c, "%s is %u bytes wide, expected %zu (bls12381)", what, n8, limbs * 8);
-    const uint8_t *p = NULL;
-    G16_TRY(g16_bin_bytes(c, &p, n8));
+    int want_r = 0;
     uint8_t want[48];
     for (size_t i = 0; i < limbs * 8; i++) want[i] = (uint8_t)(prime[i / 8] >> (8 * (i % 8)));
+    const known_curve *expected = curve_of_prime(want, (uint32_t)(limbs * 8), &want_r);
+    const char *ename = expected ? expected->name : "?";
+    uint32_t n8;
+    G16_TRY(g16_bin_u32(c, &n8));
+    int got_r = 0;
+    const known_curve *got = n8 <= 48 && c->end - c->pos >= n8 ? curve_of_prime(c->f->data + c->pos, n8, &got_r) : NULL;
+    if (got && got != expected)
+        return g16_bin_fail(c, "this is a curve %s file, but it is read as %s (a file of the other curve given "
+                            "with it?)", got->name, ename);
+    if (n8 != limbs * 8) return g16_bin_fail(c, "%s is %u bytes wide, expected %zu (%s)", what, n8, limbs * 8, ename);
+    const uint8_t *p = NULL;
+    G16_TRY(g16_bin_bytes(c, &p, n8));
     if (memcmp(p, want, n8) != 0) {
         c->pos -= n8;
-        return g16_bin_fail(c, "%s is not bls12381's", what);
+        return g16_bin_fail(c, "%s is not %s's", what, ename);
     }
+    return G16_OK;
+}
+
+g16_status g16_bin_curve(const g16_binfile *f, g16_curve_id *out)
+{
+    /* the first field header: r1cs and wtns section 1 (r), zkey section 2 (q) */
+    uint32_t id = !memcmp(f->data, "zkey", 4) ? 2 : 1;
+    g16_bin_cursor c = {0};
+    G16_TRY(g16_bin_section(&c, f, id, "header"));
+    uint32_t n8;
+    const uint8_t *p = NULL;
+    G16_TRY(g16_bin_u32(&c, &n8));
+    if (n8 == 0 || n8 > 48) return g16_bin_fail(&c, "field width %u is not a known curve's (32 or 48 bytes)", n8);
+    G16_TRY(g16_bin_bytes(&c, &p, n8));
+    int is_r;
+    const known_curve *k = curve_of_prime(p, n8, &is_r);
+    if (!k) {
+        c.pos -= n8;
+        return g16_bin_fail(&c, "the %u-byte prime is neither bls12381's nor bn128's", n8);
+    }
+    *out = k->id;
     return G16_OK;
 }

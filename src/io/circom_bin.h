@@ -64,8 +64,14 @@ g16_status g16_bin_expect_end(const g16_bin_cursor *c);
 g16_status g16_bin_fail(const g16_bin_cursor *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Checks a field header "u32 n8, prime (n8 bytes LE)" against the expected prime
- * (BLS12-381's r or p).  A bn128 prime gives G16_ERR_FORMAT "curve bn128 is not
- * supported yet"; any other prime or width, G16_ERR_FORMAT naming it. */
+ * (r or q of the curve being read).  The other curve's prime gives G16_ERR_FORMAT
+ * "this is a curve bn128 file, but it is read as bls12381 ..."; any other prime or
+ * width, G16_ERR_FORMAT naming it. */
 g16_status g16_bin_expect_prime(g16_bin_cursor *c, const uint64_t *prime, size_t limbs, const char *what);
+
+/* The curve a .r1cs / .wtns / .zkey file is for, from its first field header
+ * (f opened with its magic).  Returns: G16_OK; G16_ERR_FORMAT naming the section and
+ * offset when the header is missing or its prime is neither curve's. */
+g16_status g16_bin_curve(const g16_binfile *f, g16_curve_id *out);
 
 #endif

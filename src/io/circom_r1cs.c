@@ -6,6 +6,7 @@
 #include "common/error.h"
 #include "io/circom.h"
 #include "io/circom_bin.h"
+#include "io/json.h"
 
 static g16_status read_header(g16_circom_r1cs *r, g16_binfile *f, uint64_t *n_wires_total)
 {
@@ -145,4 +146,12 @@ g16_status g16_circom_r1cs_check(const g16_circom_r1cs *r, const g16_fr *w, size
         }
     }
     return G16_OK;
+}
+
+/* Here, not in json.c, because it is per curve (json.c is compiled once). */
+void g16_fr_to_decimal(char out[80], const g16_fr *a)
+{
+    uint64_t c[4];
+    g16_fr_to_canonical(c, a);
+    g16_limbs_to_decimal(out, c, 4);
 }

@@ -69,8 +69,11 @@ g16_status g16_json_write_file(const json_t *root, const char *path, int indent)
 
 g16_status g16_decimal_to_limbs(uint64_t *out, size_t limbs, const uint64_t *modulus, const char *s)
 {
-    if (!s || !*s || (s[0] == '0' && s[1]) || strlen(s) > 20 * limbs)
+    if (!s || !*s || (s[0] == '0' && s[1]) || strspn(s, "0123456789") != strlen(s))
         return g16_fail(G16_ERR_FORMAT, "\"%.40s\" is not a decimal number", s ? s : "");
+    /* a number too long for the limbs is a value >= the modulus (another curve's
+     * coordinate, say), not a syntax error */
+    if (strlen(s) > 20 * limbs) return g16_fail(G16_ERR_NONCANONICAL, "%.40s... is not below the modulus", s);
     uint64_t v[8] = {0};
     for (const char *q = s; *q; q++) {
         if (*q < '0' || *q > '9') return g16_fail(G16_ERR_FORMAT, "\"%.40s\" is not a decimal number", s);
@@ -118,11 +121,4 @@ void g16_limbs_to_decimal(char *out, const uint64_t *in, size_t limbs)
     while (k > 1 && tmp[k - 1] == '0') k--;
     for (size_t i = 0; i < k; i++) out[i] = tmp[k - 1 - i];
     out[k] = 0;
-}
-
-void g16_fr_to_decimal(char out[80], const g16_fr *a)
-{
-    uint64_t c[4];
-    g16_fr_to_canonical(c, a);
-    g16_limbs_to_decimal(out, c, 4);
 }

@@ -1,5 +1,7 @@
-/* snarkjs files for bls12381: the Groth16 .zkey (binary) and the JSON files
- * verification_key.json, proof.json, public.json.  Layouts in docs/formats.md. */
+/* snarkjs files: the Groth16 .zkey (binary) and the JSON files
+ * verification_key.json, proof.json, public.json, for the curve of the compile
+ * (bls12381; bn128 in the BN254 compile, names g16_bn254_sj_*: docs/curve.md).
+ * Layouts in docs/formats.md. */
 #ifndef G16_IO_SNARKJS_H
 #define G16_IO_SNARKJS_H
 
@@ -17,13 +19,14 @@
  * subgroup (the big sections are not subgroup-checked: a bad point there can only
  * spoil the prover's own proof, which any verifier then rejects).
  * Returns: G16_OK; G16_ERR_IO; G16_ERR_FORMAT "PATH: section S: offset N: ..."
- * (a bn128 key: "curve bn128 is not supported yet"; a PLONK/FFLONK key: named). */
+ * (a key of the other curve: "this is a curve bn128 file, but it is read as
+ * bls12381"; a PLONK/FFLONK key: named). */
 g16_status g16_sj_zkey_read(g16_sj_pk *pk, const char *path);
 
 /* Writes pk as a .zkey snarkjs can read (sections 1-9 and an empty 10). */
 g16_status g16_sj_zkey_write(const g16_sj_pk *pk, const char *path);
 
-/* Reads verification_key.json ("protocol": "groth16", "curve": "bls12381", nPublic,
+/* Reads verification_key.json ("protocol": "groth16", "curve": G16_SJ_CURVE_NAME, nPublic,
  * vk_alpha_1, vk_beta_2, vk_gamma_2, vk_delta_2, IC; other keys ignored).  Points
  * are fully checked: canonical coordinates, z = 1 (or the infinity form), on the
  * curve, in the subgroup.  Returns G16_ERR_FORMAT / _NOT_ON_CURVE / ... with the

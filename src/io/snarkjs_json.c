@@ -1,4 +1,5 @@
-/* snarkjs's JSON files: verification_key.json, proof.json, public.json (bls12381).
+/* snarkjs's JSON files: verification_key.json, proof.json, public.json (of the
+ * curve of the compile: G16_SJ_CURVE_NAME).
  * Points are projective decimal triples as ffjavascript's toObject writes them:
  * G1 [x, y, z], G2 [[x.c0, x.c1], [y.c0, y.c1], [z.c0, z.c1]], z = 1 for a finite
  * point after toAffine and z = 0 at infinity.  Coordinates are canonical integers
@@ -76,8 +77,9 @@ static g16_status expect_string(const json_t *root, const char *key, const char 
     if (!v) return G16_OK; /* optional: snarkjs does not need them either */
     const char *got = json_string_value(v); /* NULL when not a string */
     if (!got || strcmp(got, want) != 0) {
-        if (!strcmp(key, "curve") && got && !strcmp(got, "bn128"))
-            return g16_fail(G16_ERR_FORMAT, "%s: curve bn128 is not supported yet (only bls12381)", path);
+        if (!strcmp(key, "curve") && got)
+            return g16_fail(G16_ERR_FORMAT, "%s: this is a curve %.40s file, but it is read as %s (a file of the "
+                            "other curve given with it?)", path, got, want);
         return g16_fail(G16_ERR_FORMAT, "%s: \"%s\" must be \"%s\"", path, key, want);
     }
     return G16_OK;
@@ -96,7 +98,7 @@ static g16_status read_vk(g16_sj_vk *vk, const json_t *root, const char *path)
 {
     if (!json_is_object(root)) return g16_fail(G16_ERR_FORMAT, "%s: expected an object", path);
     G16_TRY(expect_string(root, "protocol", "groth16", path));
-    G16_TRY(expect_string(root, "curve", "bls12381", path));
+    G16_TRY(expect_string(root, "curve", G16_SJ_CURVE_NAME, path));
     const json_t *np = json_object_get(root, "nPublic"), *ic = json_object_get(root, "IC");
     if (!json_is_number(np)) return g16_fail(G16_ERR_FORMAT, "%s: nPublic: expected a number", path);
     /* a count: a whole number (jansson keeps "1.0" and "1e3" as reals) in range */
@@ -142,7 +144,7 @@ g16_status g16_sj_proof_read_json(g16_sj_proof *proof, const char *path)
     G16_TRY(g16_json_read_file(&root, path));
     g16_status s = json_is_object(root) ? G16_OK : g16_fail(G16_ERR_FORMAT, "%s: expected an object", path);
     if (s == G16_OK) s = expect_string(root, "protocol", "groth16", path);
-    if (s == G16_OK) s = expect_string(root, "curve", "bls12381", path);
+    if (s == G16_OK) s = expect_string(root, "curve", G16_SJ_CURVE_NAME, path);
     if (s == G16_OK) s = member_point(&proof->a, root, "pi_a", 0, path);
     if (s == G16_OK) s = member_point(&proof->b, root, "pi_b", 1, path);
     if (s == G16_OK) s = member_point(&proof->c, root, "pi_c", 0, path);
@@ -256,7 +258,7 @@ g16_status g16_sj_proof_write_json(const g16_sj_proof *proof, const char *path)
     ok &= set(o, "pi_b", g2_json(&proof->b)) == 0;
     ok &= set(o, "pi_c", g1_json(&proof->c)) == 0;
     ok &= set(o, "protocol", json_string("groth16")) == 0;
-    ok &= set(o, "curve", json_string("bls12381")) == 0;
+    ok &= set(o, "curve", json_string(G16_SJ_CURVE_NAME)) == 0;
     return write_tree(o, ok, path);
 }
 
@@ -276,7 +278,7 @@ g16_status g16_sj_vk_write_json(const g16_sj_pk *pk, const char *path)
 {
     json_t *o = json_object(), *ic = json_array();
     int ok = set(o, "protocol", json_string("groth16")) == 0;
-    ok &= set(o, "curve", json_string("bls12381")) == 0;
+    ok &= set(o, "curve", json_string(G16_SJ_CURVE_NAME)) == 0;
     ok &= set(o, "nPublic", json_integer(pk->n_public)) == 0;
     ok &= set(o, "vk_alpha_1", g1_json(&pk->alpha1)) == 0;
     ok &= set(o, "vk_beta_2", g2_json(&pk->beta2)) == 0;

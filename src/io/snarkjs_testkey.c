@@ -109,7 +109,9 @@ static g16_status build(g16_sj_pk *pk, const g16_circom_r1cs *r, uint64_t seed, 
     uint64_t rows = (uint64_t)r->n_constraints + n_pub + 1;
     unsigned log_n = 0;
     while ((1ull << log_n) < rows) log_n++;
-    if (log_n > 30) return g16_fail(G16_ERR_ARG, "testkey: %llu rows need a domain above 2^30", (unsigned long long)rows);
+    unsigned max_log = G16_SJ_TWO_ADICITY - 1 < 30 ? G16_SJ_TWO_ADICITY - 1 : 30;
+    if (log_n > max_log)
+        return g16_fail(G16_ERR_ARG, "testkey: %llu rows need a domain above 2^%u", (unsigned long long)rows, max_log);
     size_t n = (size_t)1 << log_n;
     pk->n_vars = nv;
     pk->n_public = n_pub;

@@ -1,4 +1,4 @@
-/* snarkjs Groth16 .zkey reader and writer (bls12381). */
+/* snarkjs Groth16 .zkey reader and writer (of the curve of the compile). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +8,9 @@
 #include "curve/curve.h"
 #include "field/fp_batch.h"
 #include "field/fp_ifma.h"
+#if G16_CURVE_BN254
+#include "bn254/consts.h"
+#endif
 #include "io/circom_bin.h"
 #include "io/snarkjs.h"
 
@@ -15,8 +18,9 @@
 #error "the zkey reader copies little-endian limbs directly: a big-endian host needs byte swaps"
 #endif
 
-/* snarkjs keeps Fq coordinates in Montgomery form with R = 2^384, the same form as
- * g16_fp, so a coordinate's 48 LE bytes are its limbs; only the bound is checked. */
+/* snarkjs keeps Fq coordinates in Montgomery form with R = 2^(64·limbs) (2^384 on
+ * bls12381, 2^256 on bn128), the same form as g16_fp, so a coordinate's LE bytes
+ * are its limbs; only the bound is checked. */
 static int fp_ok(const g16_fp *a)
 {
     for (int i = G16_FP_LIMBS - 1; i >= 0; i--) {
@@ -54,15 +58,33 @@ typedef struct check_ctx {
 } check_ctx;
 
 #ifdef G16_IFMA_BUILD
+#define SJ_IFMA 1
+#endif
+
+/* b of G1 and of the twist: 4 and 4(1 + u) on bls12381, 3 and 3/(9 + u) on bn128 */
+static void curve_b(g16_fp *b1, g16_fp2 *b2)
+{
+#if G16_CURVE_BN254
+    static const g16_fp bn_b1 = G16_BN254_G1_B;
+    static const g16_fp2 bn_b2 = G16_BN254_G2_B;
+    *b1 = bn_b1, *b2 = bn_b2;
+#else
+    g16_fp_from_u64(b1, 4);
+    b2->c0 = *b1, b2->c1 = *b1;
+#endif
+}
+
+#ifdef SJ_IFMA
 /* y² = x³ + b for 8 points at once (IFMA, fp_ifma.h): the on-curve test is ~3
  * (G1) or ~7 (G2) Fp products per point, the bulk of reading a key.  Returns the
  * lanes of k that are on the curve; coordinates must be below p (fp_ok first). */
 static IFMA_TARGET __mmask8 g1_on_curve8(const g16_g1_affine *p, __mmask8 k)
 {
     v8 x, y, a[2], b[2], o[2], x3, b4;
-    g16_fp four;
-    g16_fp_from_u64(&four, 4);
-    v8_set1(&b4, &four);
+    g16_fp b1;
+    g16_fp2 b2;
+    curve_b(&b1, &b2);
+    v8_set1(&b4, &b1);
     load8(&x, &p->x, k, offsets(2));
     load8(&y, &p->y, k, offsets(2));
     a[0] = x, a[1] = y, b[0] = x, b[1] = y;
@@ -70,16 +92,18 @@ static IFMA_TARGET __mmask8 g1_on_curve8(const g16_g1_affine *p, __mmask8 k)
     mont8_1(&x3, &o[0], &x);
     v8_add(&x3, &x3, &b4);
     __mmask8 eq = k;
-    for (int j = 0; j < 8; j++) eq &= _mm512_cmpeq_epi64_mask(x3.l[j], o[1].l[j]);
+    for (int j = 0; j < FP_NL; j++) eq &= _mm512_cmpeq_epi64_mask(x3.l[j], o[1].l[j]);
     return eq;
 }
 
 static IFMA_TARGET __mmask8 g2_on_curve8(const g16_g2_affine *p, __mmask8 k)
 {
-    v8 x0, x1, y0, y1, a[2], b[2], o[2], q[2], t, u, b4;
-    g16_fp four;
-    g16_fp_from_u64(&four, 4);
-    v8_set1(&b4, &four);
+    v8 x0, x1, y0, y1, a[2], b[2], o[2], q[2], t, u, bc0, bc1;
+    g16_fp b1;
+    g16_fp2 b2;
+    curve_b(&b1, &b2);
+    v8_set1(&bc0, &b2.c0);
+    v8_set1(&bc1, &b2.c1);
     load8(&x0, &p->x.c0, k, offsets(4));
     load8(&x1, &p->x.c1, k, offsets(4));
     load8(&y0, &p->y.c0, k, offsets(4));
@@ -102,11 +126,11 @@ static IFMA_TARGET __mmask8 g2_on_curve8(const g16_g2_affine *p, __mmask8 k)
     v8_sub(&u, &o[0], &o[1]); /* c0 */
     v8_sub(&t, &t, &o[0]);
     v8_sub(&t, &t, &o[1]); /* c1 */
-    /* + b = 4 + 4u */
-    v8_add(&u, &u, &b4);
-    v8_add(&t, &t, &b4);
+    /* + b */
+    v8_add(&u, &u, &bc0);
+    v8_add(&t, &t, &bc1);
     __mmask8 eq = k;
-    for (int j = 0; j < 8; j++)
+    for (int j = 0; j < FP_NL; j++)
         eq &= _mm512_cmpeq_epi64_mask(u.l[j], r0.l[j]) & _mm512_cmpeq_epi64_mask(t.l[j], r1.l[j]);
     return eq;
 }
@@ -128,7 +152,7 @@ static void check_fn(void *vctx, size_t begin, size_t end, unsigned worker)
     size_t psz = c->g2 ? sizeof(g16_g2_affine) : sizeof(g16_g1_affine);
     memcpy((uint8_t *)c->pts + begin * psz, c->src + begin * psz, (end - begin) * psz);
     size_t i = begin;
-#ifdef G16_IFMA_BUILD
+#ifdef SJ_IFMA
     if (g16_use_ifma) {
         for (; i + 8 <= end; i += 8) {
             __mmask8 want = 0;
@@ -235,8 +259,10 @@ static g16_status read_header(g16_sj_pk *pk, const g16_binfile *f)
     if (pk->n_vars == 0 || pk->n_public >= pk->n_vars)
         return g16_bin_fail(&c, "%u public signals do not fit in %u variables", pk->n_public, pk->n_vars);
     uint32_t n = pk->domain_size;
-    if (n == 0 || (n & (n - 1)) || n > (1u << 31))
-        return g16_bin_fail(&c, "domain size %u is not a power of two up to 2^31", n);
+    /* the prover evaluates on the 2n-th roots too */
+    if (n == 0 || (n & (n - 1)) || n > (1ull << (G16_SJ_TWO_ADICITY - 1)))
+        return g16_bin_fail(&c, "domain size %u is not a power of two up to 2^%u (%s)", n, G16_SJ_TWO_ADICITY - 1,
+                            G16_SJ_CURVE_NAME);
     if (n < pk->n_public + 1u)
         return g16_bin_fail(&c, "domain size %u is below nPublic + 1 = %u", n, pk->n_public + 1);
     pk->log_n = (uint32_t)__builtin_ctz(n);
@@ -322,7 +348,8 @@ g16_status g16_sj_zkey_write(const g16_sj_pk *pk, const char *path)
     uint64_t npriv = (uint64_t)pk->n_vars - pk->n_public - 1;
     int ok = put(fp, "zkey", 4) && put32(fp, 1) && put32(fp, 10);
     ok = ok && sec(fp, 1, 4) && put32(fp, 1);
-    ok = ok && sec(fp, 2, 4 + 48 + 4 + 32 + 12 + 3 * g1 + 3 * g2) && put32(fp, 48) && put(fp, g16_fp_modulus, 48) &&
+    ok = ok && sec(fp, 2, 4 + G16_FP_BYTES + 4 + 32 + 12 + 3 * g1 + 3 * g2) && put32(fp, G16_FP_BYTES) &&
+         put(fp, g16_fp_modulus, G16_FP_BYTES) &&
          put32(fp, 32) && put(fp, g16_fr_modulus, 32) && put32(fp, pk->n_vars) && put32(fp, pk->n_public) &&
          put32(fp, pk->domain_size) && put(fp, &pk->alpha1, g1) && put(fp, &pk->beta1, g1) &&
          put(fp, &pk->beta2, g2) && put(fp, &pk->gamma2, g2) && put(fp, &pk->delta1, g1) && put(fp, &pk->delta2, g2);

@@ -2,7 +2,8 @@
  * in-block stages (2^10): outputs at random positions and at 0, 1, n/2, n − 1
  * against Horner evaluation of the input polynomial at ω^j (ω = g16_sj_root),
  * and the inverse transform's round trip, for 2^11..2^13; 2^10 and 2^1 too (only
- * in-block stages). */
+ * in-block stages).  Also: g16_sj_root(k) is a primitive 2^k-th root of unity for every
+ * k up to the curve's 2-adicity (compiled for both curves: test_bn254_groth16_sjfft). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -58,9 +59,28 @@ static void check_size(unsigned lg)
     free(y);
 }
 
+/* ω^(2^(k−1)) = −1 (so ω has order exactly 2^k), and the roots nest: root(k)² = root(k − 1) */
+static void check_roots(void)
+{
+    g16_fr w, t, minus_one, prev;
+    g16_fr_set_one(&minus_one);
+    g16_fr_neg(&minus_one, &minus_one);
+    g16_fr_set_one(&prev);
+    for (unsigned k = 1; k <= G16_SJ_TWO_ADICITY; k++) {
+        g16_sj_root(&w, k);
+        t = w;
+        for (unsigned i = 1; i < k; i++) g16_fr_sqr(&t, &t);
+        CHECK(g16_fr_eq(&t, &minus_one), "root(%u)^(2^%u) is not -1", k, k - 1);
+        g16_fr_sqr(&t, &w);
+        if (k > 1) CHECK(g16_fr_eq(&t, &prev), "root(%u)^2 is not root(%u)", k, k - 1);
+        prev = w;
+    }
+}
+
 int main(void)
 {
     g16_rng_seed(&rng, g16_test_seed(0xff7));
+    check_roots();
     check_size(1);
     check_size(10);
     for (unsigned lg = 11; lg <= 13; lg++) check_size(lg);
