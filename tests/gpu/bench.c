@@ -38,7 +38,11 @@ static void rand_scalars(g16_fr *s, size_t n)
     /* canonical < 2^254 < r, read as Montgomery form: still uniform-looking */
     for (size_t i = 0; i < n; i++) {
         for (int k = 0; k < 4; k++) s[i].l[k] = g16_rng_u64(&rng);
+#if G16_CURVE_BN254
+        s[i].l[3] &= 0x1fffffffffffffffULL; /* < 2^253 < BN254's r */
+#else
         s[i].l[3] &= 0x3fffffffffffffffULL;
+#endif
     }
 }
 
@@ -67,6 +71,7 @@ static int fail(const char *what)
     return 1;
 }
 
+#if !G16_CURVE_BN254
 /* ---------------------------------------------------------------- pin */
 
 #define PIN_BYTES ((size_t)2 << 30)
@@ -174,6 +179,8 @@ static int bench_pin(g16_cuda_ctx *ctx)
     return 0;
 }
 
+#endif
+
 int main(int argc, char **argv)
 {
     int quick = 0, no_hmsm = 0, fold = -1;
@@ -191,11 +198,15 @@ int main(int argc, char **argv)
     g16_cuda_ctx *ctx;
     if (g16_cuda_ctx_create(&ctx, 0) != G16_OK) return fail("context");
     int bad = 0;
+#if G16_CURVE_BN254
+    if (only && strcmp(only, "g1") && strcmp(only, "g2")) return fail("BN254: --only g1 or g2");
+#else
     if (only && !strcmp(only, "pin")) {
         bad = bench_pin(ctx);
         g16_cuda_ctx_destroy(ctx);
         return bad;
     }
+#endif
     float k[7], t[7];
     const unsigned ntt_max = quick ? 22 : 27, g1_max = quick ? 20 : 26, g2_max = quick ? 18 : 24;
 
@@ -204,6 +215,7 @@ int main(int argc, char **argv)
     size_t cap = (size_t)1 << ntt_max;
     g16_fr *v;
     if (g16_cuda_host_alloc((void **)&v, cap * sizeof *v) != G16_OK) return fail("pinned memory");
+#if !G16_CURVE_BN254 /* BN254: the MSMs only (no device NTT for it yet) */
     for (int radix = 2; radix <= 8 && (!only || !strcmp(only, "ntt")); radix *= 2) {
         if (g16_cuda_set_ntt_radix(ctx, radix) != G16_OK) return fail("radix");
         const char *nn = radix == 2 ? "ntt_nn" : radix == 4 ? "ntt4_nn" : "ntt8_nn";
@@ -253,6 +265,7 @@ int main(int argc, char **argv)
             g16_cuda_host_free(a), g16_cuda_host_free(b), g16_cuda_host_free(c);
         }
     }
+#endif
     g16_cuda_host_free(v);
 
     if (!only || !strcmp(only, "g1")) {
@@ -301,6 +314,7 @@ int main(int argc, char **argv)
             report(fb ? "msm_g1f" : "msm_g1", lg, k, t, reps);
             if (k[reps / 2] > SLOW_MS) break;
         }
+#if !G16_CURVE_BN254
         /* prove_start's H part: H step, then the H-query MSM from the device h */
         for (unsigned lg = 20; lg <= g1_max && !no_hmsm; lg += 2) {
             size_t n = (size_t)1 << lg;
@@ -330,6 +344,9 @@ int main(int argc, char **argv)
             g16_cuda_bases_free(sub);
             g16_cuda_host_free(a), g16_cuda_host_free(h);
         }
+#else
+        (void)no_hmsm;
+#endif
         g16_cuda_bases_free(fb);
         g16_cuda_bases_free(db);
         free(bases), free(tmp), free(sc);

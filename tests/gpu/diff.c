@@ -39,10 +39,12 @@ g16_rng diff_rng;
 void diff_rand_fr(g16_fr *r)
 {
     uint64_t l[4];
-    for (int i = 0; i < 4; i++) l[i] = g16_rng_u64(&diff_rng);
-    l[3] &= 0x3fffffffffffffffULL;
-    g16_fr_from_canonical(r, l);
+    do { /* uniform below r: BN254's r < 2^254, BLS12-381's < 2^255 */
+        for (int i = 0; i < 4; i++) l[i] = g16_rng_u64(&diff_rng);
+        l[3] &= 0x3fffffffffffffffULL;
+    } while (g16_fr_from_canonical(r, l) != G16_OK);
 }
+#if !G16_CURVE_BN254 /* the field, NTT and H-step sets are BLS12-381's only */
 static void rand_fp(g16_fp *r)
 {
     uint64_t l[6];
@@ -156,6 +158,8 @@ static void check_reference(void)
     }
 }
 
+#endif
+
 size_t diff_first_diff(const g16_fr *a, const g16_fr *b, size_t n)
 {
     for (size_t i = 0; i < n; i++)
@@ -164,6 +168,7 @@ size_t diff_first_diff(const g16_fr *a, const g16_fr *b, size_t n)
 }
 
 /* ---- tests ---------------------------------------------------------------------- */
+#if !G16_CURVE_BN254
 static void test_field(g16_cuda_ctx *ctx)
 {
     enum { N = 100000 };
@@ -372,6 +377,32 @@ static void test_errors(g16_cuda_ctx *ctx)
     g16_cuda_bases_free(db);
 }
 
+#endif
+
+#if G16_CURVE_BN254
+/* g16_gpu_diff_bn254: BN254's device MSMs (the same sets as BLS12-381's) against the
+ * CPU's BN254 MSMs. */
+int main(int argc, char **argv)
+{
+    int quick = argc > 1 && !strcmp(argv[1], "--quick");
+    g16_rng_seed(&diff_rng, g16_test_seed((uint64_t)time(NULL)));
+    char desc[512];
+    int ndev = 0;
+    g16_cuda_probe(&ndev, desc, sizeof desc);
+    printf("devices: %d (%s)\n", ndev, desc);
+    g16_cuda_ctx *ctx = NULL;
+    if (g16_cuda_ctx_create(&ctx, 0) != G16_OK) {
+        fprintf(stderr, "FAIL: no CUDA context: %s\n", g16_last_error());
+        return 1;
+    }
+    g16_cuda_set_poison(ctx, 1);
+    diff_test_msm_g1(ctx, quick ? 4096 : (size_t)1 << 20);
+    diff_test_msm_g1_fold(ctx, quick ? 4096 : (size_t)1 << 18);
+    diff_test_msm_g2(ctx, quick ? 1000 : 65536);
+    g16_cuda_ctx_destroy(ctx);
+    return g16_test_finish("g16_gpu_diff_bn254");
+}
+#else
 int main(int argc, char **argv)
 {
     int quick = argc > 1 && !strcmp(argv[1], "--quick");
@@ -428,3 +459,4 @@ int main(int argc, char **argv)
     g16_cuda_ctx_destroy(ctx);
     return g16_test_finish("g16_gpu_diff");
 }
+#endif

@@ -1,5 +1,5 @@
 // Device field arithmetic for BLS12-381: Fp (12 x 32-bit limbs), Fr (8 x 32-bit
-// limbs) and Fp2, over the SAME bytes as the CPU's g16_fp / g16_fr (Montgomery
+// limbs) and Fp2 (BN254 with G16_CURVE_BN254: Fp and Fr of 8 limbs each, below), over the SAME bytes as the CPU's g16_fp / g16_fr (Montgomery
 // form with R = 2^384 / 2^256, little-endian, fully reduced), so a device array
 // is a plain copy of a host array and results compare with memcmp.
 //
@@ -67,6 +67,44 @@
 #endif
 
 // --- moduli -------------------------------------------------------------------------
+#if G16_CURVE_BN254
+// BN254 (docs/curve.md): the same templates over the 254-bit Fp and Fr, 8 limbs each,
+// the constants split from src/bn254/consts.h's 64-bit words.  The parameter structs
+// get their own names so that every kernel templated on them mangles apart from the
+// BLS12-381 instantiation in the same binary.
+#include "bn254/consts.h"
+#define G16_LIMB32_(arr, i) ((uint32_t)((arr)[(i) / 2] >> (32 * ((i) % 2))))
+struct g16_bn254_fp_params {
+    static constexpr int N = 8;
+    static constexpr uint32_t N0 = (uint32_t)G16_BN254_FP_N0;  // -p^-1 mod 2^32
+    G16_HD static uint32_t mod(int i)
+    {
+        const uint64_t m[4] = G16_BN254_FP_MODULUS;
+        return G16_LIMB32_(m, i);
+    }
+    G16_HD static uint32_t one(int i)
+    {
+        const uint64_t m[4] = G16_BN254_FP_ONE_MONT;
+        return G16_LIMB32_(m, i);
+    }
+};
+struct g16_bn254_fr_params {
+    static constexpr int N = 8;
+    static constexpr uint32_t N0 = (uint32_t)G16_BN254_FR_N0;
+    G16_HD static uint32_t mod(int i)
+    {
+        const uint64_t m[4] = G16_BN254_FR_MODULUS;
+        return G16_LIMB32_(m, i);
+    }
+    G16_HD static uint32_t one(int i)
+    {
+        const uint64_t m[4] = G16_BN254_FR_ONE_MONT;
+        return G16_LIMB32_(m, i);
+    }
+};
+#define g16_fp_params g16_bn254_fp_params
+#define g16_fr_params g16_bn254_fr_params
+#else
 struct g16_fp_params {
     static constexpr int N = 12;
     static constexpr uint32_t N0 = 0xfffcfffdu;  // -p^-1 mod 2^32
@@ -103,6 +141,7 @@ struct g16_fr_params {
         return m[i];
     }
 };
+#endif
 
 // --- one prime field ------------------------------------------------------------------
 template <class P>
@@ -459,12 +498,14 @@ G16_HD F g16_mul_sub(const F &a, const F &b, const F &c, const F &d)
 {
     return a * b - c * d;
 }
+#if !G16_CURVE_BN254  // BN254's p ≈ 0.19·2^256 is above sop's bound (2^(32N−3))
 template <>
 G16_HD g16_dfp g16_mul_sub<g16_dfp>(const g16_dfp &a, const g16_dfp &b, const g16_dfp &c,
                                     const g16_dfp &d)
 {
     return g16_dfp::sop(a, b, c, g16_dfp::zero() - d);
 }
+#endif
 
 // --- Fp2 = Fp[u]/(u^2 + 1) -----------------------------------------------------------
 // Two types over the same bytes: INL = true inlines the products (the G2 MSM's

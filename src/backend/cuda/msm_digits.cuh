@@ -55,7 +55,9 @@ G16_HD void msm_pair(int32_t d, unsigned w, uint32_t B, uint32_t bi, size_t fold
 // level split of accumulate_buckets spreads over threads.
 static inline unsigned msm_windows(unsigned c)
 {
-    const uint64_t r_top = 0x73eda753299d7d48ull;  // bits 192..255 of r
+    // bits 192..255 of r (BN254's r < 2^254 takes the same count: its top window
+    // rarely fills, and the test below adds the carry window where it can)
+    const uint64_t r_top = ((uint64_t)g16_fr_params::mod(7) << 32) | g16_fr_params::mod(6);
     unsigned W = (255 + c - 1) / c;
     unsigned k = c * (W - 1);  // >= 255 - c >= 233 for c <= 22
     uint64_t top = r_top >> (k - 192);
