@@ -224,6 +224,7 @@
 #define g16_msm_prep_alloc g16_bn254_msm_prep_alloc
 #define g16_msm_prep_fill g16_bn254_msm_prep_fill
 #define g16_msm_prep_free g16_bn254_msm_prep_free
+#define g16_msm_scratch_bytes g16_bn254_msm_scratch_bytes
 #define g16_msm_window_for g16_bn254_msm_window_for
 #define g16_ntt_bit_reverse g16_bn254_ntt_bit_reverse
 #define g16_ntt_block_log g16_bn254_ntt_block_log

@@ -18,6 +18,7 @@
 #define g16_sj_proof_read_json g16_bn254_sj_proof_read_json
 #define g16_sj_proof_write_json g16_bn254_sj_proof_write_json
 #define g16_sj_prove g16_bn254_sj_prove
+#define g16_sj_prove_bytes g16_bn254_sj_prove_bytes
 #define g16_sj_prove_files g16_bn254_sj_prove_files
 #define g16_sj_public_read_json g16_bn254_sj_public_read_json
 #define g16_sj_public_write_json g16_bn254_sj_public_write_json
