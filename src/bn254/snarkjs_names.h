@@ -10,6 +10,9 @@
 #define g16_circom_wtns_free g16_bn254_circom_wtns_free
 #define g16_circom_wtns_read g16_bn254_circom_wtns_read
 #define g16_fr_to_decimal g16_bn254_fr_to_decimal
+#define g16_sj_key_free g16_bn254_sj_key_free
+#define g16_sj_key_load g16_bn254_sj_key_load
+#define g16_sj_key_prove g16_bn254_sj_key_prove
 #define g16_sj_last_timing g16_bn254_sj_last_timing
 #define g16_sj_ntt g16_bn254_sj_ntt
 #define g16_sj_odd_quotient g16_bn254_sj_odd_quotient
@@ -30,6 +33,7 @@
 #define g16_sj_vk_free g16_bn254_sj_vk_free
 #define g16_sj_vk_read_json g16_bn254_sj_vk_read_json
 #define g16_sj_vk_write_json g16_bn254_sj_vk_write_json
+#define g16_sj_wtns_count g16_bn254_sj_wtns_count
 #define g16_sj_zkey_read g16_bn254_sj_zkey_read
 #define g16_sj_zkey_write g16_bn254_sj_zkey_write
 

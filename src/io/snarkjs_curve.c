@@ -9,10 +9,12 @@
 #include "io/snarkjs_files.h"
 
 static const g16_sj_ops bls_ops = {G16_CURVE_ID_BLS12_381, g16_sj_prove_files, g16_sj_verify_files,
-                                   g16_sj_testkey_files};
+                                   g16_sj_testkey_files, g16_sj_key_load, g16_sj_key_free,
+                                   g16_sj_key_prove, g16_sj_wtns_count};
 #ifdef G16_WITH_BN254_SNARKJS
 static const g16_sj_ops bn254_ops = {G16_CURVE_ID_BN254, g16_bn254_sj_prove_files, g16_bn254_sj_verify_files,
-                                     g16_bn254_sj_testkey_files};
+                                     g16_bn254_sj_testkey_files, g16_bn254_sj_key_load, g16_bn254_sj_key_free,
+                                     g16_bn254_sj_key_prove, g16_bn254_sj_wtns_count};
 #endif
 
 static g16_status json_curve(const char *path, g16_curve_id *curve, int *known)

@@ -7,6 +7,7 @@
 #include "common/error.h"
 #include "io/circom.h"
 #include "io/snarkjs.h"
+#include "groth16/snarkjs_prove.h"
 #include "io/snarkjs_files.h"
 
 static double now(void)
@@ -40,6 +41,67 @@ static g16_status check_witness(const g16_circom_wtns *w, const char *r1cs_path,
     return s;
 }
 
+/* Proves w with pk and random r, s; writes proof.json and public.json. */
+static g16_status prove_write(const g16_sj_pk *pk, const g16_circom_wtns *w, const char *proof_path,
+                              const char *pub_path)
+{
+    g16_sj_proof proof;
+    g16_fr r, sc;
+    G16_TRY(random_fr(&r));
+    G16_TRY(random_fr(&sc));
+    G16_TRY(g16_sj_prove(&proof, pk, w->w, w->n, &r, &sc));
+    G16_TRY(g16_sj_proof_write_json(&proof, proof_path));
+    return g16_sj_public_write_json(w->w + 1, pk->n_public, pub_path);
+}
+
+g16_status g16_sj_key_load(void **key, g16_sj_key_info *info, const char *zkey)
+{
+    g16_sj_pk *pk = calloc(1, sizeof *pk);
+    if (!pk) return g16_fail(G16_ERR_NOMEM, "%s: no memory for the key", zkey);
+    g16_status s = g16_sj_zkey_read(pk, zkey);
+    if (s == G16_OK) s = g16_sj_pk_compact(pk);
+    if (s != G16_OK) {
+        g16_sj_pk_free(pk);
+        free(pk);
+        return s;
+    }
+    /* the points as held (G1 affine = 2 Fp, G2 = 4) and the compacted coefficients */
+    uint64_t g1 = 2 * sizeof(g16_fp), g2 = 4 * sizeof(g16_fp);
+    info->n_vars = pk->n_vars;
+    info->n_public = pk->n_public;
+    info->bytes = (uint64_t)pk->n_coefs * sizeof(g16_sj_coef) +
+                  g1 * (pk->n_a + pk->n_b + (pk->n_vars - pk->n_public - 1) + pk->domain_size) + g2 * pk->n_b;
+    info->prove_bytes = g16_sj_prove_bytes(pk);
+    *key = pk;
+    return G16_OK;
+}
+
+void g16_sj_key_free(void *key)
+{
+    if (!key) return;
+    g16_sj_pk_free(key);
+    free(key);
+}
+
+g16_status g16_sj_key_prove(const void *key, const char *wtns, const char *proof, const char *pub)
+{
+    g16_circom_wtns w;
+    G16_TRY(g16_circom_wtns_read(&w, wtns));
+    g16_status s = prove_write(key, &w, proof, pub);
+    if (s != G16_OK) g16_fail_ctx(s, "%s", wtns);
+    g16_circom_wtns_free(&w);
+    return s;
+}
+
+g16_status g16_sj_wtns_count(const char *wtns, uint64_t *n)
+{
+    g16_circom_wtns w;
+    G16_TRY(g16_circom_wtns_read(&w, wtns));
+    *n = w.n;
+    g16_circom_wtns_free(&w);
+    return G16_OK;
+}
+
 g16_status g16_sj_prove_files(const g16_sj_prove_req *req, g16_sj_prove_times *times)
 {
     g16_sj_prove_times tm = {0};
@@ -60,14 +122,8 @@ g16_status g16_sj_prove_files(const g16_sj_prove_req *req, g16_sj_prove_times *t
     }
     s = g16_sj_pk_compact(&pk);
     double t2 = now();
-    g16_sj_proof proof;
-    g16_fr r, sc;
-    if (s == G16_OK) s = random_fr(&r);
-    if (s == G16_OK) s = random_fr(&sc);
-    if (s == G16_OK) s = g16_sj_prove(&proof, &pk, w.w, w.n, &r, &sc);
+    if (s == G16_OK) s = prove_write(&pk, &w, req->proof, req->pub); /* "prove" includes the writing */
     double t3 = now();
-    if (s == G16_OK) s = g16_sj_proof_write_json(&proof, req->proof);
-    if (s == G16_OK) s = g16_sj_public_write_json(w.w + 1, pk.n_public, req->pub);
     if (s == G16_OK && times) {
         const g16_sj_timing *t = g16_sj_last_timing();
         tm = (g16_sj_prove_times){t1 - t0, t2 - t1, t3 - t2, t->abc, t->fft, t->msm_a, t->msm_b1, t->msm_b2,

@@ -11,6 +11,7 @@
 #define G16_IO_SNARKJS_FILES_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "g16.h"
 
@@ -42,6 +43,26 @@ g16_sj_prove_fn g16_sj_prove_files, g16_bn254_sj_prove_files;
 g16_sj_verify_fn g16_sj_verify_files, g16_bn254_sj_verify_files;
 g16_sj_testkey_fn g16_sj_testkey_files, g16_bn254_sj_testkey_files;
 
+/* A proving key held in memory for many proofs (g16d's snarkjs jobs): read and compacted
+ * once, then proved against many witnesses.  The key is opaque (the curve's own types). */
+typedef struct g16_sj_key_info {
+    uint32_t n_vars, n_public;
+    uint64_t bytes;       /* host memory the loaded key holds */
+    uint64_t prove_bytes; /* an upper bound of what one proof takes besides (g16_sj_prove_bytes) */
+} g16_sj_key_info;
+typedef g16_status g16_sj_key_load_fn(void **key, g16_sj_key_info *info, const char *zkey);
+typedef void g16_sj_key_free_fn(void *key);
+/* Reads wtns (its length against the key's), proves with random r and s, writes proof.json
+ * and public.json.  Returns: G16_OK; the reader's and prover's errors. */
+typedef g16_status g16_sj_key_prove_fn(const void *key, const char *wtns, const char *proof, const char *pub);
+/* Out: n, the values in a .wtns of this curve (the whole file read and checked). */
+typedef g16_status g16_sj_wtns_count_fn(const char *wtns, uint64_t *n);
+
+g16_sj_key_load_fn g16_sj_key_load, g16_bn254_sj_key_load;
+g16_sj_key_free_fn g16_sj_key_free, g16_bn254_sj_key_free;
+g16_sj_key_prove_fn g16_sj_key_prove, g16_bn254_sj_key_prove;
+g16_sj_wtns_count_fn g16_sj_wtns_count, g16_bn254_sj_wtns_count;
+
 /* snarkjs's name of a curve: "bls12381", "bn128" ("unknown" otherwise). */
 const char *g16_sj_curve_name(g16_curve_id id);
 
@@ -50,6 +71,10 @@ typedef struct g16_sj_ops {
     g16_sj_prove_fn *prove;
     g16_sj_verify_fn *verify;
     g16_sj_testkey_fn *testkey;
+    g16_sj_key_load_fn *key_load;
+    g16_sj_key_free_fn *key_free;
+    g16_sj_key_prove_fn *key_prove;
+    g16_sj_wtns_count_fn *wtns_count;
 } g16_sj_ops;
 
 /* The curve a snarkjs file is for: .r1cs / .wtns / .zkey by the prime of their

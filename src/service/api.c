@@ -492,7 +492,10 @@ static json_t *keys_json(g16_service *s)
             json_object_set_new(o, "loaded_from", json_string(k->from));
             json_object_set_new(o, "load_s", json_real(k->load_s));
         }
-        if (k->sj) json_object_set_new(o, "proof_bytes", json_integer((json_int_t)svc_sj_proof_bytes(k->sj)));
+        if (k->sj) {
+            json_object_set_new(o, "proof_bytes", json_integer((json_int_t)svc_sj_proof_bytes(k->sj)));
+            json_object_set_new(o, "curve", json_string(svc_sj_key_curve(k->sj)));
+        }
         if (k->error) json_object_set_new(o, "error", json_string(k->error));
         json_array_append_new(a, o);
     }

@@ -236,9 +236,10 @@ static g16_status write_uploads(g16_service *s, svc_job *d)
 /* ---------------------------------------------------------------- submit */
 /* The submit-time checks of one partition: both files resolve inside the roots, the witness's
  * header matches the circuit's counts.  The values are read when the job runs. */
-/* A snarkjs partition: the .wtns resolves inside the roots, reads, and (zvars: the key's signal
- * count when the key is loaded, else 0) has the key circuit's length. */
-static g16_status check_wtns(g16_service *s, svc_part *p, uint32_t idx, uint32_t zvars, int *http)
+/* A snarkjs partition: the .wtns resolves inside the roots, is of the key's curve, reads, and
+ * (zvars: the key's signal count when the key is loaded, else 0) has the key circuit's length. */
+static g16_status check_wtns(g16_service *s, svc_part *p, uint32_t idx, const char *key_path, uint32_t zvars,
+                             int *http)
 {
     *http = 403;
     if (!(p->uploaded & 2)) {
@@ -249,7 +250,8 @@ static g16_status check_wtns(g16_service *s, svc_part *p, uint32_t idx, uint32_t
         p->witness = w;
     }
     *http = 422;
-    if (svc_sj_check_wtns(p->witness, zvars) != G16_OK) return g16_fail_ctx(G16_ERR_ARG, "partition %u", idx);
+    if (svc_sj_check_wtns(p->witness, key_path, zvars) != G16_OK)
+        return g16_fail_ctx(G16_ERR_ARG, "partition %u", idx);
     return G16_OK;
 }
 
@@ -305,7 +307,8 @@ g16_status svc_job_validate(g16_service *s, svc_job *d, int *http)
     uint32_t zvars = key->sj ? svc_sj_key_vars(key->sj) : 0;
     pthread_mutex_unlock(&s->mu);
     for (uint32_t i = 0; i < d->n_parts; i++)
-        G16_TRY(d->zkey ? check_wtns(s, &d->parts[i], i, zvars, http) : check_part(s, &d->parts[i], i, http));
+        G16_TRY(d->zkey ? check_wtns(s, &d->parts[i], i, key->path, zvars, http)
+                        : check_part(s, &d->parts[i], i, http));
     return G16_OK;
 }
 

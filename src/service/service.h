@@ -238,8 +238,10 @@ g16_status svc_sj_key_load(void **pk, uint64_t *bytes, const char *path);
 void svc_sj_key_free(void *pk);
 uint32_t svc_sj_key_vars(const void *pk);
 uint64_t svc_sj_proof_bytes(const void *pk); /* charged while one of its proofs runs */
-/* Reads a .wtns and, when want_vars is not 0, checks its length against the key's circuit. */
-g16_status svc_sj_check_wtns(const char *path, uint32_t want_vars);
+const char *svc_sj_key_curve(const void *pk); /* snarkjs's name: "bls12381", "bn128" */
+/* Reads a .wtns (of the curve of the key at key_path: a witness of the other curve is refused
+ * by name) and, when want_vars is not 0, checks its length against the key's circuit. */
+g16_status svc_sj_check_wtns(const char *path, const char *key_path, uint32_t want_vars);
 /* Proves every partition; *json_out: {"partitions": [{"proof": {...}, "public": [...]}, ...]}.
  * scratch: a folder for the writers' files; *cancel nonzero stops between partitions. */
 g16_status svc_sj_prove_job(char **json_out, g16_service *s, const svc_key *k, char *const *wtns,

@@ -1,25 +1,22 @@
-/* snarkjs jobs: partitions of {"wtns": PATH} against a .zkey key, proved with snarkjs's math
- * (src/groth16/snarkjs_prove.h) on the CPU, one partition after the other on the job's own
- * thread; the result is snarkjs's proof.json and public.json for each partition.
+/* snarkjs jobs: partitions of {"wtns": PATH} against a .zkey key of either curve (bls12381 or
+ * bn128, read from the file: g16_sj_pick), proved with snarkjs's math on the CPU, one partition
+ * after the other on the job's own thread; the result is snarkjs's proof.json and public.json
+ * for each partition.
  *
  * These jobs do not go through the engine's pipeline (the snarkjs prover is CPU-only and
  * circom circuits are small next to a PoRep partition), but their memory is charged to the
  * engine's budget all the same: the key while it is loaded (keys.c), and each partition's
  * witness and prover memory while it is proved (g16_engine_reserve, waiting for room). */
-#include <errno.h>
 #include <inttypes.h>
 #include <jansson.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <unistd.h>
 
 #include "common/error.h"
-#include "io/circom.h"
-#include "groth16/snarkjs_prove.h"
-#include "io/snarkjs.h"
+#include "io/snarkjs_files.h"
 #include "service/service.h"
 
 int svc_is_zkey_path(const char *path)
@@ -28,49 +25,55 @@ int svc_is_zkey_path(const char *path)
     return n > 5 && !strcmp(path + n - 5, ".zkey");
 }
 
+/* A loaded snarkjs key: its curve's functions (g16_sj_pick, from the file) and the key. */
+typedef struct sj_key {
+    const g16_sj_ops *ops;
+    void *key;
+    g16_sj_key_info info;
+} sj_key;
+
 g16_status svc_sj_key_load(void **out, uint64_t *bytes, const char *path)
 {
-    g16_sj_pk *pk = calloc(1, sizeof *pk);
-    if (!pk) return g16_fail(G16_ERR_NOMEM, "no memory");
-    g16_status st = g16_sj_zkey_read(pk, path);
-    if (st == G16_OK) st = g16_sj_pk_compact(pk);
+    sj_key *k = calloc(1, sizeof *k);
+    if (!k) return g16_fail(G16_ERR_NOMEM, "no memory");
+    g16_status st = g16_sj_pick(&k->ops, &path, 1);
+    if (st == G16_OK) st = k->ops->key_load(&k->key, &k->info, path);
     if (st != G16_OK) {
-        g16_sj_pk_free(pk);
-        free(pk);
+        free(k);
         return st;
     }
-    *bytes = (uint64_t)pk->n_coefs * sizeof(g16_sj_coef) +
-             96ull * (pk->n_a + pk->n_b + (pk->n_vars - pk->n_public - 1) + pk->domain_size) +
-             192ull * pk->n_b;
-    *out = pk;
+    *bytes = k->info.bytes;
+    *out = k;
     return G16_OK;
 }
 
-void svc_sj_key_free(void *pk)
+void svc_sj_key_free(void *vk)
 {
-    if (!pk) return;
-    g16_sj_pk_free(pk);
-    free(pk);
+    sj_key *k = vk;
+    if (!k) return;
+    k->ops->key_free(k->key);
+    free(k);
 }
 
-uint32_t svc_sj_key_vars(const void *pk) { return ((const g16_sj_pk *)pk)->n_vars; }
+uint32_t svc_sj_key_vars(const void *k) { return ((const sj_key *)k)->info.n_vars; }
 
-uint64_t svc_sj_proof_bytes(const void *pk) { return g16_sj_prove_bytes(pk); }
+uint64_t svc_sj_proof_bytes(const void *k) { return ((const sj_key *)k)->info.prove_bytes; }
 
-/* proof.json and public.json of one partition, through the io layer's writers (into the
- * job's scratch folder, then read back), as one JSON object {"proof": ..., "public": ...}. */
-static g16_status part_json(json_t **out, const g16_sj_proof *proof, const g16_fr *pub, size_t n_pub,
-                            const char *dir, uint32_t idx)
+const char *svc_sj_key_curve(const void *k) { return g16_sj_curve_name(((const sj_key *)k)->ops->curve); }
+
+/* proof.json and public.json of one partition, written by the key's curve into the job's
+ * scratch folder and read back, as one JSON object {"proof": ..., "public": ...}. */
+static g16_status prove_part(json_t **out, const sj_key *k, const char *wtns, const char *dir, uint32_t idx)
 {
     char pp[PATH_MAX], pu[PATH_MAX];
     snprintf(pp, sizeof pp, "%s/p%u.proof.json", dir, idx);
     snprintf(pu, sizeof pu, "%s/p%u.public.json", dir, idx);
-    G16_TRY(g16_sj_proof_write_json(proof, pp));
-    G16_TRY(g16_sj_public_write_json(pub, n_pub, pu));
+    g16_status st = k->ops->key_prove(k->key, wtns, pp, pu);
     json_error_t e;
-    json_t *a = json_load_file(pp, 0, &e), *b = json_load_file(pu, 0, &e);
+    json_t *a = st == G16_OK ? json_load_file(pp, 0, &e) : NULL, *b = st == G16_OK ? json_load_file(pu, 0, &e) : NULL;
     unlink(pp);
     unlink(pu);
+    if (st != G16_OK) return st;
     if (!a || !b) {
         json_decref(a);
         json_decref(b);
@@ -80,12 +83,13 @@ static g16_status part_json(json_t **out, const g16_sj_proof *proof, const g16_f
     return *out ? G16_OK : g16_fail(G16_ERR_NOMEM, "no memory");
 }
 
-g16_status svc_sj_check_wtns(const char *path, uint32_t want_vars)
+g16_status svc_sj_check_wtns(const char *path, const char *key_path, uint32_t want_vars)
 {
-    g16_circom_wtns w;
-    G16_TRY(g16_circom_wtns_read(&w, path));
-    uint64_t n = w.n;
-    g16_circom_wtns_free(&w);
+    const char *paths[2] = {key_path, path};
+    const g16_sj_ops *ops;
+    G16_TRY(g16_sj_pick(&ops, paths, 2)); /* a witness of the other curve: named */
+    uint64_t n = 0;
+    G16_TRY(ops->wtns_count(path, &n));
     if (want_vars && n != want_vars)
         return g16_fail(G16_ERR_ARG, "%s: %llu values, the key's circuit has %u signals", path,
                         (unsigned long long)n, want_vars);
@@ -120,8 +124,8 @@ static g16_status charge_proof(g16_service *s, const svc_key *k, uint64_t need, 
 g16_status svc_sj_prove_job(char **json_out, g16_service *s, const svc_key *k, char *const *wtns,
                             uint32_t n_parts, const char *scratch, volatile int *cancel)
 {
-    const g16_sj_pk *pk = k->sj;
-    const uint64_t need = g16_sj_prove_bytes(pk);
+    const sj_key *sk = k->sj;
+    const uint64_t need = sk->info.prove_bytes;
     json_t *parts = json_array();
     g16_status st = parts ? G16_OK : g16_fail(G16_ERR_NOMEM, "no memory");
     for (uint32_t i = 0; i < n_parts && st == G16_OK; i++) {
@@ -134,28 +138,10 @@ g16_status svc_sj_prove_job(char **json_out, g16_service *s, const svc_key *k, c
             g16_fail_ctx(st, "partition %u", i);
             break;
         }
-        g16_circom_wtns w;
-        st = g16_circom_wtns_read(&w, wtns[i]);
-        if (st != G16_OK) {
-            g16_engine_unreserve(s->engine, need);
-            g16_fail_ctx(st, "partition %u", i);
-            break;
-        }
-        uint8_t rnd[128];
-        g16_sj_proof proof;
-        g16_fr r, sr;
-        if (getrandom(rnd, sizeof rnd, 0) != (ssize_t)sizeof rnd) {
-            st = g16_fail(G16_ERR_IO, "getrandom: %s", strerror(errno));
-        } else {
-            g16_fr_from_be_reduce(&r, rnd, 64);
-            g16_fr_from_be_reduce(&sr, rnd + 64, 64);
-            st = g16_sj_prove(&proof, pk, w.w, w.n, &r, &sr);
-            if (st != G16_OK) g16_fail_ctx(st, "partition %u: %s", i, wtns[i]);
-        }
         json_t *pj = NULL;
-        if (st == G16_OK) st = part_json(&pj, &proof, w.w + 1, pk->n_public, scratch, i);
+        st = prove_part(&pj, sk, wtns[i], scratch, i);
         if (st == G16_OK) json_array_append_new(parts, pj);
-        g16_circom_wtns_free(&w);
+        else g16_fail_ctx(st, "partition %u", i);
         g16_engine_unreserve(s->engine, need);
     }
     if (st == G16_OK) {

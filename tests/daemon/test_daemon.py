@@ -372,16 +372,20 @@ zroot = os.path.join(TMP, "zk")
 shutil.copytree(fx, zroot)
 d.stop()
 d = Daemon(data, extra=["--root", zroot, "--key", f"mul={zroot}/multiplier/circuit.zkey",
-                        "--key", f"pos={zroot}/poseidon/circuit.zkey"], keys=("k",)).start()
+                        "--key", f"pos={zroot}/poseidon/circuit.zkey",
+                        "--key", f"bpos={zroot}/bn128/poseidon/circuit.zkey"], keys=("k",)).start()
 st, s = d.json("GET", "/v1/status")
+zc = {k["name"]: k.get("curve") for k in s["keys"]}
+check("zkey keys name their curve", zc.get("pos") == "bls12381" and zc.get("bpos") == "bn128", zc)
 check("zkey keys warm at start", {k["name"]: k["tier"] for k in s["keys"]}.get("pos") == "warm", s["keys"])
 zk = {k["name"]: k for k in s["keys"]}
 check("zkey keys charged to the budget", s["budget"]["reserved"] >= sum(k["bytes"] for k in s["keys"]) and
       zk["pos"]["bytes"] > 0 and zk["mul"]["bytes"] > 0, s)
 check("zkey keys say what a proof charges", zk["pos"].get("proof_bytes", 0) > zk["mul"].get("proof_bytes", 0) > 0, zk)
 jobs = {}
-for c in ("multiplier", "poseidon"):
-    st, r = d.json("POST", "/v1/jobs", {"key": "mul" if c == "multiplier" else "pos", "partitions": [
+zkey_of = {"multiplier": "mul", "poseidon": "pos", "bn128/poseidon": "bpos"}
+for c in zkey_of:
+    st, r = d.json("POST", "/v1/jobs", {"key": zkey_of[c], "partitions": [
         {"wtns": f"{zroot}/{c}/witness.wtns"}, {"wtns_b64": b64(f"{zroot}/{c}/witness.wtns")}]})
     check(f"zkey job {c}: 202", st == 202, (st, r))
     jobs[c] = r.get("id")
@@ -390,7 +394,8 @@ for c, jid in jobs.items():
     st, j = d.wait(jid)
     check(f"zkey job {c}: done", j.get("state") == "done" and j.get("kind") == "snarkjs", j)
     for part in (0, 1):
-        pf, uf = os.path.join(TMP, f"{c}{part}.proof.json"), os.path.join(TMP, f"{c}{part}.public.json")
+        tag = c.replace("/", "-")
+        pf, uf = os.path.join(TMP, f"{tag}{part}.proof.json"), os.path.join(TMP, f"{tag}{part}.public.json")
         st1, b1, _ = d.request("GET", f"/v1/jobs/{jid}/proof.json?part={part}")
         st2, b2, _ = d.request("GET", f"/v1/jobs/{jid}/public.json?part={part}")
         open(pf, "wb").write(b1)
@@ -400,7 +405,7 @@ for c, jid in jobs.items():
         p = run(G16, "verify", "--vk", vk, "--proof", pf, "--public", uf, check_rc=False)
         check(f"zkey job {c} partition {part}: g16 verify", p.returncode == 0, p.stdout + p.stderr)
         check(f"zkey job {c}: public.json equals snarkjs's", json.loads(b2) == json.load(open(f"{zroot}/{c}/public.json")))
-        sj_lines.append(f"OK {c}{part} {vk} {uf} {pf}")
+        sj_lines.append(f"OK {tag}{part} {vk} {uf} {pf}")
     st, all_, hdr = d.request("GET", f"/v1/jobs/{jid}/proof")
     check(f"zkey job {c}: /proof is JSON of both", st == 200 and len(json.loads(all_)["partitions"]) == 2, st)
 node_verify = os.path.join(SRC, "tests", "interop", "snarkjs-verify.mjs")
@@ -414,6 +419,9 @@ st, j = d.json("POST", "/v1/jobs", {"key": "mul", "partitions": [{"circuit": sma
 check("zkey key with .params-style partitions: 400", st == 400, (st, j))
 st, j = d.json("POST", "/v1/jobs", {"key": "mul", "partitions": [{"wtns": f"{zroot}/poseidon/witness.wtns"}]})
 check("zkey: a witness of another circuit: 422", st == 422, (st, j))
+st, j = d.json("POST", "/v1/jobs", {"key": "bpos", "partitions": [{"wtns": f"{zroot}/poseidon/witness.wtns"}]})
+check("zkey: a bls12381 witness for a bn128 key: 422 naming both curves", st == 422 and
+      "bn128" in j["error"]["message"] and "bls12381" in j["error"]["message"], (st, j))
 st, j = d.json("POST", "/v1/jobs", {"key": "mul", "partitions": [{"wtns": small[1]}]})
 check("zkey: a file that is not a .wtns: 422", st == 422 and j["error"]["message"], (st, j))
 st, j = d.json("POST", "/v1/jobs", {"key": "k", "partitions": [{"wtns": f"{zroot}/multiplier/witness.wtns"}]})

@@ -56,7 +56,7 @@ static g16_engine *make(unsigned devices, uint64_t budget)
 static uint64_t submit(g16_engine *e, g16_key *k, size_t n)
 {
     g16_partition parts[16];
-    for (size_t i = 0; i < n; i++) parts[i] = (g16_partition){circ, wit};
+    for (size_t i = 0; i < n; i++) parts[i] = (g16_partition){.circuit = circ, .witness = wit};
     uint64_t id = 0;
     CHECK(g16_engine_submit(e, &id, k, parts, n, G16_PRIO_NORMAL) == G16_OK, "submit: %s", g16_last_error());
     return id;

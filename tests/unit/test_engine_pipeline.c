@@ -59,7 +59,7 @@ static g16_engine *make(unsigned pw, unsigned gw, uint64_t budget, int verify)
 static uint64_t submit(g16_engine *e, size_t n, g16_priority prio)
 {
     g16_partition parts[32];
-    for (size_t i = 0; i < n; i++) parts[i] = (g16_partition){circ, wit};
+    for (size_t i = 0; i < n; i++) parts[i] = (g16_partition){.circuit = circ, .witness = wit};
     uint64_t id = 0;
     g16_status st = g16_engine_submit(e, &id, key, parts, n, prio);
     CHECK(st == G16_OK && id > 0, "submit: %s", g16_last_error());
@@ -308,7 +308,7 @@ static void prio_hook(void *user, g16_stage s, uint64_t job, uint32_t part)
     if (i < 32) c->order[i] = job, c->part[i] = part;
     if (i == 0) {
         /* behind 19 queued NORMAL partitions (20 with this one) */
-        g16_partition p = {circ, wit};
+        g16_partition p = {.circuit = circ, .witness = wit};
         CHECK(g16_engine_submit(c->e, &c->critical, key, &p, 1, G16_PRIO_CRITICAL) == G16_OK, "critical");
     }
 }
@@ -393,7 +393,7 @@ static void test_retry_budget(void)
 
     e = make(1, 1, dev + (cpu - dev) / 2, 1);
     g16_engine_set_hooks(e, &h);
-    g16_partition p = {circ, wit};
+    g16_partition p = {.circuit = circ, .witness = wit};
     uint64_t id = 0;
     CHECK(g16_engine_submit(e, &id, key, &p, 1, G16_PRIO_NORMAL) == G16_OK,
           "fits with the device's sizing: %s", g16_last_error());
@@ -423,7 +423,7 @@ static void test_fixed(void)
     e = make(4, 1, budget, 1);
     g16_engine_hooks h = {.fail_stage = -1, .dev_host_fixed = fixed};
     g16_engine_set_hooks(e, &h);
-    g16_partition p = {circ, wit};
+    g16_partition p = {.circuit = circ, .witness = wit};
     uint64_t id = 7;
     CHECK(g16_engine_submit(e, &id, key, &p, 1, G16_PRIO_NORMAL) == G16_ERR_NOMEM && id == 0,
           "a job that fits the budget but not the budget less the backend's memory is refused");
@@ -464,7 +464,7 @@ static void test_misc(void)
 {
     /* a job that can never fit is refused at submit */
     g16_engine *e = make(1, 1, 100000, 1);
-    g16_partition p = {circ, wit};
+    g16_partition p = {.circuit = circ, .witness = wit};
     uint64_t id = 7;
     CHECK(g16_engine_submit(e, &id, key, &p, 1, G16_PRIO_NORMAL) == G16_ERR_NOMEM && id == 0,
           "oversized job refused");
