@@ -525,7 +525,6 @@ static inline void add_digit(JAC *acc, const JAC tab[WNAF_TABLE], int digit)
     }
 }
 
-#if !G16_CURVE_BN254 || defined(BN254_GLV)
 /* acc = Σ k_j·P_j over m (table, digits) pairs, interleaved (Straus): the
  * doublings are shared, so their number is the longest digit string. */
 static void wnaf_eval(JAC *r, JAC tabs[][WNAF_TABLE], int8_t digits[][130], const size_t *lens, int m)
@@ -546,7 +545,6 @@ static void wnaf_eval(JAC *r, JAC tabs[][WNAF_TABLE], int8_t digits[][130], cons
     }
     *r = acc;
 }
-#endif
 
 void CV(mul_limbs)(JAC *r, const JAC *p, const uint64_t *k, size_t n)
 {
@@ -587,8 +585,7 @@ static void reduce_mod_r(uint64_t out[4], const uint64_t k[4])
     }
 }
 
-#if G16_CURVE_BN254
-#ifdef BN254_GLV
+#if G16_CURVE_BN254 && defined(BN254_GLV)
 /* out (n + m limbs) = a (n limbs) · b (m limbs) */
 static void glv_mul(uint64_t *out, const uint64_t *a, size_t n, const uint64_t *b, size_t m)
 {
@@ -676,18 +673,16 @@ void CV(mul)(JAC *r, const JAC *p, const uint64_t k[4])
     wnaf_eval(r, tabs, d, lens, 2);
 }
 #else
-/* BN254's G2: no GLS split yet (docs/curve.md): k mod r by a plain width-5 NAF. */
-void CV(mul)(JAC *r, const JAC *p, const uint64_t k[4])
-{
-    uint64_t kr[4];
-    reduce_mod_r(kr, k);
-    CV(mul_limbs)(r, p, kr, 4);
-}
-#endif
+#if G16_CURVE_BN254
+/* BN254's G2 (GLS): ψ acts as μ = 6x² = p − r (128 bits) on G2, and k < r < μ·2^127,
+ * so the same split k = q·μ + k1 gives two halves below 2^128 */
+static const uint64_t mu_z2[2] = G16_BN254_SIX_X2;
 #else
 static const uint64_t mu_z2[2] = {0x0000000100000000ULL, 0xac45a4010001a402ULL}; /* x² */
+#endif
 
-/* k (< r = μ² − μ + 1, μ = x²) = q·μ + k1 with q, k1 < μ < 2^128: shift-and-subtract
+/* k (< r = μ² − μ + 1, μ = x²) = q·μ + k1 with q, k1 < μ < 2^128 (BN254's G2: μ = 6x²,
+ * k < r < 2^127·μ, so q < 2^127 and k1 < μ < 2^128): shift-and-subtract
  * long division, 128 steps of 4-limb arithmetic (about 1% of a multiplication). */
 static void split_mu(uint64_t q[2], uint64_t k1[2], const uint64_t k[4])
 {
@@ -767,7 +762,7 @@ void CV(mul)(JAC *r, const JAC *p, const uint64_t k[4])
     wnaf_eval(r, tabs, d, lens, ENDO_DIMS);
 }
 #undef ENDO_DIMS
-#endif /* G16_CURVE_BN254 */
+#endif /* G16_CURVE_BN254 && BN254_GLV */
 
 void CV(mul_fr)(JAC *r, const JAC *p, const g16_fr *k)
 {
