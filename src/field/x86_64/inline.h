@@ -25,23 +25,22 @@
 #if defined(__x86_64__) && defined(__GNUC__)
 #define G16_FP_INLINE 1
 
-#if G16_CURVE_BN254
-/* BN254's 4-limb Fp (docs/curve.md): p < 2^254, so a + b < 2p never carries out of
- * four words; the same instruction sequences as the Fr pair below. */
-static inline __attribute__((always_inline)) void g16_fp_sub_inl(g16_fp *r, const g16_fp *a,
-                                                                 const g16_fp *b)
+/* Four-limb a − b and a + b mod m for any m < 2^255 (Fr of both curves, BN254's Fp): a + b
+ * < 2m never carries out of four words.  Inlined where the modulus is a global array, so the
+ * memory operands below address it directly. */
+static inline __attribute__((always_inline)) void g16_sub4_inl(uint64_t *r, const uint64_t *a,
+                                                               const uint64_t *b, const uint64_t *mod)
 {
-    uint64_t t0 = a->l[0], t1 = a->l[1], t2 = a->l[2], t3 = a->l[3], m;
+    uint64_t t0 = a[0], t1 = a[1], t2 = a[2], t3 = a[3], m;
     __asm__("subq %[b0], %[t0]\n\t"
             "sbbq %[b1], %[t1]\n\t"
             "sbbq %[b2], %[t2]\n\t"
             "sbbq %[b3], %[t3]\n\t"
             "sbbq %[m], %[m]"
             : [t0] "+&r"(t0), [t1] "+&r"(t1), [t2] "+&r"(t2), [t3] "+&r"(t3), [m] "=r"(m)
-            : [b0] "m"(b->l[0]), [b1] "m"(b->l[1]), [b2] "m"(b->l[2]), [b3] "m"(b->l[3])
+            : [b0] "m"(b[0]), [b1] "m"(b[1]), [b2] "m"(b[2]), [b3] "m"(b[3])
             : "cc");
-    uint64_t q0 = g16_fp_modulus[0] & m, q1 = g16_fp_modulus[1] & m, q2 = g16_fp_modulus[2] & m,
-             q3 = g16_fp_modulus[3] & m;
+    uint64_t q0 = mod[0] & m, q1 = mod[1] & m, q2 = mod[2] & m, q3 = mod[3] & m;
     __asm__("addq %[q0], %[t0]\n\t"
             "adcq %[q1], %[t1]\n\t"
             "adcq %[q2], %[t2]\n\t"
@@ -49,19 +48,19 @@ static inline __attribute__((always_inline)) void g16_fp_sub_inl(g16_fp *r, cons
             : [t0] "+r"(t0), [t1] "+r"(t1), [t2] "+r"(t2), [t3] "+r"(t3)
             : [q0] "r"(q0), [q1] "r"(q1), [q2] "r"(q2), [q3] "r"(q3)
             : "cc");
-    r->l[0] = t0, r->l[1] = t1, r->l[2] = t2, r->l[3] = t3;
+    r[0] = t0, r[1] = t1, r[2] = t2, r[3] = t3;
 }
 
-static inline __attribute__((always_inline)) void g16_fp_add_inl(g16_fp *r, const g16_fp *a,
-                                                                 const g16_fp *b)
+static inline __attribute__((always_inline)) void g16_add4_inl(uint64_t *r, const uint64_t *a,
+                                                               const uint64_t *b, const uint64_t *mod)
 {
-    uint64_t t0 = a->l[0], t1 = a->l[1], t2 = a->l[2], t3 = a->l[3];
+    uint64_t t0 = a[0], t1 = a[1], t2 = a[2], t3 = a[3];
     __asm__("addq %[b0], %[t0]\n\t"
             "adcq %[b1], %[t1]\n\t"
             "adcq %[b2], %[t2]\n\t"
             "adcq %[b3], %[t3]"
             : [t0] "+&r"(t0), [t1] "+&r"(t1), [t2] "+&r"(t2), [t3] "+&r"(t3)
-            : [b0] "m"(b->l[0]), [b1] "m"(b->l[1]), [b2] "m"(b->l[2]), [b3] "m"(b->l[3])
+            : [b0] "m"(b[0]), [b1] "m"(b[1]), [b2] "m"(b[2]), [b3] "m"(b[3])
             : "cc");
     uint64_t s0 = t0, s1 = t1, s2 = t2, s3 = t3;
     __asm__("subq %[p0], %[s0]\n\t"
@@ -74,10 +73,23 @@ static inline __attribute__((always_inline)) void g16_fp_add_inl(g16_fp *r, cons
             "cmovcq %[t3], %[s3]"
             : [s0] "+&r"(s0), [s1] "+&r"(s1), [s2] "+&r"(s2), [s3] "+&r"(s3)
             : [t0] "r"(t0), [t1] "r"(t1), [t2] "r"(t2), [t3] "r"(t3),
-              [p0] "m"(g16_fp_modulus[0]), [p1] "m"(g16_fp_modulus[1]),
-              [p2] "m"(g16_fp_modulus[2]), [p3] "m"(g16_fp_modulus[3])
+              [p0] "m"(mod[0]), [p1] "m"(mod[1]), [p2] "m"(mod[2]), [p3] "m"(mod[3])
             : "cc");
-    r->l[0] = s0, r->l[1] = s1, r->l[2] = s2, r->l[3] = s3;
+    r[0] = s0, r[1] = s1, r[2] = s2, r[3] = s3;
+}
+
+#if G16_CURVE_BN254
+/* BN254's 4-limb Fp (docs/curve.md): p < 2^254, the four-limb pair above. */
+static inline __attribute__((always_inline)) void g16_fp_sub_inl(g16_fp *r, const g16_fp *a,
+                                                                 const g16_fp *b)
+{
+    g16_sub4_inl(r->l, a->l, b->l, g16_fp_modulus);
+}
+
+static inline __attribute__((always_inline)) void g16_fp_add_inl(g16_fp *r, const g16_fp *a,
+                                                                 const g16_fp *b)
+{
+    g16_add4_inl(r->l, a->l, b->l, g16_fp_modulus);
 }
 #else /* BLS12-381: six limbs */
 
@@ -182,53 +194,13 @@ static inline __attribute__((always_inline)) void g16_fp_add_inl(g16_fp *r, cons
 static inline __attribute__((always_inline)) void g16_fr_sub_inl(g16_fr *r, const g16_fr *a,
                                                                  const g16_fr *b)
 {
-    uint64_t t0 = a->l[0], t1 = a->l[1], t2 = a->l[2], t3 = a->l[3], m;
-    __asm__("subq %[b0], %[t0]\n\t"
-            "sbbq %[b1], %[t1]\n\t"
-            "sbbq %[b2], %[t2]\n\t"
-            "sbbq %[b3], %[t3]\n\t"
-            "sbbq %[m], %[m]"
-            : [t0] "+&r"(t0), [t1] "+&r"(t1), [t2] "+&r"(t2), [t3] "+&r"(t3), [m] "=r"(m)
-            : [b0] "m"(b->l[0]), [b1] "m"(b->l[1]), [b2] "m"(b->l[2]), [b3] "m"(b->l[3])
-            : "cc");
-    uint64_t q0 = g16_fr_modulus[0] & m, q1 = g16_fr_modulus[1] & m, q2 = g16_fr_modulus[2] & m,
-             q3 = g16_fr_modulus[3] & m;
-    __asm__("addq %[q0], %[t0]\n\t"
-            "adcq %[q1], %[t1]\n\t"
-            "adcq %[q2], %[t2]\n\t"
-            "adcq %[q3], %[t3]"
-            : [t0] "+r"(t0), [t1] "+r"(t1), [t2] "+r"(t2), [t3] "+r"(t3)
-            : [q0] "r"(q0), [q1] "r"(q1), [q2] "r"(q2), [q3] "r"(q3)
-            : "cc");
-    r->l[0] = t0, r->l[1] = t1, r->l[2] = t2, r->l[3] = t3;
+    g16_sub4_inl(r->l, a->l, b->l, g16_fr_modulus);
 }
 
 static inline __attribute__((always_inline)) void g16_fr_add_inl(g16_fr *r, const g16_fr *a,
                                                                  const g16_fr *b)
 {
-    uint64_t t0 = a->l[0], t1 = a->l[1], t2 = a->l[2], t3 = a->l[3];
-    __asm__("addq %[b0], %[t0]\n\t"
-            "adcq %[b1], %[t1]\n\t"
-            "adcq %[b2], %[t2]\n\t"
-            "adcq %[b3], %[t3]"
-            : [t0] "+&r"(t0), [t1] "+&r"(t1), [t2] "+&r"(t2), [t3] "+&r"(t3)
-            : [b0] "m"(b->l[0]), [b1] "m"(b->l[1]), [b2] "m"(b->l[2]), [b3] "m"(b->l[3])
-            : "cc");
-    uint64_t s0 = t0, s1 = t1, s2 = t2, s3 = t3;
-    __asm__("subq %[p0], %[s0]\n\t"
-            "sbbq %[p1], %[s1]\n\t"
-            "sbbq %[p2], %[s2]\n\t"
-            "sbbq %[p3], %[s3]\n\t"
-            "cmovcq %[t0], %[s0]\n\t"
-            "cmovcq %[t1], %[s1]\n\t"
-            "cmovcq %[t2], %[s2]\n\t"
-            "cmovcq %[t3], %[s3]"
-            : [s0] "+&r"(s0), [s1] "+&r"(s1), [s2] "+&r"(s2), [s3] "+&r"(s3)
-            : [t0] "r"(t0), [t1] "r"(t1), [t2] "r"(t2), [t3] "r"(t3),
-              [p0] "m"(g16_fr_modulus[0]), [p1] "m"(g16_fr_modulus[1]),
-              [p2] "m"(g16_fr_modulus[2]), [p3] "m"(g16_fr_modulus[3])
-            : "cc");
-    r->l[0] = s0, r->l[1] = s1, r->l[2] = s2, r->l[3] = s3;
+    g16_add4_inl(r->l, a->l, b->l, g16_fr_modulus);
 }
 
 #else
