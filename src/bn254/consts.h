@@ -26,6 +26,14 @@
 /* phi(x, y) = (beta·x, y) = [lambda]P on G1 (beta^3 = 1, lambda^2 + lambda + 1 = 0 mod r) */
 #define G16_BN254_G1_BETA {{0x71930c11d782e155ULL, 0xa6bb947cffbe3323ULL, 0xaa303344d4741444ULL, 0x2c3b3f0d26594943ULL}}
 #define G16_BN254_G1_LAMBDA {0x8b17ea66b99c90ddULL, 0x5bfc41088d8daaa7ULL, 0xb3c4d79d41a91758ULL, 0x0000000000000000ULL}
+/* GLV: k = k1 + k2·lambda (mod r) with |k1|, |k2| < 2^128: c1 = floor(k·g1/2^256),
+ * c2 = floor(k·g2/2^256), k1 = k − c1·a1 − c2·a2, k2 = c1·|b1| − c2·b2 (a1, a2, b2 > 0 > b1) */
+#define G16_BN254_GLV_A1 {0x89d3256894d213e3ULL}
+#define G16_BN254_GLV_B1_ABS {0x8211bbeb7d4f1128ULL, 0x6f4d8248eeb859fcULL}
+#define G16_BN254_GLV_A2 {0x0be4e1541221250bULL, 0x6f4d8248eeb859fdULL}
+#define G16_BN254_GLV_B2 {0x89d3256894d213e3ULL}
+#define G16_BN254_GLV_G1 {0xd91d232ec7e0b3d7ULL, 0x0000000000000002ULL}
+#define G16_BN254_GLV_G2 {0x7a7bd9d4391eb18dULL, 0x4ccef014a773d2cfULL, 0x0000000000000002ULL}
 
 /* G2: y^2 = x^3 + 3/(9+u) over Fp2 (D-type twist), the EIP-197 generator, cofactor 2p - r */
 #define G16_BN254_G2_B {{{0x3bf938e377b802a8ULL, 0x020b1b273633535dULL, 0x26b7edf049755260ULL, 0x2514c6324384a86dULL}}, {{0x38e7ecccd1dcff67ULL, 0x65f0b37d93ce0d3eULL, 0xd749d0dd22ac00aaULL, 0x0141b9ce4a688d4dULL}}}

@@ -525,7 +525,6 @@ static inline void add_digit(JAC *acc, const JAC tab[WNAF_TABLE], int digit)
     }
 }
 
-#if !G16_CURVE_BN254 /* (BN254 has no endomorphism split yet) */
 /* acc = Σ k_j·P_j over m (table, digits) pairs, interleaved (Straus): the
  * doublings are shared, so their number is the longest digit string. */
 static void wnaf_eval(JAC *r, JAC tabs[][WNAF_TABLE], int8_t digits[][130], const size_t *lens, int m)
@@ -546,7 +545,6 @@ static void wnaf_eval(JAC *r, JAC tabs[][WNAF_TABLE], int8_t digits[][130], cons
     }
     *r = acc;
 }
-#endif
 
 void CV(mul_limbs)(JAC *r, const JAC *p, const uint64_t *k, size_t n)
 {
@@ -587,19 +585,104 @@ static void reduce_mod_r(uint64_t out[4], const uint64_t k[4])
     }
 }
 
-#if G16_CURVE_BN254
-/* BN254: no endomorphism split yet (GLV for G1 is future work, docs/curve.md):
- * k mod r by a plain width-5 NAF, 254 doublings. */
+#if G16_CURVE_BN254 && defined(BN254_GLV)
+/* out (n + m limbs) = a (n limbs) · b (m limbs) */
+static void glv_mul(uint64_t *out, const uint64_t *a, size_t n, const uint64_t *b, size_t m)
+{
+    memset(out, 0, (n + m) * sizeof *out);
+    for (size_t i = 0; i < n; i++) {
+        g16_u128 c = 0;
+        for (size_t j = 0; j < m; j++) {
+            c += (g16_u128)a[i] * b[j] + out[i + j];
+            out[i + j] = (uint64_t)c;
+            c >>= 64;
+        }
+        out[i + m] = (uint64_t)c;
+    }
+}
+
+/* acc −= x (4 limbs, mod 2^256) */
+static void glv_sub4(uint64_t acc[4], const uint64_t *x)
+{
+    uint64_t borrow = 0;
+    for (int i = 0; i < 4; i++) {
+        g16_u128 v = (g16_u128)acc[i] - x[i] - borrow;
+        acc[i] = (uint64_t)v;
+        borrow = (uint64_t)(v >> 64) & 1;
+    }
+}
+
+/* v (4 limbs, two's complement) → |v| in two limbs and its sign; 0 when |v| ≥ 2^128 */
+static int glv_abs128(uint64_t out[2], int *neg, const uint64_t v[4])
+{
+    uint64_t t[4];
+    memcpy(t, v, sizeof t);
+    *neg = (int)(t[3] >> 63);
+    if (*neg) {
+        uint64_t z[4] = {0};
+        glv_sub4(z, t);
+        memcpy(t, z, sizeof t);
+    }
+    out[0] = t[0], out[1] = t[1];
+    return !t[2] && !t[3];
+}
+
+/* GLV on BN254's G1 (Gallant–Lambert–Vanstone 2001; Guide to ECC alg. 3.74): k mod r
+ * = k1 + k2·λ with |k1|, |k2| < 2^128 from the short basis (a1, b1), (a2, b2) of
+ * src/curve/gen_consts_bn254.py (Babai rounding by the precomputed g1, g2; the script
+ * checks the bound), then k·P = k1·P + k2·φ(P) by a joint width-5 NAF: 128
+ * doublings instead of 254.  Should a piece not fit (it cannot), the plain NAF runs. */
 void CV(mul)(JAC *r, const JAC *p, const uint64_t k[4])
 {
-    uint64_t kr[4];
+    static const uint64_t a1[1] = G16_BN254_GLV_A1, b1[2] = G16_BN254_GLV_B1_ABS,
+                          a2[2] = G16_BN254_GLV_A2, b2[1] = G16_BN254_GLV_B2,
+                          g1[2] = G16_BN254_GLV_G1, g2[3] = G16_BN254_GLV_G2;
+    uint64_t kr[4], t[7], c1[2], c2[2], k1[4], k2[4], pieces[2][2];
+    int neg[2];
+    if (CV(jac_is_infinity)(p)) { CV(jac_set_infinity)(r); return; }
     reduce_mod_r(kr, k);
-    CV(mul_limbs)(r, p, kr, 4);
+    glv_mul(t, kr, 4, g1, 2); /* c1 = k·g1 >> 256 < 2^64 */
+    c1[0] = t[4], c1[1] = t[5];
+    glv_mul(t, kr, 4, g2, 3); /* c2 = k·g2 >> 256 < 2^128 */
+    c2[0] = t[4], c2[1] = t[5];
+    memcpy(k1, kr, sizeof k1); /* k1 = k − c1·a1 − c2·a2 */
+    glv_mul(t, c1, 2, a1, 1);
+    t[3] = 0;
+    glv_sub4(k1, t);
+    glv_mul(t, c2, 2, a2, 2);
+    glv_sub4(k1, t);
+    glv_mul(k2, c1, 2, b1, 2); /* k2 = c1·|b1| − c2·b2 */
+    glv_mul(t, c2, 2, b2, 1);
+    t[3] = 0;
+    glv_sub4(k2, t);
+    if (!glv_abs128(pieces[0], &neg[0], k1) || !glv_abs128(pieces[1], &neg[1], k2)) {
+        CV(mul_limbs)(r, p, kr, 4);
+        return;
+    }
+    JAC tabs[2][WNAF_TABLE];
+    int8_t d[2][130];
+    size_t lens[2];
+    JAC base = *p;
+    if (neg[0]) CV(jac_neg)(&base, p);
+    odd_multiples(tabs[0], &base);
+    for (int i = 0; i < WNAF_TABLE; i++) {
+        g16_g1_jac_phi(&tabs[1][i], &tabs[0][i]); /* φ(±(2i+1)P) */
+        if (neg[0] != neg[1]) CV(jac_neg)(&tabs[1][i], &tabs[1][i]);
+    }
+    for (int j = 0; j < 2; j++) lens[j] = wnaf(d[j], pieces[j], 2);
+    wnaf_eval(r, tabs, d, lens, 2);
 }
 #else
+#if G16_CURVE_BN254
+/* BN254's G2 (GLS): ψ acts as μ = 6x² = p − r (128 bits) on G2, and k < r < μ·2^127,
+ * so the same split k = q·μ + k1 gives two halves below 2^128 */
+static const uint64_t mu_z2[2] = G16_BN254_SIX_X2;
+#else
 static const uint64_t mu_z2[2] = {0x0000000100000000ULL, 0xac45a4010001a402ULL}; /* x² */
+#endif
 
-/* k (< r = μ² − μ + 1, μ = x²) = q·μ + k1 with q, k1 < μ < 2^128: shift-and-subtract
+/* k (< r = μ² − μ + 1, μ = x²) = q·μ + k1 with q, k1 < μ < 2^128 (BN254's G2: μ = 6x²,
+ * k < r < 2^127·μ, so q < 2^127 and k1 < μ < 2^128): shift-and-subtract
  * long division, 128 steps of 4-limb arithmetic (about 1% of a multiplication). */
 static void split_mu(uint64_t q[2], uint64_t k1[2], const uint64_t k[4])
 {
@@ -679,7 +762,7 @@ void CV(mul)(JAC *r, const JAC *p, const uint64_t k[4])
     wnaf_eval(r, tabs, d, lens, ENDO_DIMS);
 }
 #undef ENDO_DIMS
-#endif /* G16_CURVE_BN254 */
+#endif /* G16_CURVE_BN254 && BN254_GLV */
 
 void CV(mul_fr)(JAC *r, const JAC *p, const g16_fr *k)
 {

@@ -26,8 +26,12 @@ g16_status g16_curve_decode_any(g16_curve_point *out, const uint8_t *in, size_t 
         out->compressed = 0;
         return g16_g1_decode(&out->g1, in, len, flags);
     default:
-        return g16_fail(G16_ERR_LENGTH, "point encoding: %zu bytes is none of %d, %d (G1 "
-                        "uncompressed or G2 compressed) or %d", len, G16_G1_COMPRESSED_BYTES,
-                        G16_G1_UNCOMPRESSED_BYTES, G16_G2_UNCOMPRESSED_BYTES);
+#if G16_CURVE_BN254
+        return g16_fail(G16_ERR_LENGTH, "point encoding: %zu bytes is none of 32, 64 (G1 "
+                        "uncompressed or G2 compressed) or 128", len);
+#else
+        return g16_fail(G16_ERR_LENGTH, "point encoding: %zu bytes is none of 48, 96 (G1 "
+                        "uncompressed or G2 compressed) or 192", len);
+#endif
     }
 }

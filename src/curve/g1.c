@@ -24,6 +24,7 @@ static const g16_fp gen_y = G16_BN254_G1_GEN_Y;
 static const uint64_t cofactor[1] = {1};
 /* β: φ(P) = (βx, y) = λ·P on G1 (G16_BN254_G1_LAMBDA) */
 static const g16_fp beta = G16_BN254_G1_BETA;
+#define BN254_GLV 1 /* G_mul splits k with φ (curve_impl.h) */
 #else
 const uint64_t g16_curve_order[4] = {0xffffffff00000001ULL, 0x53bda402fffe5bfeULL,
                                      0x3339d80809a1d805ULL, 0x73eda753299d7d48ULL};

@@ -90,6 +90,9 @@ void g16_g2_jac_psi(g16_g2_jac *r, const g16_g2_jac *p)
 }
 
 #if G16_CURVE_BN254
+/* ψ(P) = 6x²·P on G2: the μ of G_mul's two-way split (curve_impl.h) */
+static void endo_mu(g16_g2_jac *r, const g16_g2_jac *p) { g16_g2_jac_psi(r, p); }
+
 /* El Housni, Guillevic, Piellard, "Co-factor clearing and subgroup membership testing
  * on pairing-friendly curves" (AFRICACRYPT 2022): for BN curves Q ∈ G2 iff
  * ψ(Q) = [6x²]Q (ψ acts as p ≡ 6x² mod r on G2).  128-bit scalar: half the work of

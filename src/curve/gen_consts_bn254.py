@@ -109,6 +109,43 @@ define_fp("G16_BN254_G1_GEN_Y", g1[1])
 emit("/* phi(x, y) = (beta·x, y) = [lambda]P on G1 (beta^3 = 1, lambda^2 + lambda + 1 = 0 mod r) */")
 define_fp("G16_BN254_G1_BETA", beta)
 define("G16_BN254_G1_LAMBDA", lam)
+# GLV (Gallant-Lambert-Vanstone): a short basis of {(a, b) : a + b*lambda = 0 mod r} by the
+# extended Euclidean algorithm on (r, lambda) (Guide to ECC, algorithm 3.74), and Babai
+# rounding with c1 = floor(k*g1 / 2^256), c2 = floor(k*g2 / 2^256)
+import math
+e0, e1, u0, u1 = r, lam, 0, 1
+seq = [(r, 0), (lam, 1)]
+while e1:
+    q = e0 // e1
+    e0, e1 = e1, e0 - q * e1
+    u0, u1 = u1, u0 - q * u1
+    seq.append((e1, u1))
+li = next(i for i, (ri, ti) in enumerate(seq) if ri < math.isqrt(r))
+v1 = (seq[li][0], -seq[li][1])
+v2 = min([(seq[li - 1][0], -seq[li - 1][1]), (seq[li + 1][0], -seq[li + 1][1])],
+         key=lambda v: v[0] ** 2 + v[1] ** 2)
+a1, b1 = v1
+a2, b2 = v2
+assert (a1 + b1 * lam) % r == 0 and (a2 + b2 * lam) % r == 0 and a1 * b2 - a2 * b1 == r
+assert a1 > 0 and b1 < 0 and a2 > 0 and b2 > 0  # the signs the C code assumes
+g1c = (b2 << 256) // r
+g2c = (-b1 << 256) // r
+import random
+rnd = random.Random(1)
+for k in [0, 1, r - 1, r - 2, (1 << 253)] + [rnd.randrange(r) for _ in range(2000)]:
+    c1 = (k * g1c) >> 256
+    c2 = (k * g2c) >> 256
+    k1 = k - c1 * a1 - c2 * a2
+    k2 = -c1 * b1 - c2 * b2
+    assert (k1 + k2 * lam - k) % r == 0 and abs(k1) < 1 << 128 and abs(k2) < 1 << 128
+emit("/* GLV: k = k1 + k2·lambda (mod r) with |k1|, |k2| < 2^128: c1 = floor(k·g1/2^256),")
+emit(" * c2 = floor(k·g2/2^256), k1 = k − c1·a1 − c2·a2, k2 = c1·|b1| − c2·b2 (a1, a2, b2 > 0 > b1) */")
+define("G16_BN254_GLV_A1", a1, 1)
+define("G16_BN254_GLV_B1_ABS", -b1, 2)
+define("G16_BN254_GLV_A2", a2, 2)
+define("G16_BN254_GLV_B2", b2, 1)
+define("G16_BN254_GLV_G1", g1c, 2)
+define("G16_BN254_GLV_G2", g2c, 3)
 emit()
 # ---------------------------------------------------------------- G2: y^2 = x^3 + 3/xi (D-type twist)
 b2 = f2mul((3, 0), f2inv(xi))

@@ -150,7 +150,11 @@ static void frob_init(void)
     }
     g16_fp2 xi, g, gc;
     g16_fp2_set_one(&xi);
-    g16_fp2_mul_by_xi(&xi, &xi); /* ξ = 1 + u, or 9 + u for BN254 */
+#if G16_CURVE_BN254
+    g16_fp2_mul_by_xi(&xi, &xi); /* ξ = 9 + u */
+#else
+    g16_fp_set_one(&xi.c1); /* ξ = 1 + u */
+#endif
     g16_fp2_pow(&g, &xi, e, G16_FP_LIMBS);
     g16_fp2_conj(&gc, &g);
 

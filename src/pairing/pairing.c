@@ -180,19 +180,24 @@ void g16_g2_prepare(g16_g2_prepared *out, const g16_g2_affine *q)
         return;
     }
     proj T;
-    g16_g2_affine nq = *q;
-    g16_fp2_neg(&nq.y, &q->y);
     proj_from_affine(&T, q);
     int k = 0;
+#if G16_CURVE_BN254
+    g16_g2_affine nq = *q; /* for the NAF's −1 digits */
+    g16_fp2_neg(&nq.y, &q->y);
     for (int i = LOOP_TOP - 1; i >= 0; i--) {
         dbl_step(out->ell[k++], &T);
         if (LOOP_DIGIT(i)) add_step(out->ell[k++], &T, LOOP_DIGIT(i) > 0 ? q : &nq);
     }
-#if G16_CURVE_BN254
     g16_g2_affine q1, q2;
     frob_points(&q1, &q2, q);
     add_step(out->ell[k++], &T, &q1);
     add_step(out->ell[k++], &T, &q2);
+#else
+    for (int i = LOOP_TOP - 1; i >= 0; i--) {
+        dbl_step(out->ell[k++], &T);
+        if (LOOP_DIGIT(i)) add_step(out->ell[k++], &T, q);
+    }
 #endif
 }
 
@@ -211,12 +216,19 @@ static void miller_pass(g16_fp12 *f, const g16_g1_affine *const *p, const g16_g2
     proj T[CHUNK];
     g16_fp ny[CHUNK], nyp;
     g16_fp2 ell[3];
-    g16_g2_affine nq[CHUNK];
+#if G16_CURVE_BN254
+    g16_g2_affine nq[CHUNK]; /* −Q, for the NAF's −1 digits */
+#define ADD_POINT(j) (digit > 0 ? q[j] : &nq[j])
+#else
+#define ADD_POINT(j) q[j]
+#endif
     for (size_t j = 0; j < n; j++) {
         proj_from_affine(&T[j], q[j]);
         g16_fp_neg(&ny[j], &p[j]->y);
+#if G16_CURVE_BN254
         nq[j] = *q[j];
         g16_fp2_neg(&nq[j].y, &q[j]->y);
+#endif
     }
     g16_fp12_set_one(f);
     int k = 0;
@@ -224,11 +236,15 @@ static void miller_pass(g16_fp12 *f, const g16_g1_affine *const *p, const g16_g2
         if (i != LOOP_TOP - 1) g16_fp12_sqr(f, f); /* f is still 1 on the first step */
         /* the doubling step, then (for a non-zero digit) the addition step with ±Q:
          * each line evaluated at every pair's P, the prepared pairs' from their table */
+#if G16_CURVE_BN254
         int digit = LOOP_DIGIT(i);
         for (int add = 0; add <= (digit != 0); add++) {
+#else
+        for (int add = 0; add <= (int)((X_ABS >> i) & 1); add++) {
+#endif
             for (size_t j = 0; j < n; j++) {
                 if (add)
-                    add_step(ell, &T[j], digit > 0 ? q[j] : &nq[j]);
+                    add_step(ell, &T[j], ADD_POINT(j));
                 else
                     dbl_step(ell, &T[j]);
                 ell_apply(f, ell, &p[j]->x, &ny[j]);
@@ -262,6 +278,7 @@ static void miller_pass(g16_fp12 *f, const g16_g1_affine *const *p, const g16_g2
      * and after it the inverse is the conjugate */
     g16_fp12_conj(f, f);
 #endif
+#undef ADD_POINT
 }
 
 void g16_miller_loop_mixed(g16_fp12 *f, const g16_g1_affine *p, const g16_g2_affine *q, size_t n,
