@@ -3,8 +3,8 @@
 # .zkey and .wtns, same machine, same run, at 2^12, 2^14, 2^16 constraints (and
 # 2^18 with --big).  Circuit: a chain of Poseidon(2) hashes (chain.circom.in),
 # compiled with circom2 --prime bls12381 --O2, or --prime bn128 with --curve bn128
-# (the chains of issue 28: 68 hashes in the 2^14 domain, 276 in 2^16; 17 and 1105
-# at 2^12 and 2^18).  The two curves' circuits and keys live apart (build/<curve>/).
+# (68 hashes in the 2^14 domain as in issue 28; 273 in 2^16, see hashes()).  The two
+# curves' circuits and keys live apart (build/<curve>/).
 #
 # The proving keys are made by `g16 snarkjs testkey` from a KNOWN tau: INSECURE,
 # for benchmarking only (snarkjs's own setup takes minutes per key in JS; the key
@@ -65,16 +65,10 @@ check() { # check NAME PROOF PUBLIC VK
 
 echo "| constraints | domain | snarkjs 0.7.6 wall (s) | g16 wall (s) | wall ratio | snarkjs CPU (s) | g16 CPU (s) | CPU ratio |"
 echo "|---:|---:|---:|---:|---:|---:|---:|---:|"
-# hashes in the chain for a domain of 2^lg
-hashes() {
-    if [ "$curve" = bn128 ]; then
-        # 237 constraints a hash on bn128; the counts of issue 28's measurements
-        case $1 in 12) echo 17 ;; 14) echo 68 ;; 16) echo 276 ;; 18) echo 1105 ;; esac
-    else
-        # 240 constraints a hash; room for the public row and the constant one
-        echo $(( ((1 << $1) - 2) / 240 ))
-    fi
-}
+# hashes in the chain for a domain of 2^lg: 240 constraints a hash on both curves with
+# circom2 0.2.23 --O2 (issue 28's 276-hash chain had 237 a hash; here 276 hashes are
+# 66,240 constraints, a 2^17 domain, so 2^16 gets 273); room for the public row and the one
+hashes() { echo $(( ((1 << $1) - 2) / 240 )); }
 # constraints: the r1cs header's nConstraints (section 1, after the prime)
 constraints() {
     python3 - "$1" <<'PY'

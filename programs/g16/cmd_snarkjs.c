@@ -30,8 +30,8 @@ static const char sj_usage[] =
     "       g16 snarkjs prove|verify ...   the same commands\n"
     "       g16 snarkjs testkey --r1cs C.r1cs --tau N --zkey out.zkey --vk out.json\n"
     "         INSECURE: a proving key made from a KNOWN tau (and alpha, beta, gamma,\n"
-    "         delta derived from N).  Anyone can forge proofs for it.  For benchmarks\n"
-    "         and tests only, never for real use.\n";
+    "         delta derived from N), for the r1cs's curve.  Anyone can forge proofs for\n"
+    "         it.  For benchmarks and tests only, never for real use.\n";
 
 typedef struct opts {
     const char *zkey, *wtns, *proof, *pub, *r1cs, *vk, *tau, *backend;
