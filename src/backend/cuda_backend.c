@@ -22,6 +22,7 @@
 
 #ifdef G16_WITH_CUDA
 #include "backend/cuda_ops.h"
+#include "backend/cuda_settle.h"
 
 enum { Q_H, Q_L, Q_A, Q_B1, Q_B2, Q_COUNT };
 #define MAX_KEYS 8
@@ -174,6 +175,14 @@ static g16_status query(cuda_backend *cb, g16_cuda_bases **out, const g16_key *k
     return query_as(cb, out, key, q, 0);
 }
 
+/* Every operation ends here: a failed one first settles the context (g16_cuda_settle), so
+ * what it left queued cannot reach the next operation's buffers. */
+static g16_status settled(cuda_backend *cb, g16_status st)
+{
+    if (st) g16_cuda_settle(cb->ctx);
+    return st;
+}
+
 static g16_status cu_ntt(g16_backend *be, g16_fr *data, unsigned log_n, g16_ntt_kind kind)
 {
     cuda_backend *cb = (cuda_backend *)be;
@@ -182,6 +191,7 @@ static g16_status cu_ntt(g16_backend *be, g16_fr *data, unsigned log_n, g16_ntt_
                                  kind == G16_NTT_COSET_INVERSE,
                                  kind == G16_NTT_COSET_FORWARD || kind == G16_NTT_COSET_INVERSE,
                                  0, 0);
+    st = settled(cb, st);
     pthread_mutex_unlock(&cb->lock);
     return st;
 }
@@ -190,7 +200,7 @@ static g16_status cu_h_step(g16_backend *be, g16_fr *a, g16_fr *b, g16_fr *c, un
 {
     cuda_backend *cb = (cuda_backend *)be;
     pthread_mutex_lock(&cb->lock);
-    g16_status st = g16_cuda_h_step(cb->ctx, a, a, b, c, log_n, 0);
+    g16_status st = settled(cb, g16_cuda_h_step(cb->ctx, a, a, b, c, log_n, 0));
     pthread_mutex_unlock(&cb->lock);
     return st;
 }
@@ -205,6 +215,7 @@ static g16_status cu_msm(cuda_backend *cb, void *out, g16_group grp, const void 
     if (!st)
         st = grp == G16_G1 ? g16_cuda_msm_g1(cb->ctx, out, b, s, n, density, NULL)
                            : g16_cuda_msm_g2(cb->ctx, out, b, s, n, density, NULL);
+    st = settled(cb, st);
     g16_cuda_bases_free(b);
     pthread_mutex_unlock(&cb->lock);
     return st;
@@ -228,8 +239,9 @@ static g16_status h_locked(cuda_backend *cb, g16_g1_jac *out, const g16_key *key
 {
     g16_cuda_bases *hq = NULL;
     double t = now();
-    g16_status st = g16_cuda_h_step_rows(cb->ctx, NULL, in->a, in->b, in->c, in->n_rows, log_n, 0);
-    /* a, b, c are on the device now (or the step failed): release them either way. */
+    g16_status st =
+        settled(cb, g16_cuda_h_step_rows(cb->ctx, NULL, in->a, in->b, in->c, in->n_rows, log_n, 0));
+    /* a, b, c are on the device now (or the step failed and no copy reads them): release them. */
     g16_prove_release(in, &in->a);
     g16_prove_release(in, &in->b);
     g16_prove_release(in, &in->c);
@@ -238,7 +250,7 @@ static g16_status h_locked(cuda_backend *cb, g16_g1_jac *out, const g16_key *key
     if (!st) st = query(cb, &hq, key, Q_H);
     if (!st) st = g16_cuda_msm_g1_h(cb->ctx, out, hq, key->n_h, NULL);
     tm->msm_h = now() - t;
-    return st;
+    return settled(cb, st);
 }
 
 static g16_status cu_prove_h(g16_backend *be, g16_g1_jac *out, const g16_key *key,
@@ -306,6 +318,7 @@ static g16_status cu_prove_msms_g1(g16_backend *be, g16_g1_jac *l, g16_g1_jac *a
     double t = now();
     g16_status st = g16_cuda_scalars_upload(cb->ctx, z, n_z);
     if (!st) st = msms_locked(cb, l, a, b1, b2, key, n_z, abits, bbits, 0, t, tm);
+    st = settled(cb, st);
     pthread_mutex_unlock(&cb->lock);
     return st;
 }
@@ -366,6 +379,7 @@ static g16_status cu_prove_all(g16_backend *be, g16_g1_jac *h, g16_g1_jac *l, g1
                 (now() - t) * 1e3, in->n_z, split ? "the head; L split" : "all");
     if (!st) st = g16_cuda_h_prefetch(cb->ctx, in->a, in->b, in->c, in->n_rows, log_n);
     if (!st) st = msms_locked(cb, l, a, b1, b2, key, in->n_z, abits, bbits, m, t, tm);
+    st = settled(cb, st);
     g16_cuda_density_forget(cb->ctx); /* the caller may free the bitmaps after we return */
     if (!st) {
         st = h_locked(cb, h, key, in, log_n, tm); /* releases a, b, c */
@@ -387,6 +401,7 @@ static g16_status cu_prove_msm_g2(g16_backend *be, g16_g2_jac *out, const g16_ke
     pthread_mutex_lock(&cb->lock);
     g16_status st = query(cb, &q, key, Q_B2);
     if (!st) st = g16_cuda_msm_g2(cb->ctx, out, q, s, n, NULL, NULL);
+    st = settled(cb, st);
     pthread_mutex_unlock(&cb->lock);
     return st;
 }
@@ -437,7 +452,7 @@ static g16_status cu_key_upload(g16_backend *be, const g16_key *key)
             }
         }
         double t1 = now();
-        st = query_as(cb, &b, key, q, 1);
+        st = settled(cb, query_as(cb, &b, key, q, 1)); /* no copy may read the pages unregistered next */
         double t2 = now();
         if (lo) g16_cuda_host_unregister((void *)lo);
         pthread_mutex_unlock(&key_pin_mu);

@@ -11,8 +11,11 @@
  * instead), B done with valid proofs, every tracker counter back to 0 and, under
  * LeakSanitizer, nothing leaked.
  *
- * usage: test_engine_fault [--cuda] [--every S | --budget SECONDS] [--wrong N] [--table]
+ * usage: test_engine_fault [--cuda] [--every S | --budget SECONDS] [--kind K] [--no-create |
+ *                          --create-only] [--wrong N] [--table]
  *   --cuda     the device stage on the CUDA backend (a GPU machine)
+ *   --kind K   walk kind K only (0 host alloc .. 6 thread: common/fault.h), not all seven
+ *   --no-create, --create-only   skip, or run only, the walk of g16_engine_create
  *   --every S  walk k = 1, 1+S, 1+2S, ... of each kind only (the full walk: S = 1, the default)
  *   --budget T pick S from the dry run's time so that the walk takes about T seconds
  *   --wrong N  instead of the walk: N jobs whose device stage gets one MSM bucket
@@ -54,7 +57,7 @@ static int use_cuda;
 
 /* per kind: runs whose fault fired, of those A failed with a message, A absorbed it */
 static unsigned fired[G16_FAULT_KINDS], clean_fail[G16_FAULT_KINDS], absorbed[G16_FAULT_KINDS];
-static unsigned bad_runs, leaks, not_fired;
+static unsigned bad_runs, leaks, not_fired, bad_kind[G16_FAULT_KINDS];
 static uint64_t last_count[G16_FAULT_KINDS]; /* the last run's points per kind */
 static uint64_t create_count[G16_FAULT_KINDS]; /* the engine start's points per kind */
 
@@ -177,7 +180,10 @@ static uint64_t run_one(uint64_t k, unsigned kinds)
               kind < 0 ? "none" : g16_fault_kind_name((g16_fault_kind)kind));
     }
 #endif
-    if (g16_test_failures != fails0) bad_runs++;
+    if (g16_test_failures != fails0) {
+        bad_runs++;
+        if (kind >= 0) bad_kind[kind]++;
+    }
     return points;
 }
 
@@ -280,15 +286,19 @@ int main(int argc, char **argv)
 {
     unsigned every = 1, wrong = 0;
     double budget = 0;
-    int table = 0;
+    int table = 0, only_kind = -1, create = 1, walk = 1;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--cuda")) use_cuda = 1;
         else if (!strcmp(argv[i], "--every") && i + 1 < argc) every = (unsigned)atoi(argv[++i]);
         else if (!strcmp(argv[i], "--wrong") && i + 1 < argc) wrong = (unsigned)atoi(argv[++i]);
         else if (!strcmp(argv[i], "--budget") && i + 1 < argc) budget = atof(argv[++i]);
         else if (!strcmp(argv[i], "--table")) table = 1;
+        else if (!strcmp(argv[i], "--kind") && i + 1 < argc) only_kind = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--no-create")) create = 0;
+        else if (!strcmp(argv[i], "--create-only")) walk = 0;
         else {
-            fprintf(stderr, "usage: %s [--cuda] [--every S | --budget SECONDS] [--wrong N] [--table]\n", argv[0]);
+            fprintf(stderr, "usage: %s [--cuda] [--every S | --budget SECONDS] [--kind K] [--no-create | "
+                    "--create-only] [--wrong N] [--table]\n", argv[0]);
             return 2;
         }
     }
@@ -305,38 +315,43 @@ int main(int argc, char **argv)
     if (wrong) {
         CHECK(use_cuda, "--wrong needs --cuda (the injector is in the CUDA MSM)");
         if (use_cuda) wrong_results(wrong);
-    } else {
+    }
+    uint64_t per[G16_FAULT_KINDS] = {0};
+    if (!wrong && walk) {
         /* the dry run: every point of A counted, per kind */
-        uint64_t per[G16_FAULT_KINDS];
         double t0 = g16_engine_mono();
         uint64_t n = run_one(0, G16_FAULT_ALL);
         double dry = g16_engine_mono() - t0;
         memcpy(per, last_count, sizeof per);
-        if (budget > 0 && dry > 0 && n > budget / dry) every = (unsigned)(n / (budget / dry)) + 1;
+        uint64_t todo = only_kind >= 0 && only_kind < G16_FAULT_KINDS ? per[only_kind] : n;
+        if (budget > 0 && dry > 0 && todo > budget / dry) every = (unsigned)(todo / (budget / dry)) + 1;
         if (every > 1) printf("fault walk: every %u-th point of each kind (dry run %.3f s)\n", every, dry);
         CHECK(n > 0, "the dry run counted A's failure points");
         unsigned runs = 0;
         /* kind by kind: the order of points of different kinds varies between runs (pool
          * threads), the order within one kind far less, so every kind is walked whole */
         for (int c = 0; c < G16_FAULT_KINDS; c++)
-            for (uint64_t k = 1; k <= per[c]; k += every, runs++) run_one(k, 1u << c);
+            for (uint64_t k = 1; k <= per[c] && (only_kind < 0 || only_kind == c); k += every, runs++)
+                run_one(k, 1u << c);
         printf("fault walk (%s): %llu points (", use_cuda ? "cuda" : "cpu", (unsigned long long)n);
         for (int c = 0; c < G16_FAULT_KINDS; c++)
             printf("%s%s %llu", c ? ", " : "", g16_fault_kind_name((g16_fault_kind)c), (unsigned long long)per[c]);
         printf("), %u runs, %u not reached, %u bad runs, %u leaks\n", runs, not_fired, bad_runs, leaks);
-        unsigned cfail = 0, cwork = 0;
+    }
+    if (!wrong && create) {
+        unsigned cfail = 0, cwork = 0, bad0 = bad_runs;
         uint64_t cn = create_one(0, &cfail, &cwork);
         for (uint64_t k = 1; k <= cn; k++) create_one(k, &cfail, &cwork);
-        printf("engine create walk: %llu points, %u failed with a message, %u absorbed (the engine proved)\n",
-               (unsigned long long)cn, cfail, cwork);
-        if (table) {
-            printf("%-13s %8s %8s %14s %9s %14s\n", "kind", "points", "fired", "failed clean", "absorbed",
-                   "engine start");
-            for (int c = 0; c < G16_FAULT_KINDS; c++)
-                printf("%-13s %8llu %8u %14u %9u %14llu\n", g16_fault_kind_name((g16_fault_kind)c),
-                       (unsigned long long)per[c], fired[c], clean_fail[c], absorbed[c],
-                       (unsigned long long)create_count[c]);
-        }
+        printf("engine create walk: %llu points, %u failed with a message, %u absorbed (the engine proved), "
+               "%u bad runs\n", (unsigned long long)cn, cfail, cwork, bad_runs - bad0);
+    }
+    if (!wrong && table) {
+        printf("%-13s %8s %8s %14s %9s %5s %14s\n", "kind", "points", "fired", "failed clean", "absorbed", "bad",
+               "engine start");
+        for (int c = 0; c < G16_FAULT_KINDS; c++)
+            printf("%-13s %8llu %8u %14u %9u %5u %14llu\n", g16_fault_kind_name((g16_fault_kind)c),
+                   (unsigned long long)per[c], fired[c], clean_fail[c], absorbed[c], bad_kind[c],
+                   (unsigned long long)create_count[c]);
     }
     unlink(wpath);
     rmdir(dir);

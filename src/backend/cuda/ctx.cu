@@ -5,6 +5,7 @@
 
 #include "curve.cuh"
 #include "internal.cuh"
+#include "backend/cuda_settle.h"
 
 extern "C" {
 #include "field/fp.h"
@@ -22,6 +23,21 @@ g16_status g16_cuda_fail(cudaError_t e, const char *what, const char *file, int 
     g16_status s = (e == cudaErrorMemoryAllocation) ? G16_ERR_NOMEM : G16_ERR_BACKEND;
     return g16_fail(s, "CUDA: %s failed at %s:%d: %s (%s)", what, file, line,
                     cudaGetErrorName(e), cudaGetErrorString(e));
+}
+
+// After a failed operation: waits for everything the context's streams still hold, so no
+// copy queued before the failure writes into the staging buffer or reads a host buffer
+// after the caller has moved on (the next operation, maybe another job's, reuses both: the
+// fault walk saw a pending download land in the next proof's staged data).  Errors are
+// ignored and cleared: the failure being reported is the caller's, and the message stays.
+extern "C" void g16_cuda_settle(g16_cuda_ctx *ctx)
+{
+    if (!ctx) return;
+    cudaSetDevice(ctx->device);
+    cudaStreamSynchronize(ctx->stream);
+    if (ctx->copy) cudaStreamSynchronize(ctx->copy);
+    if (ctx->zs) cudaStreamSynchronize(ctx->zs);
+    cudaGetLastError();
 }
 
 g16_status g16_cuda_enter(g16_cuda_ctx *ctx)
@@ -176,9 +192,12 @@ g16_status g16_cuda_scratch(g16_cuda_ctx *ctx, void **p, int slot, size_t bytes)
         if (ctx->slot[slot]) {
             // The old buffer may still be read by queued work.
             CK(cudaStreamSynchronize(ctx->stream));
-            CK(cudaFree(ctx->slot[slot]));
+            // Forgotten before the free: a free that reports failure must not leave a
+            // pointer that the next call frees again or hands out (the fault walk did).
+            void *old = ctx->slot[slot];
             ctx->slot[slot] = NULL;
             ctx->slot_bytes[slot] = 0;
+            CK(cudaFree(old));
         }
         cudaError_t e = G16_CUDA_MALLOC(&ctx->slot[slot], bytes);
         if (e != cudaSuccess) {
@@ -206,9 +225,10 @@ g16_status g16_cuda_pinned(g16_cuda_ctx *ctx, void **p, size_t bytes)
 {
     if (ctx->pinned_bytes < bytes) {
         CK(cudaStreamSynchronize(ctx->stream));
-        if (ctx->pinned) CK(cudaFreeHost(ctx->pinned));
+        void *old = ctx->pinned;  // forgotten first, as in g16_cuda_scratch
         ctx->pinned = NULL;
         ctx->pinned_bytes = 0;
+        if (old) CK(cudaFreeHost(old));
         CK(cudaHostAlloc(&ctx->pinned, bytes, cudaHostAllocDefault));
         ctx->pinned_bytes = bytes;
     }
