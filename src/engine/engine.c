@@ -147,6 +147,39 @@ static void free_engine(g16_engine *e)
     free(e);
 }
 
+g16_status g16_engine_pick_devices(g16_engine_config *cfg, int gpus, int *use_cuda)
+{
+    *use_cuda = 0;
+    if (cfg->n_gpus > G16_ENGINE_MAX_DEVICES)
+        return g16_fail(G16_ERR_ARG, "engine: %u GPUs listed (max %d)", cfg->n_gpus, G16_ENGINE_MAX_DEVICES);
+    if (cfg->backend == G16_BACKEND_CPU) {
+        if (cfg->n_gpus) return g16_fail(G16_ERR_ARG, "engine: GPUs listed with the CPU backend");
+    } else {
+        if ((cfg->backend == G16_BACKEND_CUDA || cfg->n_gpus) && gpus <= 0)
+            return g16_fail(G16_ERR_BACKEND, "engine: backend cuda%s: %s", cfg->n_gpus ? " (GPUs listed)" : "",
+                            g16_cuda_built() ? "no GPU is visible" : "this build has no CUDA backend");
+        *use_cuda = gpus > 0;
+    }
+    if (*use_cuda && cfg->n_gpus) {
+        /* A listed GPU may repeat (G16_ENGINE_GPU_REPEAT): the list, not the count of
+         * visible GPUs, bounds the devices. */
+        if (cfg->devices && cfg->devices != cfg->n_gpus)
+            return g16_fail(G16_ERR_ARG, "engine: %u devices asked but %u GPUs listed", cfg->devices, cfg->n_gpus);
+        cfg->devices = cfg->n_gpus;
+        for (unsigned i = 0; i < cfg->n_gpus; i++)
+            if (cfg->gpus[i] >= (unsigned)gpus)
+                return g16_fail(G16_ERR_ARG, "engine: GPU %u listed, %d visible (0 .. %d; "
+                                "CUDA_VISIBLE_DEVICES renumbers them)", cfg->gpus[i], gpus, gpus - 1);
+    } else if (*use_cuda) {
+        if (!cfg->devices) cfg->devices = (unsigned)gpus;
+        if (cfg->devices > (unsigned)gpus)
+            return g16_fail(G16_ERR_ARG, "engine: %u devices asked, %d GPUs visible", cfg->devices, gpus);
+    }
+    if (!cfg->devices) cfg->devices = 1;
+    if (!*use_cuda) cfg->n_gpus = 0;
+    return G16_OK;
+}
+
 g16_status g16_engine_create(g16_engine **out, const g16_engine_config *cfg_in)
 {
     *out = NULL;
@@ -161,34 +194,11 @@ g16_status g16_engine_create(g16_engine **out, const g16_engine_config *cfg_in)
     /* Devices: GPUs with the CUDA backend, else CPU "devices" (each with its own
      * lock and thread pool, running the CPU backend). */
     int use_cuda = 0;
-    if (cfg.n_gpus > G16_ENGINE_MAX_DEVICES)
-        return g16_fail(G16_ERR_ARG, "engine: %u GPUs listed (max %d)", cfg.n_gpus, G16_ENGINE_MAX_DEVICES);
-    if (cfg.backend != G16_BACKEND_CPU) {
+    {
         char desc[256];
-        int gpus = g16_cuda_built() ? g16_cuda_devices(desc, sizeof desc) : 0;
-        if ((cfg.backend == G16_BACKEND_CUDA || cfg.n_gpus) && gpus <= 0)
-            return g16_fail(G16_ERR_BACKEND, "engine: backend cuda%s: %s", cfg.n_gpus ? " (GPUs listed)" : "",
-                            g16_cuda_built() ? "no GPU is visible" : "this build has no CUDA backend");
-        use_cuda = gpus > 0;
-        if (use_cuda && cfg.n_gpus) {
-            if (cfg.devices && cfg.devices != cfg.n_gpus)
-                return g16_fail(G16_ERR_ARG, "engine: %u devices asked but %u GPUs listed", cfg.devices,
-                                cfg.n_gpus);
-            cfg.devices = cfg.n_gpus;
-            for (unsigned i = 0; i < cfg.n_gpus; i++)
-                if (cfg.gpus[i] >= (unsigned)gpus)
-                    return g16_fail(G16_ERR_ARG, "engine: GPU %u listed, %d visible (0 .. %d; "
-                                    "CUDA_VISIBLE_DEVICES renumbers them)", cfg.gpus[i], gpus, gpus - 1);
-        }
-        if (use_cuda && !cfg.devices) cfg.devices = (unsigned)gpus;
-        if (use_cuda && cfg.devices > (unsigned)gpus)
-            return g16_fail(G16_ERR_ARG, "engine: %u devices asked, %d GPUs visible", cfg.devices,
-                            gpus);
-    } else if (cfg.n_gpus) {
-        return g16_fail(G16_ERR_ARG, "engine: GPUs listed with the CPU backend");
+        int gpus = cfg.backend != G16_BACKEND_CPU && g16_cuda_built() ? g16_cuda_devices(desc, sizeof desc) : 0;
+        G16_TRY(g16_engine_pick_devices(&cfg, gpus, &use_cuda));
     }
-    if (!cfg.devices) cfg.devices = 1;
-    if (!use_cuda) cfg.n_gpus = 0;
     if (!cfg.max_ahead) cfg.max_ahead = cfg.pw + 2 * cfg.devices * cfg.gw;
     if (cfg.pw > 1024 || cfg.gw > 64 || cfg.devices > 64 || cfg.finalizers > 256)
         return g16_fail(G16_ERR_ARG, "engine: pw %u (max 1024), gw %u (max 64), devices %u (max 64), "

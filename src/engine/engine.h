@@ -290,6 +290,12 @@ struct g16_engine {
     int preload;            /* upload a job's key at submit (G16_ENGINE_PRELOAD, default on) */
 };
 
+/* How g16_engine_create picks its devices from cfg (backend, devices, gpus) when `gpus`
+ * GPUs are visible (engine.c; a test aid too, since no GPU is needed to check it).
+ * Out: cfg->devices, cfg->n_gpus (0 unless GPUs are used), *use_cuda.
+ * Returns G16_OK; G16_ERR_BACKEND (CUDA asked, none visible); G16_ERR_ARG. */
+g16_status g16_engine_pick_devices(g16_engine_config *cfg, int gpus, int *use_cuda);
+
 /* Test aid: the bytes one partition of circuit c with key k reserves (its key, circuit and
  * witness included) on its first attempt (*dev) and on the CPU retry (*cpu) (budget.c). */
 void g16_engine_part_need(const g16_engine *e, const g16_circuit *c, const g16_key *k,

@@ -275,6 +275,41 @@ static void test_gpus(void)
         g16_engine_config_default(&c2);
         CHECK(g16_engine_parse_gpus(&c2, bad[i]) == G16_ERR_ARG && c2.n_gpus == 0, "gpus: '%s' accepted", bad[i]);
     }
+    /* How devices are picked, for 0, 1 and 2 visible GPUs (no GPU needed). */
+    int cuda = -1;
+    g16_engine_config p;
+    g16_engine_config_default(&p);
+    CHECK(g16_engine_pick_devices(&p, 0, &cuda) == G16_OK && !cuda && p.devices == 1, "pick: auto, no GPU");
+    g16_engine_config_default(&p);
+    CHECK(g16_engine_pick_devices(&p, 2, &cuda) == G16_OK && cuda && p.devices == 2 && p.n_gpus == 0,
+          "pick: auto, 2 GPUs: %u devices", p.devices);
+    g16_engine_config_default(&p);
+    p.backend = G16_BACKEND_CUDA;
+    CHECK(g16_engine_pick_devices(&p, 0, &cuda) == G16_ERR_BACKEND, "pick: cuda, no GPU");
+    g16_engine_config_default(&p);
+    p.devices = 2;
+    CHECK(g16_engine_pick_devices(&p, 1, &cuda) == G16_ERR_ARG && strstr(g16_last_error(), "2 devices asked, 1 GPUs"),
+          "pick: 2 devices, 1 GPU");
+    g16_engine_config_default(&p);
+    CHECK(g16_engine_parse_gpus(&p, "1") == G16_OK && g16_engine_pick_devices(&p, 2, &cuda) == G16_OK && cuda &&
+          p.devices == 1 && p.n_gpus == 1 && p.gpus[0] == 1, "pick: --gpus 1 of 2");
+    g16_engine_config_default(&p);
+    CHECK(g16_engine_parse_gpus(&p, "1") == G16_OK && g16_engine_pick_devices(&p, 1, &cuda) == G16_ERR_ARG &&
+          strstr(g16_last_error(), "GPU 1 listed, 1 visible"), "pick: --gpus 1 of 1");
+    g16_engine_config_default(&p);
+    p.devices = 1;
+    CHECK(g16_engine_parse_gpus(&p, "0,1") == G16_OK && g16_engine_pick_devices(&p, 2, &cuda) == G16_ERR_ARG,
+          "pick: --devices 1 with two GPUs listed");
+    g16_engine_config_default(&p);
+    p.backend = G16_BACKEND_CPU;
+    p.devices = 3;
+    CHECK(g16_engine_pick_devices(&p, 2, &cuda) == G16_OK && !cuda && p.devices == 3, "pick: 3 CPU devices");
+    /* TEST-ONLY: one GPU listed twice is two devices on it (the one-GPU smoke). */
+    setenv("G16_ENGINE_GPU_REPEAT", "1", 1);
+    g16_engine_config_default(&p);
+    CHECK(g16_engine_parse_gpus(&p, "0,0") == G16_OK && g16_engine_pick_devices(&p, 1, &cuda) == G16_OK && cuda &&
+          p.devices == 2 && p.gpus[0] == 0 && p.gpus[1] == 0, "pick: --gpus 0,0 on one GPU: %s", g16_last_error());
+    unsetenv("G16_ENGINE_GPU_REPEAT");
     char desc[128];
     if (g16_cuda_devices(desc, sizeof desc) == 0) {
         /* GPUs asked where none is: a clear error, not a CPU engine. */
