@@ -45,54 +45,8 @@ fieldVectors('fp.txt', Fp, fpHex, [0n, 1n, P - 1n, pow2(256, P), pow2(255, P)], 
 fieldVectors('fr.txt', Fr, frHex, [0n, 1n, R - 1n, pow2(256, R)], false,
   [0n, 1n, 2n, R - 1n, R - 2n, (R - 1n) / 2n, (1n << 384n) - 1n], 40);
 
-{
-  const name = 'fp2.txt';
-  header(name, ['fp2.txt: BN254 Fp2 = Fp[u]/(u^2+1), tokens c0,c1; generated from @noble/curves']);
-  const t = (a, b) => Fp2.fromBigTuple([a, b]);
-  const edges = [t(0n, 0n), t(1n, 0n), t(0n, 1n), t(P - 1n, 0n), t(0n, P - 1n), t(P - 1n, P - 1n),
-    t(1n, 1n), t(pow2(256, P), pow2(255, P))];
-  const n = 20;
-  const pick = (i) => (i < edges.length ? edges[i] : randFp2());
-  const ops2 = [['add', Fp2.add], ['sub', Fp2.sub], ['mul', Fp2.mul]];
-  for (const [op, f] of ops2) {
-    for (let i = 0; i < n; i++) {
-      const a = pick(i), b = i < edges.length ? pick((i * 3 + 1) % edges.length) : randFp2();
-      emit(name, `${op} ${fp2Hex(a)} ${fp2Hex(b)} ${fp2Hex(f.call(Fp2, a, b))}`);
-    }
-  }
-  for (let i = 0; i < n; i++) {
-    const a = pick(i);
-    emit(name, `sqr ${fp2Hex(a)} ${fp2Hex(Fp2.sqr(a))}`);
-  }
-  for (let i = 0; i < n; i++) {
-    const a = pick(i);
-    emit(name, `neg ${fp2Hex(a)} ${fp2Hex(Fp2.neg(a))}`);
-  }
-  for (let i = 1; i <= n; i++) {
-    const a = pick(i);
-    const inv = Fp2.inv(a);
-    assert(Fp2.eql(Fp2.mul(a, inv), Fp2.ONE), 'fp2 inverse');
-    emit(name, `inv ${fp2Hex(a)} ${fp2Hex(inv)}`);
-  }
-  const halfOrder = (P * P - 1n) / 2n;
-  for (let i = 0; i < n + 4; i++) {
-    const a = i < edges.length ? edges[i] : i % 3 === 0 ? Fp2.sqr(randFp2()) : randFp2();
-    const isSq = Fp2.is0(a) || Fp2.eql(Fp2.pow(a, halfOrder), Fp2.ONE);
-    let root;
-    try {
-      root = Fp2.sqrt(a);
-    } catch {
-      root = undefined;
-    }
-    if (root === undefined) {
-      assert(!isSq, 'noble refused an Fp2 square');
-      emit(name, `sqrt ${fp2Hex(a)} none`);
-    } else {
-      assert(isSq && Fp2.eql(Fp2.sqr(root), a), 'fp2 sqrt squares back');
-      emit(name, `sqrt ${fp2Hex(a)} ${fp2Hex(root)}`);
-    }
-  }
-}
+kit.fp2Vectors('fp2.txt', 'fp2.txt: BN254 Fp2 = Fp[u]/(u^2+1), tokens c0,c1; generated from @noble/curves',
+  Fp2, P, fp2Hex, randFp2, [pow2(256, P), pow2(255, P)], 20);
 
 // ---------------------------------------------------------------------------
 // Point encodings (docs/curve.md, BN254): noble's bn254 has no byte forms, so they are

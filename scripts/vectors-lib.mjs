@@ -1,6 +1,6 @@
 // What gen-vectors.mjs (BLS12-381) and gen-vectors-bn254.mjs (BN254) share: the seeded PRNG,
-// hex formatting, the per-file line buffers and their writing, the field vectors and the
-// integer scalar multiplication.  Each script keeps only what its curve's files differ in
+// hex formatting, the per-file line buffers and their writing, the field and Fp2 vectors and
+// the integer scalar multiplication.  Each script keeps only what its curve's files differ in
 // (encodings, constants, the curve-specific records); the output is byte-identical to what
 // the scripts wrote before this module existed (docs/vectors.md).
 import { writeFileSync, mkdirSync } from 'node:fs';
@@ -122,6 +122,57 @@ export function vectorKit(script, seed) {
     }
   }
 
+  // Fp2 vectors: add/sub/mul, sqr, neg, inv and sqrt over the edges of Fp2 (0, 1, u, −1, −u,
+  // −1 − u, 1 + u and big = [c0, c1], two large reduced powers of two), then random elements;
+  // n records of each (n + 4 for sqrt).  first: the header line; P: the base field's modulus.
+  function fp2Vectors(name, first, Fp2, P, fp2Hex, randFp2, big, n) {
+    header(name, [first]);
+    const t = (a, b) => Fp2.fromBigTuple([a, b]);
+    const edges = [t(0n, 0n), t(1n, 0n), t(0n, 1n), t(P - 1n, 0n), t(0n, P - 1n), t(P - 1n, P - 1n),
+      t(1n, 1n), t(big[0], big[1])];
+    const pick = (i) => (i < edges.length ? edges[i] : randFp2());
+    const ops2 = [['add', Fp2.add], ['sub', Fp2.sub], ['mul', Fp2.mul]];
+    for (const [op, f] of ops2) {
+      for (let i = 0; i < n; i++) {
+        // First a few edge-by-edge products, then edge-by-random and random-by-random.
+        const a = pick(i), b = i < edges.length ? pick((i * 3 + 1) % edges.length) : randFp2();
+        emit(name, `${op} ${fp2Hex(a)} ${fp2Hex(b)} ${fp2Hex(f.call(Fp2, a, b))}`);
+      }
+    }
+    for (let i = 0; i < n; i++) {
+      const a = pick(i);
+      emit(name, `sqr ${fp2Hex(a)} ${fp2Hex(Fp2.sqr(a))}`);
+    }
+    for (let i = 0; i < n; i++) {
+      const a = pick(i);
+      emit(name, `neg ${fp2Hex(a)} ${fp2Hex(Fp2.neg(a))}`);
+    }
+    for (let i = 1; i <= n; i++) {
+      const a = pick(i); // edges[0] is zero, which has no inverse
+      const inv = Fp2.inv(a);
+      assert(Fp2.eql(Fp2.mul(a, inv), Fp2.ONE), 'fp2 inverse');
+      emit(name, `inv ${fp2Hex(a)} ${fp2Hex(inv)}`);
+    }
+    const halfOrder = (P * P - 1n) / 2n;
+    for (let i = 0; i < n + 4; i++) {
+      const a = i < edges.length ? edges[i] : i % 3 === 0 ? Fp2.sqr(randFp2()) : randFp2();
+      const isSq = Fp2.is0(a) || Fp2.eql(Fp2.pow(a, halfOrder), Fp2.ONE);
+      let root;
+      try {
+        root = Fp2.sqrt(a);
+      } catch {
+        root = undefined;
+      }
+      if (root === undefined) {
+        assert(!isSq, 'noble refused an Fp2 square');
+        emit(name, `sqrt ${fp2Hex(a)} none`);
+      } else {
+        assert(isSq && Fp2.eql(Fp2.sqr(root), a), 'fp2 sqrt squares back');
+        emit(name, `sqrt ${fp2Hex(a)} ${fp2Hex(root)}`);
+      }
+    }
+  }
+
   // k·P by plain double-and-add over noble's add/double, so scalars >= r are applied as
   // integers rather than reduced first.
   function mulFull(Pt, pt, k) {
@@ -147,5 +198,5 @@ export function vectorKit(script, seed) {
     console.log(`total ${total} bytes`);
   }
 
-  return { assert, randBits, randBelow, hexN, emit, header, fieldVectors, mulFull, writeAll };
+  return { assert, randBits, randBelow, hexN, emit, header, fieldVectors, fp2Vectors, mulFull, writeAll };
 }
