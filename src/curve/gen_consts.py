@@ -12,18 +12,9 @@ def limbs(v, n=6):
     return ", ".join("0x%016xULL" % ((v >> (64 * i)) & (2**64 - 1)) for i in range(n))
 def mont(v): return limbs(v * R % p)
 
-# Fp2 as (c0, c1)
-def f2mul(a, b): return ((a[0]*b[0] - a[1]*b[1]) % p, (a[0]*b[1] + a[1]*b[0]) % p)
-def f2pow(a, e):
-    acc = (1, 0)
-    while e:
-        if e & 1: acc = f2mul(acc, a)
-        a = f2mul(a, a); e >>= 1
-    return acc
-def f2inv(a):
-    n = pow(a[0]*a[0] + a[1]*a[1], p - 2, p)
-    return (a[0]*n % p, -a[1]*n % p)
-def conj(a): return (a[0], -a[1] % p)
+# Fp2 as (c0, c1) and affine points over Fp: consts_math.py
+from consts_math import over
+f2mul, f2pow, f2inv, conj, add, mul = over(p)
 
 xi = (1, 1)
 cx = f2inv(f2pow(xi, (p - 1) // 3))
@@ -34,23 +25,6 @@ cx2 = f2mul(cx, conj(cx)); cy2 = f2mul(cy, conj(cy))
 s = pow(p - 3, (p + 1) // 4, p)
 betas = [((-1 + s) * pow(2, p - 2, p)) % p, ((-1 - s) * pow(2, p - 2, p)) % p]
 
-# affine arithmetic over Fp to pick beta
-def add(P, Q):
-    if P is None: return Q
-    if Q is None: return P
-    if P[0] == Q[0]:
-        if (P[1] + Q[1]) % p == 0: return None
-        l = 3 * P[0]**2 * pow(2 * P[1], p - 2, p) % p
-    else:
-        l = (Q[1] - P[1]) * pow(Q[0] - P[0], p - 2, p) % p
-    x3 = (l*l - P[0] - Q[0]) % p
-    return (x3, (l * (P[0] - x3) - P[1]) % p)
-def mul(P, k):
-    A = None
-    while k:
-        if k & 1: A = add(A, P)
-        P = add(P, P); k >>= 1
-    return A
 g1 = (0x17f1d3a73197d7942695638c4fa9ac0fc3688c4f9774b905a14e3a3f171bac586c55e83ff97a1aeffb3af00adb22c6bb,
       0x08b3f481e3aaa0f1a09e30ed741d8ae4fcf5e095d5d00af600db18cb2c04b3edd03cc744a2888ae40caa232946c5e7e1)
 assert (g1[1]**2 - g1[0]**3 - 4) % p == 0 and mul(g1, r) is None

@@ -47,16 +47,8 @@ define("G16_BN254_FR_R2", R * R % r)
 emit()
 
 # ---------------------------------------------------------------- Fp2 helpers
-def f2mul(a, b): return ((a[0]*b[0] - a[1]*b[1]) % p, (a[0]*b[1] + a[1]*b[0]) % p)
-def f2pow(a, e):
-    acc = (1, 0)
-    while e:
-        if e & 1: acc = f2mul(acc, a)
-        a = f2mul(a, a); e >>= 1
-    return acc
-def f2inv(a):
-    n = pow(a[0]*a[0] + a[1]*a[1], p - 2, p)
-    return (a[0]*n % p, -a[1]*n % p)
+from consts_math import over  # Fp2 and affine points over Fp, shared with gen_consts.py
+f2mul, f2pow, f2inv, _, ec_add, ec_mul = over(p)
 def mont(v): return limbs(v * R % p)
 def define_fp(name, v): emit("#define %s {%s}" % (name, mont(v)))
 def define_fp2(name, v): emit("#define %s {{%s}, {%s}}" % (name, mont(v[0]), mont(v[1])))
@@ -65,22 +57,6 @@ xi = (9, 1)
 # ---------------------------------------------------------------- G1: y^2 = x^3 + 3, cofactor 1
 g1 = (1, 2)
 assert (g1[1]**2 - g1[0]**3 - 3) % p == 0
-def ec_add(P, Q):
-    if P is None: return Q
-    if Q is None: return P
-    if P[0] == Q[0]:
-        if (P[1] + Q[1]) % p == 0: return None
-        l = 3 * P[0]**2 * pow(2 * P[1], p - 2, p) % p
-    else:
-        l = (Q[1] - P[1]) * pow(Q[0] - P[0], p - 2, p) % p
-    x3 = (l*l - P[0] - Q[0]) % p
-    return (x3, (l * (P[0] - x3) - P[1]) % p)
-def ec_mul(P, k):
-    A = None
-    while k:
-        if k & 1: A = ec_add(A, P)
-        P = ec_add(P, P); k >>= 1
-    return A
 assert ec_mul(g1, r) is None
 # phi(x, y) = (beta x, y) = [lambda] P on G1, beta^3 = 1 in Fp, lambda^2 + lambda + 1 = 0 mod r
 s3p = pow(p - 3, (p + 1) // 4, p)
