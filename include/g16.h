@@ -103,6 +103,13 @@ g16_status g16_backend_parse(const char *s, g16_backend_kind *out);
  * pending proof started on it. */
 g16_status g16_backend_open(g16_backend **out, g16_backend_kind kind, int device);
 void g16_backend_close(g16_backend *be);
+/* As g16_backend_open for one curve's types: a backend computes over the curve it
+ * was opened for (g16_backend_open: BLS12-381), and the snarkjs prover of a bn128
+ * zkey needs a BN254 one.  g16_backend_close closes either. */
+g16_status g16_backend_open_curve(g16_backend **out, g16_curve_id curve, g16_backend_kind kind,
+                                  int device);
+/* The curve be computes over. */
+g16_curve_id g16_backend_curve(const g16_backend *be);
 /* Returns: "cpu" or "cuda:<index> (<device name>)". */
 const char *g16_backend_name(const g16_backend *be);
 

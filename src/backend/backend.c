@@ -1,5 +1,7 @@
 /* Opening and naming backends: the CPU one (groth16/ops_cpu.c, always there) and
- * the CUDA one (cuda_backend.c, when built and a GPU is visible). */
+ * the CUDA one (cuda_backend.c, when built and a GPU is visible).  Compiled once per
+ * curve (src/bn254/backend_sources.txt); the BLS12-381 compile's close takes
+ * either curve's backend (curves.c opens them). */
 #include <string.h>
 
 #include "backend/backend.h"
@@ -39,9 +41,19 @@ g16_status g16_backend_open(g16_backend **out, g16_backend_kind kind, int device
     return g16_fail(G16_ERR_ARG, "backend: unknown kind %d", (int)kind);
 }
 
+#if !G16_CURVE_BN254 && G16_WITH_BN254_BACKEND
+void g16_bn254_backend_close(g16_backend *be); /* this file's BN254 compile */
+#endif
+
 void g16_backend_close(g16_backend *be)
 {
     if (!be || be == g16_cpu_backend()) return;
+#if !G16_CURVE_BN254 && G16_WITH_BN254_BACKEND
+    if (be->curve == G16_CURVE_ID_BN254) {
+        g16_bn254_backend_close(be);
+        return;
+    }
+#endif
     g16_cuda_backend_close(be);
 }
 

@@ -607,6 +607,7 @@ g16_status g16_cuda_backend_open(g16_backend **out, int device)
     pthread_mutex_init(&cb->lock, NULL);
     pthread_mutex_init(&cb->meta, NULL);
     cb->base.ops = &cuda_ops;
+    cb->base.curve = G16_BACKEND_CURVE;
     char desc[128] = "";
     g16_cuda_devices(desc, sizeof desc);
     snprintf(cb->base.name, sizeof cb->base.name, "cuda:%d (%.40s)", device, desc);

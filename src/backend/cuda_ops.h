@@ -39,7 +39,11 @@ extern "C" {
 #include "field/fr.h"
 #include "g16.h"
 
+#if G16_CURVE_BN254
+#define G16_CUDA_NTT_MAX_LOG 28u /* BN254's Fr has 2-adicity 28 */
+#else
 #define G16_CUDA_NTT_MAX_LOG 30u
+#endif
 
 typedef struct g16_cuda_ctx g16_cuda_ctx;
 typedef struct g16_cuda_bases g16_cuda_bases;

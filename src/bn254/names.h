@@ -216,8 +216,10 @@
 #define g16_miller_loop_mixed g16_bn254_miller_loop_mixed
 #define g16_msm_g1 g16_bn254_msm_g1
 #define g16_msm_g1_ex g16_bn254_msm_g1_ex
+#define g16_msm_g1_merged g16_bn254_msm_g1_merged
 #define g16_msm_g2 g16_bn254_msm_g2
 #define g16_msm_g2_ex g16_bn254_msm_g2_ex
+#define g16_msm_g2_merged g16_bn254_msm_g2_merged
 #define g16_msm_parts g16_bn254_msm_parts
 #define g16_msm_pick_window g16_bn254_msm_pick_window
 #define g16_msm_popcount g16_bn254_msm_popcount

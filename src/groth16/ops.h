@@ -98,7 +98,17 @@ typedef struct g16_backend_ops {
 struct g16_backend {
     const g16_backend_ops *ops;
     char name[64]; /* "cpu", "cuda:0 (NVIDIA H200)", ... */
+    /* The g16_curve_id whose types the table computes over: the curve of the compile
+     * that made it (G16_BACKEND_CURVE; BN254's tables come from the BN254 compile of
+     * ops_cpu.c and the backend sources, docs/curve.md). */
+    int curve;
 };
+
+#if G16_CURVE_BN254
+#define G16_BACKEND_CURVE G16_CURVE_ID_BN254
+#else
+#define G16_BACKEND_CURVE G16_CURVE_ID_BLS12_381
+#endif
 
 /* The CPU reference backend (a process-wide object; never freed). */
 g16_backend *g16_cpu_backend(void);

@@ -189,7 +189,7 @@ static const g16_backend_ops cpu_ops = {
     .key_evict = NULL,
 };
 
-static g16_backend cpu_backend = {.ops = &cpu_ops, .name = "cpu"};
+static g16_backend cpu_backend = {.ops = &cpu_ops, .name = "cpu", .curve = G16_BACKEND_CURVE};
 
 g16_backend *g16_cpu_backend(void)
 {

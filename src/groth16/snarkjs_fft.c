@@ -10,6 +10,7 @@
 #include "common/pool.h"
 #include "ntt/ntt.h"
 #include "field/x86_64/inline.h"
+#include "groth16/ops.h"
 #include "groth16/snarkjs_prove.h"
 
 /* Butterfly additions inline where available (each butterfly is one
@@ -240,4 +241,43 @@ g16_status g16_sj_odd_quotient(g16_fr *out, g16_fr *a, g16_fr *b, g16_fr *c, uns
     free(fwd);
     free(inv);
     return s;
+}
+
+/* 1 when the NTT layer's 2^log_n-th root (the one every backend's ntt op uses) is
+ * snarkjs's: on BN254 both come from 5; on BLS12-381 the layer's come from 7. */
+static int layer_roots_are_snarkjs(unsigned log_n)
+{
+    g16_fr a, b;
+    g16_fr_root_of_unity(&a, (int)log_n);
+    g16_sj_root(&b, log_n);
+    return g16_fr_eq(&a, &b);
+}
+
+g16_status g16_sj_odd_quotient_on(g16_backend *be, g16_fr *out, g16_fr *a, g16_fr *b, g16_fr *c,
+                                  unsigned log_n)
+{
+    if (!be || log_n >= G16_SJ_TWO_ADICITY || !layer_roots_are_snarkjs(log_n))
+        return g16_sj_odd_quotient(out, a, b, c, log_n);
+    size_t n = (size_t)1 << log_n;
+    g16_fr *shift = g16_malloc(n * sizeof *shift);
+    if (!shift) return g16_fail(G16_ERR_NOMEM, "odd-point factors for 2^%u", log_n);
+    /* the inverse kind includes 1/n, so shift[i] = ω_2n^i alone */
+    g16_fr w2, one;
+    g16_sj_root(&w2, log_n + 1);
+    g16_fr_set_one(&one);
+    geom_fill(shift, n, &one, &w2);
+    g16_fr *v[3] = {a, b, c};
+    g16_status s = G16_OK;
+    for (int k = 0; k < 3 && s == G16_OK; k++) {
+        s = be->ops->ntt(be, v[k], log_n, G16_NTT_INVERSE);
+        if (s != G16_OK) break;
+        scale_ctx sc = {v[k], shift, {{0}}};
+        g16_parallel_for(n, 0, scale_fn, &sc);
+        s = be->ops->ntt(be, v[k], log_n, G16_NTT_FORWARD);
+    }
+    free(shift);
+    if (s != G16_OK) return g16_fail_ctx(s, "snarkjs quotient on backend %s", be->name);
+    join_ctx j = {out, a, b, c};
+    g16_parallel_for(n, 0, join_fn, &j);
+    return G16_OK;
 }

@@ -7,6 +7,7 @@
 #include "common/fault.h"
 #include "common/pool.h"
 #include "curve/curve.h"
+#include "groth16/ops.h"
 #include "groth16/snarkjs_prove.h"
 #include "msm/msm.h"
 #include "pairing/pairing.h"
@@ -101,10 +102,32 @@ static void build_c_fn(void *vctx, size_t begin, size_t end, unsigned worker)
     for (size_t i = begin; i < end; i++) g16_fr_mul(&x->c[i], &x->out[0][i], &x->out[1][i]);
 }
 
+/* The MSMs through be's table, or the msm layer directly (be NULL). */
+static g16_status msm1(g16_backend *be, g16_g1_jac *out, const g16_g1_affine *bases, size_t nb,
+                       const g16_fr *sc, size_t n, const uint64_t *dens)
+{
+    return be ? be->ops->msm_g1(be, out, bases, nb, sc, n, dens) : g16_msm_g1(out, bases, nb, sc, n, dens);
+}
+
+static g16_status msm2(g16_backend *be, g16_g2_jac *out, const g16_g2_affine *bases, size_t nb,
+                       const g16_fr *sc, size_t n, const uint64_t *dens)
+{
+    return be ? be->ops->msm_g2(be, out, bases, nb, sc, n, dens) : g16_msm_g2(out, bases, nb, sc, n, dens);
+}
+
 g16_status g16_sj_prove(g16_sj_proof *proof, const g16_sj_pk *pk, const g16_fr *w, size_t n_w,
                         const g16_fr *r, const g16_fr *s)
 {
+    return g16_sj_prove_on(NULL, proof, pk, w, n_w, r, s);
+}
+
+g16_status g16_sj_prove_on(g16_backend *be, g16_sj_proof *proof, const g16_sj_pk *pk, const g16_fr *w,
+                           size_t n_w, const g16_fr *r, const g16_fr *s)
+{
     memset(&last_timing, 0, sizeof last_timing);
+    if (be && (g16_curve_id)be->curve != G16_BACKEND_CURVE)
+        return g16_fail(G16_ERR_ARG, "backend %s computes over %s, the key is %s", be->name,
+                        g16_curve_name((g16_curve_id)be->curve), g16_curve_name(G16_BACKEND_CURVE));
     if (n_w != pk->n_vars)
         return g16_fail(G16_ERR_ARG, "the witness has %zu values, the key expects %u", n_w, pk->n_vars);
     if (!g16_fr_is_one(&w[0])) return g16_fail(G16_ERR_ARG, "witness value 0 is not 1");
@@ -121,7 +144,7 @@ g16_status g16_sj_prove(g16_sj_proof *proof, const g16_sj_pk *pk, const g16_fr *
     build_ab(&abx);
     g16_parallel_for(n, n >= 8192 ? 4096 : n, build_c_fn, &abx);
     last_timing.abc = (t = now()) - t0;
-    g16_status st = g16_sj_odd_quotient(p, a, b, c, pk->log_n);
+    g16_status st = g16_sj_odd_quotient_on(be, p, a, b, c, pk->log_n);
     free(abc);
     last_timing.fft = now() - t;
     if (st != G16_OK) {
@@ -133,15 +156,15 @@ g16_status g16_sj_prove(g16_sj_proof *proof, const g16_sj_pk *pk, const g16_fr *
     g16_g2_jac B2;
     uint32_t n_priv = pk->n_vars - pk->n_public - 1;
     t = now();
-    st = g16_msm_g1(&A, pk->a, pk->dens_a ? pk->n_a : pk->n_vars, w, pk->n_vars, pk->dens_a);
+    st = msm1(be, &A, pk->a, pk->dens_a ? pk->n_a : pk->n_vars, w, pk->n_vars, pk->dens_a);
     last_timing.msm_a = now() - t, t = now();
-    if (st == G16_OK) st = g16_msm_g1(&B1, pk->b1, pk->dens_b ? pk->n_b : pk->n_vars, w, pk->n_vars, pk->dens_b);
+    if (st == G16_OK) st = msm1(be, &B1, pk->b1, pk->dens_b ? pk->n_b : pk->n_vars, w, pk->n_vars, pk->dens_b);
     last_timing.msm_b1 = now() - t, t = now();
-    if (st == G16_OK) st = g16_msm_g2(&B2, pk->b2, pk->dens_b ? pk->n_b : pk->n_vars, w, pk->n_vars, pk->dens_b);
+    if (st == G16_OK) st = msm2(be, &B2, pk->b2, pk->dens_b ? pk->n_b : pk->n_vars, w, pk->n_vars, pk->dens_b);
     last_timing.msm_b2 = now() - t, t = now();
-    if (st == G16_OK) st = g16_msm_g1(&C, pk->c, n_priv, w + pk->n_public + 1, n_priv, NULL);
+    if (st == G16_OK) st = msm1(be, &C, pk->c, n_priv, w + pk->n_public + 1, n_priv, NULL);
     last_timing.msm_c = now() - t, t = now();
-    if (st == G16_OK) st = g16_msm_g1(&H, pk->h, n, p, n, NULL);
+    if (st == G16_OK) st = msm1(be, &H, pk->h, n, p, n, NULL);
     last_timing.msm_h = now() - t;
     free(p);
     if (st != G16_OK) return g16_fail_ctx(st, "snarkjs prover MSM");

@@ -103,6 +103,14 @@ uint64_t g16_sj_prove_bytes(const g16_sj_pk *pk);
 g16_status g16_sj_prove(g16_sj_proof *proof, const g16_sj_pk *pk, const g16_fr *w, size_t n_w,
                         const g16_fr *r, const g16_fr *s);
 
+/* As g16_sj_prove with the quotient's transforms and the MSMs on backend be (the CPU's
+ * or a device's, of this compile's curve: g16_backend_open_curve).  The transforms go
+ * to be only where its NTT's roots are snarkjs's (BN254; BLS12-381's backends use roots
+ * from 7, so there they stay on the host).  be NULL: g16_sj_prove.
+ * Returns also G16_ERR_ARG for a backend of the other curve; be's errors. */
+g16_status g16_sj_prove_on(g16_backend *be, g16_sj_proof *proof, const g16_sj_pk *pk, const g16_fr *w,
+                           size_t n_w, const g16_fr *r, const g16_fr *s);
+
 /* Verifies e(A, B) = e(α, β)·e(Σ x_i·IC_i, γ)·e(C, δ) with x_0 = 1.
  * In: vk, proof: points already checked (on the curve and in the subgroup, which the
  *     JSON readers do); pub: n_pub public signals, Montgomery form.
@@ -123,5 +131,9 @@ g16_status g16_sj_ntt(g16_fr *x, unsigned log_n, int inverse);
  * n-point domain, each destroyed), writes p_i = A(x_i)·B(x_i) − C(x_i) on the odd
  * points x_i = ω_2n·ω_n^i into out (n elements). */
 g16_status g16_sj_odd_quotient(g16_fr *out, g16_fr *a, g16_fr *b, g16_fr *c, unsigned log_n);
+/* The same with the transforms on be's ntt op when its roots are snarkjs's (see
+ * g16_sj_prove_on); otherwise, or with be NULL, g16_sj_odd_quotient. */
+g16_status g16_sj_odd_quotient_on(g16_backend *be, g16_fr *out, g16_fr *a, g16_fr *b, g16_fr *c,
+                                  unsigned log_n);
 
 #endif

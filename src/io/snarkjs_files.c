@@ -42,14 +42,14 @@ static g16_status check_witness(const g16_circom_wtns *w, const char *r1cs_path,
 }
 
 /* Proves w with pk and random r, s; writes proof.json and public.json. */
-static g16_status prove_write(const g16_sj_pk *pk, const g16_circom_wtns *w, const char *proof_path,
-                              const char *pub_path)
+static g16_status prove_write(g16_backend *be, const g16_sj_pk *pk, const g16_circom_wtns *w,
+                              const char *proof_path, const char *pub_path)
 {
     g16_sj_proof proof;
     g16_fr r, sc;
     G16_TRY(random_fr(&r));
     G16_TRY(random_fr(&sc));
-    G16_TRY(g16_sj_prove(&proof, pk, w->w, w->n, &r, &sc));
+    G16_TRY(g16_sj_prove_on(be, &proof, pk, w->w, w->n, &r, &sc));
     G16_TRY(g16_sj_proof_write_json(&proof, proof_path));
     return g16_sj_public_write_json(w->w + 1, pk->n_public, pub_path);
 }
@@ -87,7 +87,7 @@ g16_status g16_sj_key_prove(const void *key, const char *wtns, const char *proof
 {
     g16_circom_wtns w;
     G16_TRY(g16_circom_wtns_read(&w, wtns));
-    g16_status s = prove_write(key, &w, proof, pub);
+    g16_status s = prove_write(NULL, key, &w, proof, pub);
     if (s != G16_OK) g16_fail_ctx(s, "%s", wtns);
     g16_circom_wtns_free(&w);
     return s;
@@ -122,7 +122,7 @@ g16_status g16_sj_prove_files(const g16_sj_prove_req *req, g16_sj_prove_times *t
     }
     s = g16_sj_pk_compact(&pk);
     double t2 = now();
-    if (s == G16_OK) s = prove_write(&pk, &w, req->proof, req->pub); /* "prove" includes the writing */
+    if (s == G16_OK) s = prove_write(req->be, &pk, &w, req->proof, req->pub); /* "prove" includes the writing */
     double t3 = now();
     if (s == G16_OK && times) {
         const g16_sj_timing *t = g16_sj_last_timing();

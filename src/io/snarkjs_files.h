@@ -18,6 +18,9 @@
 typedef struct g16_sj_prove_req {
     const char *zkey, *wtns, *proof, *pub;
     const char *r1cs; /* optional: check the witness against it first */
+    /* optional: the backend whose ops table runs the transforms and MSMs, opened for
+     * the files' curve (g16_backend_open_curve); NULL: the CPU code directly */
+    g16_backend *be;
 } g16_sj_prove_req;
 
 /* Seconds spent in each step of the last proof (g16 prove --time). */

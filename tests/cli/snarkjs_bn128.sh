@@ -91,6 +91,11 @@ for c in multiplier poseidon range multi; do
     grep -q '"curve": "bn128"' "$tmp/$c/proof.json" && ok || bad "$c: g16's proof.json does not say bn128"
     snarkjs_says "$c: snarkjs verifies g16's proof" OK "$vk" "$tmp/$c/public.json" "$tmp/$c/proof.json"
     expect_exit "$c: g16 verifies g16's proof" 0 "$g16" snarkjs verify --vk "$vk" --proof "$tmp/$c/proof.json" --public "$tmp/$c/public.json"
+    # the same through BN254's CPU ops table (the path --backend cuda takes on a GPU)
+    expect_exit "$c: g16 proves through the BN254 cpu backend" 0 "$g16" prove --zkey "$d/circuit.zkey" --wtns "$d/witness.wtns" \
+        --backend cpu --time --proof "$tmp/$c/proof_be.json" --public "$tmp/$c/public_be.json"
+    expect_msg "$c: the proof names its backend" "g16 prove: backend cpu"
+    snarkjs_says "$c: snarkjs verifies g16's proof from the cpu backend" OK "$vk" "$tmp/$c/public_be.json" "$tmp/$c/proof_be.json"
     tamper_public "$tmp/$c/public.json" "$tmp/$c/g16_pub_bad.json"
     tamper_proof "$tmp/$c/proof.json" "$tmp/$c/g16_proof_bad.json"
     snarkjs_says "$c: snarkjs rejects g16's proof with a tampered input" BAD "$vk" "$tmp/$c/g16_pub_bad.json" "$tmp/$c/proof.json"

@@ -13,6 +13,11 @@
 #               harness: executions, execs/s, cov / ft, result), logs/<h>.log, any crash input
 #               in artifacts/<h>/, and corpus.tar.xz (every harness's corpus after the run,
 #               when under 40 MB) to bring back into BUILD/fuzz-work.
+#   there:  tests/fuzz/device.sh copies SECONDS "H H ..." "H ..." ...
+#               (BUILD is build-fuzz) the pack unpacked once per list, each copy running its
+#               list's harnesses at once with its own corpus, all copies side by side: a
+#               harness named in k lists runs on k cores.  Writes $OUT/summary.txt: every
+#               copy's lines, then per harness the executions of all its copies together.
 # Exit status 1 when any harness crashed, leaked, hung or failed its own check.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -61,8 +66,41 @@ run)
     [ "$(stat -c %s "$out/corpus.tar.xz")" -lt $((40 << 20)) ] || rm -f "$out/corpus.tar.xz"
     exit "$rc"
     ;;
+copies)
+    S=${2:?usage: device.sh copies SECONDS LIST...}
+    shift 2
+    B=$root/build-fuzz
+    out=${OUT:-$B/device-out}
+    mkdir -p "$out"
+    echo "device.sh: $# copies for $S s on $(nproc) cores, $(date -u +%FT%TZ)" | tee "$out/summary.txt"
+    k=0
+    for list in "$@"; do
+        k=$((k + 1))
+        W=/tmp/g16-fuzz-copy$k
+        rm -rf "$W" && mkdir -p "$W"
+        xz -dc "$B/device.tar.xz" | tar -C "$W" -xf - || exit 1
+        # shellcheck disable=SC2086
+        (LD_LIBRARY_PATH=$W/lib bash "$here/run.sh" "$W" "$S" "$(echo $list | wc -w)" $list \
+            > "$W/summary.txt" 2>&1; echo "rc $?" >> "$W/summary.txt") &
+    done
+    wait
+    rc=0
+    for i in $(seq 1 $k); do
+        sed "s/^/copy $i: /" "/tmp/g16-fuzz-copy$i/summary.txt" | tee -a "$out/summary.txt"
+        grep -q "^rc 0$" "/tmp/g16-fuzz-copy$i/summary.txt" || rc=1
+        for a in /tmp/g16-fuzz-copy$i/fuzz-work/*/artifacts/*; do
+            [ -e "$a" ] || continue
+            mkdir -p "$out/artifacts/copy$i" && cp "$a" "$out/artifacts/copy$i/"
+        done
+    done
+    echo "total executions per harness:" | tee -a "$out/summary.txt"
+    awk '$4 == "execs" && $5 ~ /^[0-9]+$/ {t[$3] += $5; c[$3]++}
+         END {for (h in t) printf "%-16s %10d execs in %d copies\n", h, t[h], c[h]}' "$out/summary.txt" \
+        | sort | tee -a "$out/summary.txt"
+    exit "$rc"
+    ;;
 *)
-    sed -n '2,18p' "$0"
+    sed -n '2,23p' "$0"
     exit 2
     ;;
 esac

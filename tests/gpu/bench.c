@@ -199,7 +199,8 @@ int main(int argc, char **argv)
     if (g16_cuda_ctx_create(&ctx, 0) != G16_OK) return fail("context");
     int bad = 0;
 #if G16_CURVE_BN254
-    if (only && strcmp(only, "g1") && strcmp(only, "g2")) return fail("BN254: --only g1 or g2");
+    if (only && strcmp(only, "g1") && strcmp(only, "g2") && strcmp(only, "ntt") && strcmp(only, "h"))
+        return fail("BN254: --only g1, g2, ntt or h");
 #else
     if (only && !strcmp(only, "pin")) {
         bad = bench_pin(ctx);
@@ -215,7 +216,6 @@ int main(int argc, char **argv)
     size_t cap = (size_t)1 << ntt_max;
     g16_fr *v;
     if (g16_cuda_host_alloc((void **)&v, cap * sizeof *v) != G16_OK) return fail("pinned memory");
-#if !G16_CURVE_BN254 /* BN254: the MSMs only (no device NTT for it yet) */
     for (int radix = 2; radix <= 8 && (!only || !strcmp(only, "ntt")); radix *= 2) {
         if (g16_cuda_set_ntt_radix(ctx, radix) != G16_OK) return fail("radix");
         const char *nn = radix == 2 ? "ntt_nn" : radix == 4 ? "ntt4_nn" : "ntt8_nn";
@@ -265,7 +265,6 @@ int main(int argc, char **argv)
             g16_cuda_host_free(a), g16_cuda_host_free(b), g16_cuda_host_free(c);
         }
     }
-#endif
     g16_cuda_host_free(v);
 
     if (!only || !strcmp(only, "g1")) {

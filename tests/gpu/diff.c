@@ -44,7 +44,17 @@ void diff_rand_fr(g16_fr *r)
         l[3] &= 0x3fffffffffffffffULL;
     } while (g16_fr_from_canonical(r, l) != G16_OK);
 }
-#if !G16_CURVE_BN254 /* the field, NTT and H-step sets are BLS12-381's only */
+/* The NTT's generator (roots of unity and coset) and Fr's 2-adicity, as ntt/ntt.h has
+ * them for each curve. */
+#if G16_CURVE_BN254
+#define REF_GEN 5
+#define REF_TWO_ADICITY 28
+#else
+#define REF_GEN 7
+#define REF_TWO_ADICITY 32
+#endif
+
+#if !G16_CURVE_BN254 /* the device field-op hook (ctx.cu) is BLS12-381's only */
 static void rand_fp(g16_fp *r)
 {
     uint64_t l[6];
@@ -53,19 +63,21 @@ static void rand_fp(g16_fp *r)
     g16_fp_from_canonical(r, l);
 }
 
+#endif
+
 /* ---- reference NTT (plain radix-2, natural order in and out) ---------------- */
 static g16_fr root_of_unity(unsigned log_n)
 {
-    /* 7^((r-1)/2^32), squared down to order 2^log_n */
+    /* REF_GEN^((r-1)/2^REF_TWO_ADICITY), squared down to order 2^log_n */
     uint64_t e[4];
-    e[0] = ((g16_fr_modulus[0] - 1) >> 32) | (g16_fr_modulus[1] << 32);
-    e[1] = (g16_fr_modulus[1] >> 32) | (g16_fr_modulus[2] << 32);
-    e[2] = (g16_fr_modulus[2] >> 32) | (g16_fr_modulus[3] << 32);
-    e[3] = g16_fr_modulus[3] >> 32;
+    for (int i = 0; i < 4; i++) {
+        uint64_t lo = (i == 0 ? g16_fr_modulus[0] - 1 : g16_fr_modulus[i]) >> REF_TWO_ADICITY;
+        e[i] = lo | (i < 3 ? g16_fr_modulus[i + 1] << (64 - REF_TWO_ADICITY) : 0);
+    }
     g16_fr g, w;
-    g16_fr_from_u64(&g, 7);
+    g16_fr_from_u64(&g, REF_GEN);
     g16_fr_pow(&w, &g, e, 4);
-    for (unsigned i = log_n; i < 32; i++) g16_fr_sqr(&w, &w);
+    for (unsigned i = log_n; i < REF_TWO_ADICITY; i++) g16_fr_sqr(&w, &w);
     return w;
 }
 
@@ -93,7 +105,7 @@ static void ref_ntt(g16_fr *x, unsigned log_n, int inverse, int coset)
 {
     size_t n = (size_t)1 << log_n;
     g16_fr g, one, t;
-    g16_fr_from_u64(&g, 7);
+    g16_fr_from_u64(&g, REF_GEN);
     g16_fr_set_one(&one);
     if (coset && !inverse) {
         g16_fr p = one;
@@ -135,7 +147,7 @@ static void check_reference(void)
     for (unsigned log_n = 0; log_n <= 5; log_n++) {
         size_t n = (size_t)1 << log_n;
         g16_fr x[32], y[32], w = root_of_unity(log_n), g;
-        g16_fr_from_u64(&g, 7);
+        g16_fr_from_u64(&g, REF_GEN);
         for (size_t i = 0; i < n; i++) diff_rand_fr(&x[i]), y[i] = x[i];
         ref_ntt(y, log_n, 0, 1);
         for (size_t i = 0; i < n; i++) {
@@ -157,8 +169,6 @@ static void check_reference(void)
         CHECK(memcmp(x, y, n * sizeof *x) == 0, "reference coset round trip 2^%u", log_n);
     }
 }
-
-#endif
 
 size_t diff_first_diff(const g16_fr *a, const g16_fr *b, size_t n)
 {
@@ -231,6 +241,8 @@ static void test_field(g16_cuda_ctx *ctx)
     free(a), free(b), free(o), free(w);
 }
 
+#endif
+
 static void test_ntt(g16_cuda_ctx *ctx, unsigned max_log)
 {
     for (unsigned log_n = 0; log_n <= max_log; log_n++) {
@@ -292,7 +304,7 @@ static void test_ntt(g16_cuda_ctx *ctx, unsigned max_log)
                 ref_ntt(rb, log_n, 1, 0), ref_ntt(rb, log_n, 0, 1);
                 ref_ntt(rc, log_n, 1, 0), ref_ntt(rc, log_n, 0, 1);
                 g16_fr z, g, one;
-                g16_fr_from_u64(&g, 7);
+                g16_fr_from_u64(&g, REF_GEN);
                 g16_fr_set_one(&one);
                 uint64_t e[1] = {n};
                 g16_fr_pow(&z, &g, e, 1);
@@ -377,15 +389,19 @@ static void test_errors(g16_cuda_ctx *ctx)
     g16_cuda_bases_free(db);
 }
 
-#endif
-
 #if G16_CURVE_BN254
-/* g16_gpu_diff_bn254: BN254's device MSMs (the same sets as BLS12-381's) against the
- * CPU's BN254 MSMs. */
+/* g16_gpu_diff_bn254 [--quick | --cpu-only]: BN254's device NTT, H step and MSMs (the
+ * same sets as BLS12-381's but the field-op hook and the engine-path sets) against the
+ * reference and the CPU's BN254 code. */
 int main(int argc, char **argv)
 {
     int quick = argc > 1 && !strcmp(argv[1], "--quick");
     g16_rng_seed(&diff_rng, g16_test_seed((uint64_t)time(NULL)));
+    if (argc > 1 && !strcmp(argv[1], "--cpu-only")) {
+        check_reference();
+        test_ntt(NULL, 12);
+        return g16_test_finish("g16_gpu_diff_bn254 --cpu-only");
+    }
     char desc[512];
     int ndev = 0;
     g16_cuda_probe(&ndev, desc, sizeof desc);
@@ -396,9 +412,14 @@ int main(int argc, char **argv)
         return 1;
     }
     g16_cuda_set_poison(ctx, 1);
+    check_reference();
+    test_errors(ctx);
+    test_pinned(ctx);
+    test_ntt(ctx, quick ? 12 : 20);
     diff_test_msm_g1(ctx, quick ? 4096 : (size_t)1 << 20);
     diff_test_msm_g1_fold(ctx, quick ? 4096 : (size_t)1 << 18);
     diff_test_msm_g2(ctx, quick ? 1000 : 65536);
+    diff_test_h_msm(ctx);
     g16_cuda_ctx_destroy(ctx);
     return g16_test_finish("g16_gpu_diff_bn254");
 }

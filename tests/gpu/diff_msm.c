@@ -297,7 +297,6 @@ void diff_test_msm_g2(g16_cuda_ctx *ctx, size_t max_n)
 }
 
 /* H step then the H-query MSM straight from the device copy of h. */
-#if !G16_CURVE_BN254 /* the H step's sets: BLS12-381 only (no BN254 device NTT yet) */
 void diff_test_h_msm(g16_cuda_ctx *ctx)
 {
     for (unsigned log_n = 1; log_n <= 16; log_n += 5) {
@@ -330,6 +329,8 @@ void diff_test_h_msm(g16_cuda_ctx *ctx)
         free(a), free(h), free(bases);
     }
 }
+
+#if !G16_CURVE_BN254 /* the engine-path sets (resident rows, z split, prefetch): BLS12-381 only */
 
 /* One resident-scalar MSM of test_rows_resident against the CPU (leaves db uploaded). */
 #define RESIDENT_CASE(JAC, CPU_MSM, CUDA_MSM, GROUP, EQ, PTS, NAME)                               \

@@ -92,9 +92,10 @@ extern "C" void g16_cuda_ctx_destroy(g16_cuda_ctx *c)
     if (c->zs) cudaStreamSynchronize(c->zs);
     for (int i = 0; i < SLOT_COUNT; i++)
         if (c->slot[i]) cudaFree(c->slot[i]);
-    for (int d = 0; d < 2; d++)
-        for (int i = 0; i < G16_CUDA_TW_MAX; i++)
-            if (c->tw[d][i]) cudaFree(c->tw[d][i]);
+    for (int k = 0; k < 2; k++)
+        for (int d = 0; d < 2; d++)
+            for (int i = 0; i < G16_CUDA_TW_MAX; i++)
+                if (c->tw[k][d][i]) cudaFree(c->tw[k][d][i]);
     if (c->pinned) cudaFreeHost(c->pinned);
     if (c->ev_start) cudaEventDestroy(c->ev_start);
     if (c->ev_kernels) cudaEventDestroy(c->ev_kernels);
@@ -325,28 +326,6 @@ g16_status g16_cuda_sync(g16_cuda_ctx *ctx)
     CK(cudaStreamSynchronize(ctx->stream));
     CK(cudaGetLastError());
     return G16_OK;
-}
-
-void g16_cuda_pow_table_host(g16_dfr *t, const g16_dfr *base, const g16_dfr *f)
-{
-    g16_fr b, step, acc;
-    memcpy(&b, base, sizeof b);
-    // T[i] = f·b^i
-    memcpy(&acc, f, sizeof acc);
-    for (int i = 0; i < 1024; i++) {
-        memcpy(&t[i], &acc, sizeof acc);
-        g16_fr_mul(&acc, &acc, &b);
-    }
-    // step = b^1024, then b^(2^20)
-    for (int level = 1; level < 3; level++) {
-        step = b;
-        for (int i = 0; i < 10 * level; i++) g16_fr_sqr(&step, &step);
-        g16_fr_set_one(&acc);
-        for (int i = 0; i < 1024; i++) {
-            memcpy(&t[1024 * level + i], &acc, sizeof acc);
-            g16_fr_mul(&acc, &acc, &step);
-        }
-    }
 }
 
 // ---- self-test hook --------------------------------------------------------------

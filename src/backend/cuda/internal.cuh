@@ -79,6 +79,14 @@ enum g16_cuda_slot {
 
 #define G16_CUDA_TW_MAX 31  // twiddle tables cached per log_n (and direction)
 
+// This compile's curve as a number (0 BLS12-381, 1 BN254): the curve-generic .cu
+// files are compiled once per curve and share one context (src/bn254/cuda_sources.txt).
+#if G16_CURVE_BN254
+#define G16_CUDA_CURVE 1
+#else
+#define G16_CUDA_CURVE 0
+#endif
+
 struct g16_cuda_ctx {
     int device;
     cudaStream_t stream;
@@ -86,7 +94,10 @@ struct g16_cuda_ctx {
     float total_ms, kernel_ms;
     int poison;
     int ntt_radix;
-    const g16_dfr *last_h;  // the last H step's coefficients, still in the pool
+    // the last H step's coefficients, still in the pool (g16_dfr of the curve
+    // last_h_curve says: ntt.cu and msm_g1.cu are compiled once per curve)
+    const void *last_h;
+    int last_h_curve;
     size_t last_h_n;
     size_t z_n;       // scalars held by g16_cuda_scalars_upload (SLOT_Z)
     size_t z_ready;   // of which the compute stream may read [0, z_ready) now; the
@@ -112,7 +123,10 @@ struct g16_cuda_ctx {
     } pf;
     void *pinned;          // host staging buffer (page-locked)
     size_t pinned_bytes;
-    g16_dfr *tw[2][G16_CUDA_TW_MAX];  // [inverse][log_n]: ω^m, m < n/2
+    // [curve][inverse][log_n]: ω^m, m < n/2; curve 0 BLS12-381, 1 BN254 (ntt.cu is
+    // compiled once per curve and both share the context).  Stored as raw bytes of
+    // the curve's Fr: void, as g16_dfr is a different type in each compile.
+    void *tw[2][2][G16_CUDA_TW_MAX];
 };
 
 struct g16_cuda_bases {
@@ -151,9 +165,9 @@ g16_status g16_cuda_sync(g16_cuda_ctx *ctx);
 
 // Device power table of `base`: T[i] = f·base^i, T[1024+i] = base^(1024 i),
 // T[2048+i] = base^(2^20 i) (i < 1024), so base^k·f = T[k&1023]·T[1024+(k>>10&1023)]
-// ·T[2048+(k>>20)] for k < 2^30.  Built on the host with the CPU field code.
+// ·T[2048+(k>>20)] for k < 2^30.  Built on the host with the CPU field code
+// (ntt.cu's pow_table_host, with the Fr of its compile's curve).
 #define G16_POW_TABLE 3072
-void g16_cuda_pow_table_host(g16_dfr *t, const g16_dfr *base, const g16_dfr *f);
 
 G16_HD g16_dfr g16_pow_lookup(const g16_dfr *t, uint32_t k)
 {

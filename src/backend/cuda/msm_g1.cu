@@ -155,13 +155,13 @@ extern "C" g16_status g16_cuda_msm_g1_h(g16_cuda_ctx *ctx, g16_g1_jac *out,
                                         const g16_cuda_msm_opts *opts)
 {
     if (!ctx) return g16_fail(G16_ERR_ARG, "g16_cuda_msm_g1_h: NULL context");
-    if (!ctx->last_h)
-        return g16_fail(G16_ERR_ARG, "g16_cuda_msm_g1_h: no H step result on the device");
+    if (!ctx->last_h || ctx->last_h_curve != G16_CUDA_CURVE)
+        return g16_fail(G16_ERR_ARG, "g16_cuda_msm_g1_h: no H step result of this curve on the device");
     if (n > ctx->last_h_n)
         return g16_fail(G16_ERR_ARG, "g16_cuda_msm_g1_h: %zu scalars, the H step made %zu", n,
                         ctx->last_h_n);
     return msm_run<g16_dfp>(ctx, (g16_djac<g16_dfp> *)out, bases, NULL, n, NULL, opts,
-                            ctx->last_h);
+                            (const g16_dfr *)ctx->last_h);
 }
 
 extern "C" g16_status g16_cuda_scalars_upload_split(g16_cuda_ctx *ctx, const g16_fr *s, size_t n,

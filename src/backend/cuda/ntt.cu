@@ -28,6 +28,18 @@ extern "C" {
 #include "field/fr.h"
 }
 
+// The curve's NTT constants, as the CPU's (ntt/ntt.h): the multiplicative generator
+// that gives the roots of unity and the coset (7 for BLS12-381, as bellperson; 5 for
+// BN254, as snarkjs) and Fr's 2-adicity.  This file is compiled once per curve
+// (src/bn254/cuda_sources.txt); the context's twiddle cache is indexed by G16_CUDA_CURVE.
+#if G16_CURVE_BN254
+#define NTT_GEN 5
+#define NTT_TWO_ADICITY 28
+#else
+#define NTT_GEN 7
+#define NTT_TWO_ADICITY 32
+#endif
+
 __device__ __forceinline__ uint32_t bitrev(uint32_t j, unsigned log_n)
 {
     return log_n ? __brev(j) >> (32 - log_n) : 0;
@@ -171,21 +183,45 @@ static g16_status scale_bitrev(g16_cuda_ctx *ctx, g16_dfr *out, const g16_dfr *i
     return G16_OK;
 }
 
-// ω_n (or its inverse) for n = 2^log_n: 7^((r-1)/2^32) squared 32 - log_n times.
+// ω_n (or its inverse) for n = 2^log_n: NTT_GEN^((r-1)/2^NTT_TWO_ADICITY) squared
+// NTT_TWO_ADICITY - log_n times.
 static g16_fr root_of_unity(unsigned log_n, int inverse)
 {
     uint64_t e[4];
-    uint64_t m0 = g16_fr_modulus[0] - 1;  // r - 1; r is odd so no borrow
-    e[0] = (m0 >> 32) | (g16_fr_modulus[1] << 32);
-    e[1] = (g16_fr_modulus[1] >> 32) | (g16_fr_modulus[2] << 32);
-    e[2] = (g16_fr_modulus[2] >> 32) | (g16_fr_modulus[3] << 32);
-    e[3] = g16_fr_modulus[3] >> 32;
+    const unsigned sh = NTT_TWO_ADICITY;  // r - 1 >> sh; r is odd so no borrow
+    for (int i = 0; i < 4; i++) {
+        uint64_t lo = (i == 0 ? g16_fr_modulus[0] - 1 : g16_fr_modulus[i]) >> sh;
+        uint64_t hi = i < 3 ? g16_fr_modulus[i + 1] << (64 - sh) : 0;
+        e[i] = lo | hi;
+    }
     g16_fr g, w;
-    g16_fr_from_u64(&g, 7);
+    g16_fr_from_u64(&g, NTT_GEN);
     g16_fr_pow(&w, &g, e, 4);
-    for (unsigned i = log_n; i < 32; i++) g16_fr_sqr(&w, &w);
+    for (unsigned i = log_n; i < NTT_TWO_ADICITY; i++) g16_fr_sqr(&w, &w);
     if (inverse) g16_fr_inv(&w, &w);
     return w;
+}
+
+// The host side of a power table (internal.cuh's g16_pow_lookup): T[i] = f·b^i,
+// T[1024 + i] = b^(1024·i), T[2048 + i] = b^(2^20·i), with this curve's Fr.
+static void pow_table_host(g16_dfr *t, const g16_dfr *base, const g16_dfr *f)
+{
+    g16_fr b, step, acc;
+    memcpy(&b, base, sizeof b);
+    memcpy(&acc, f, sizeof acc);
+    for (int i = 0; i < 1024; i++) {
+        memcpy(&t[i], &acc, sizeof acc);
+        g16_fr_mul(&acc, &acc, &b);
+    }
+    for (int level = 1; level < 3; level++) {
+        step = b;
+        for (int i = 0; i < 10 * level; i++) g16_fr_sqr(&step, &step);
+        g16_fr_set_one(&acc);
+        for (int i = 0; i < 1024; i++) {
+            memcpy(&t[1024 * level + i], &acc, sizeof acc);
+            g16_fr_mul(&acc, &acc, &step);
+        }
+    }
 }
 
 // Uploads the power table of (base, f) into table slot `which` (0..3) of SLOT_POW.
@@ -198,7 +234,7 @@ static g16_status pow_table(g16_cuda_ctx *ctx, g16_dfr **out, int which, const g
     g16_dfr *host = new (std::nothrow) g16_dfr[G16_POW_TABLE];
     if (!host) return g16_fail(G16_ERR_NOMEM, "CUDA NTT: power table");
     g16_dfr b = dfr_of(base), ff = dfr_of(f);
-    g16_cuda_pow_table_host(host, &b, &ff);
+    pow_table_host(host, &b, &ff);
     g16_dfr *dev = (g16_dfr *)p + (size_t)which * G16_POW_TABLE;
     g16_status s = g16_cuda_upload(ctx, dev, host, G16_POW_TABLE * sizeof(g16_dfr));
     delete[] host;
@@ -208,7 +244,7 @@ static g16_status pow_table(g16_cuda_ctx *ctx, g16_dfr **out, int which, const g
 
 static g16_status twiddles(g16_cuda_ctx *ctx, const g16_dfr **out, unsigned log_n, int inverse)
 {
-    if (!ctx->tw[inverse][log_n]) {
+    if (!ctx->tw[G16_CUDA_CURVE][inverse][log_n]) {
         size_t m = log_n ? (size_t)1 << (log_n - 1) : 1;
         g16_dfr *w;
         CK(cudaMalloc((void **)&w, m * sizeof(g16_dfr)));
@@ -226,9 +262,9 @@ static g16_status twiddles(g16_cuda_ctx *ctx, const g16_dfr **out, unsigned log_
             cudaFree(w);
             return s;
         }
-        ctx->tw[inverse][log_n] = w;
+        ctx->tw[G16_CUDA_CURVE][inverse][log_n] = w;
     }
-    *out = ctx->tw[inverse][log_n];
+    *out = (const g16_dfr *)ctx->tw[G16_CUDA_CURVE][inverse][log_n];
     return G16_OK;
 }
 
@@ -276,7 +312,7 @@ static g16_status ntt_dev(g16_cuda_ctx *ctx, g16_dfr **res, g16_dfr *x, g16_dfr 
     size_t n = (size_t)1 << log_n;
     unsigned gb = grid_for(n, 256);
     g16_fr gen, one, ninv;
-    g16_fr_from_u64(&gen, 7);
+    g16_fr_from_u64(&gen, NTT_GEN);
     g16_fr_set_one(&one);
     g16_fr_from_u64(&ninv, n);
     g16_fr_inv(&ninv, &ninv);
@@ -472,7 +508,7 @@ static g16_status h_step_rows(g16_cuda_ctx *ctx, g16_fr *h, const g16_fr *a, con
     // input times n^-1·g^k (inverse NTT and coset shift in one multiplication),
     // and n^-1·g^-k for the result.
     g16_fr gen, ginv, one, ninv, z;
-    g16_fr_from_u64(&gen, 7);
+    g16_fr_from_u64(&gen, NTT_GEN);
     g16_fr_inv(&ginv, &gen);
     g16_fr_set_one(&one);
     g16_fr_from_u64(&ninv, n);
@@ -553,7 +589,8 @@ static g16_status h_step_rows(g16_cuda_ctx *ctx, g16_fr *h, const g16_fr *a, con
     if (h) G16_TRY(g16_cuda_download(ctx, h, dit_first ? d[0] : d[3], bytes));
     G16_TRY(g16_cuda_mark(ctx, ctx->ev_end));
     G16_TRY(g16_cuda_sync(ctx));
-    ctx->last_h = (const g16_dfr *)(dit_first ? d[0] : d[3]);
+    ctx->last_h = dit_first ? d[0] : d[3];
+    ctx->last_h_curve = G16_CUDA_CURVE;
     ctx->last_h_n = n;
     if (debug && (overlap || pre)) {
         float t[4] = {0, 0, 0, 0};
