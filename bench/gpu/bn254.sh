@@ -48,6 +48,23 @@ for c in multiplier poseidon range multi; do
         echo "$c $be: $(grep -o 'backend .*' "$out/zkey-$c-$be.log" | head -1); $(grep -o 'prove [0-9.]* s' "$out/zkey-$c-$be.log" | head -1); $(tail -1 "$out/zkey-$c-$be.log")"
     done
 done
+# optional: a bigger bn128 circuit (CHAIN=DIR holding NAME.zkey, NAME.wtns, NAME.vk.json from
+# bench/snarkjs/run.sh --curve bn128, e.g. chain68 at 2^14), each backend twice, verified
+if [ -n "${CHAIN:-}" ]; then
+    for z in "$CHAIN"/*.zkey; do
+        c=$(basename "$z" .zkey)
+        for be in cuda cpu cuda cpu; do
+            if ! g16 prove --zkey "$z" --wtns "$CHAIN/$c.wtns" --backend $be --time \
+                    --proof "$out/$c-$be.json" --public "$out/$c-$be-pub.json" > "$out/zkey-$c-$be.log" 2>&1 ||
+                ! g16 verify --vk "$CHAIN/$c.vk.json" --proof "$out/$c-$be.json" \
+                    --public "$out/$c-$be-pub.json" >> "$out/zkey-$c-$be.log" 2>&1; then
+                zk_ok="FAIL ($c, $be)"
+                rc=1
+            fi
+            echo "$c $be: $(grep -o 'prove [0-9.]* s (.*' "$out/zkey-$c-$be.log" | head -1); $(tail -1 "$out/zkey-$c-$be.log")"
+        done
+    done
+fi
 cmp -s "$out/multiplier-cuda-pub.json" "$root/tests/interop/fixtures/bn128/multiplier/public.json" || zk_ok="FAIL (public.json)"
 # the device NTT and H step of both curves (2^20..2^22, the three pass kernels; H at 2^20)
 timeout 300 "$bin/g16_gpu_bench_bn254" --quick --only ntt > "$out/bn_ntt.log" 2>&1

@@ -40,15 +40,23 @@ run "bench prove timing key" 0 "$g16" bench prove --log-n 8 --backend cpu --timi
 has "timing key labelled" "$tmp/out" "TIMING-ONLY"
 run "bench pipeline cpu" 0 "$g16" bench pipeline --backend cpu --jobs 1 --partitions 2 --log-n 8 --pw 1 --json
 has "pipeline steady busy" "$tmp/out" '"device_busy_steady"'
-if [ "${gpus:-0}" = 0 ]; then   # a snarkjs zkey on cuda without a GPU: a clear error, no proof
-    for zc in bn128/multiplier multiplier; do
-        fx=$2/tests/interop/fixtures/$zc
+# a snarkjs zkey of either curve on cuda: a valid proof with a GPU; without one a clear
+# error and no proof
+for zc in bn128/multiplier bn128/poseidon multiplier; do
+    fx=$2/tests/interop/fixtures/$zc
+    rm -f "$tmp/p.json"
+    if [ "${gpus:-0}" -gt 0 ]; then
+        run "zkey prove ($zc) with cuda" 0 "$g16" prove --zkey "$fx/circuit.zkey" --wtns "$fx/witness.wtns" \
+            --proof "$tmp/p.json" --public "$tmp/pub.json" --backend cuda
+        run "zkey ($zc) cuda proof verifies" 0 "$g16" verify --vk "$fx/verification_key.json" \
+            --proof "$tmp/p.json" --public "$tmp/pub.json"
+    else
         run "zkey prove ($zc) with cuda and no GPU" 2 "$g16" prove --zkey "$fx/circuit.zkey" --wtns "$fx/witness.wtns" \
             --proof "$tmp/p.json" --public "$tmp/pub.json" --backend cuda
         has "zkey ($zc) cuda message" "$tmp/err" "backend cuda"
         [ ! -e "$tmp/p.json" ] && ok || bad "zkey ($zc) cuda: a proof was written"
-    done
-fi
+    fi
+done
 run "zkey prove bogus backend" 2 "$g16" prove --zkey "$tmp/x.zkey" --wtns "$tmp/x.wtns" \
     --proof "$tmp/p.json" --public "$tmp/pub.json" --backend gpu
 run "engine run cpu" 0 "$g16" engine run --partitions 2 --log-n 8 --backend cpu --trace -
