@@ -4,17 +4,21 @@
 # alternating A, B, A, B, ... ROUNDS times so that drift and other load hit both, then
 # per benchmark the median of each side and B/A.  Run it on a quiet machine.
 # usage: bench/cpu/ab.sh A_G16 B_G16 [ROUNDS]      (ROUNDS default 5)
+#   AB_CPU=N   run every benchmark pinned to CPU N (taskset) with one thread: the other
+#              core's load and the thread hand-offs then stay out of the figures
 set -euo pipefail
 a=$1 b=$2 rounds=${3:-5}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+pin=() thr=()
+if [ -n "${AB_CPU:-}" ]; then pin=(taskset -c "$AB_CPU"); thr=(--threads 1); fi
 one() { # $1 side, $2 binary: every benchmark once, one JSON line each
-    "$2" bench field --json | sed "s/^/$1 /"
+    "${pin[@]}" "$2" bench field --json | sed "s/^/$1 /"
     for g in "g1 16" "g1 18" "g2 14"; do
         set -- "$1" "$2" $g
-        "$2" bench msm --group "$3" --log-n "$4" --reps 3 --json | sed "s/^/$1 /"
+        "${pin[@]}" "$2" bench msm --group "$3" --log-n "$4" --reps 3 "${thr[@]}" --json | sed "s/^/$1 /"
     done
-    for n in 16 20; do "$2" bench ntt --log-n $n --reps 5 --json | sed "s/^/$1 /"; done
+    for n in 16 20; do "${pin[@]}" "$2" bench ntt --log-n $n --reps 5 "${thr[@]}" --json | sed "s/^/$1 /"; done
 }
 for r in $(seq 1 "$rounds"); do
     if [ $((r % 2)) = 1 ]; then
