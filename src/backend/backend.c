@@ -49,7 +49,7 @@ void g16_backend_close(g16_backend *be)
 {
     if (!be || be == g16_cpu_backend()) return;
 #if !G16_CURVE_BN254 && G16_WITH_BN254_BACKEND
-    if (be->curve == G16_CURVE_ID_BN254) {
+    if (g16_backend_curve_of(be) == G16_CURVE_ID_BN254) {
         g16_bn254_backend_close(be);
         return;
     }

@@ -29,5 +29,5 @@ g16_status g16_backend_open_curve(g16_backend **out, g16_curve_id curve, g16_bac
 
 g16_curve_id g16_backend_curve(const g16_backend *be)
 {
-    return be ? (g16_curve_id)be->curve : G16_CURVE_ID_BLS12_381;
+    return be ? (g16_curve_id)g16_backend_curve_of(be) : G16_CURVE_ID_BLS12_381;
 }

@@ -100,9 +100,15 @@ struct g16_backend {
     char name[64]; /* "cpu", "cuda:0 (NVIDIA H200)", ... */
     /* The g16_curve_id whose types the table computes over: the curve of the compile
      * that made it (G16_BACKEND_CURVE; BN254's tables come from the BN254 compile of
-     * ops_cpu.c and the backend sources, docs/curve.md). */
+     * ops_cpu.c and the backend sources, docs/curve.md).  0 (a zero-initialised
+     * wrapper, as tests make) means BLS12-381: read it through g16_backend_curve_of. */
     int curve;
 };
+
+static inline int g16_backend_curve_of(const g16_backend *be)
+{
+    return be->curve ? be->curve : G16_CURVE_ID_BLS12_381;
+}
 
 #if G16_CURVE_BN254
 #define G16_BACKEND_CURVE G16_CURVE_ID_BN254

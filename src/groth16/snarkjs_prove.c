@@ -125,9 +125,10 @@ g16_status g16_sj_prove_on(g16_backend *be, g16_sj_proof *proof, const g16_sj_pk
                            size_t n_w, const g16_fr *r, const g16_fr *s)
 {
     memset(&last_timing, 0, sizeof last_timing);
-    if (be && (g16_curve_id)be->curve != G16_BACKEND_CURVE)
+    if (be && g16_backend_curve_of(be) != G16_BACKEND_CURVE)
         return g16_fail(G16_ERR_ARG, "backend %s computes over %s, the key is %s", be->name,
-                        g16_curve_name((g16_curve_id)be->curve), g16_curve_name(G16_BACKEND_CURVE));
+                        g16_curve_name((g16_curve_id)g16_backend_curve_of(be)),
+                        g16_curve_name(G16_BACKEND_CURVE));
     if (n_w != pk->n_vars)
         return g16_fail(G16_ERR_ARG, "the witness has %zu values, the key expects %u", n_w, pk->n_vars);
     if (!g16_fr_is_one(&w[0])) return g16_fail(G16_ERR_ARG, "witness value 0 is not 1");
