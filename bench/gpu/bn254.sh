@@ -35,34 +35,27 @@ diff_ok=$([ $rc = 0 ] && echo pass || echo "FAIL($rc)")
 # bn128 zkeys through BN254's CUDA ops table, verified; the CPU table's time beside
 g16() { LD_LIBRARY_PATH=$bin/cli/lib "$bin/cli/bin/g16" "$@"; }
 zk_ok=pass
+# zk NAME ZKEY WTNS VK BACKEND: proves, verifies, prints the backend, the prove step and the verdict
+zk() {
+    local c=$1 log=$out/zkey-$1-$5.log
+    if ! g16 prove --zkey "$2" --wtns "$3" --backend "$5" --time --proof "$out/$c-$5.json" \
+            --public "$out/$c-$5-pub.json" > "$log" 2>&1 ||
+        ! g16 verify --vk "$4" --proof "$out/$c-$5.json" --public "$out/$c-$5-pub.json" >> "$log" 2>&1; then
+        zk_ok="FAIL ($c, $5)"
+        rc=1
+    fi
+    echo "$c $5: $(grep -o 'backend .*' "$log" | head -1); $(grep -o 'prove [0-9.]* s.*' "$log" | head -1); $(tail -1 "$log")"
+}
 for c in multiplier poseidon range multi; do
     fx=$root/tests/interop/fixtures/bn128/$c
-    for be in cuda cpu; do
-        if ! g16 prove --zkey "$fx/circuit.zkey" --wtns "$fx/witness.wtns" --backend $be --time \
-                --proof "$out/$c-$be.json" --public "$out/$c-$be-pub.json" > "$out/zkey-$c-$be.log" 2>&1 ||
-            ! g16 verify --vk "$fx/verification_key.json" --proof "$out/$c-$be.json" \
-                --public "$out/$c-$be-pub.json" >> "$out/zkey-$c-$be.log" 2>&1; then
-            zk_ok="FAIL ($c, $be)"
-            rc=1
-        fi
-        echo "$c $be: $(grep -o 'backend .*' "$out/zkey-$c-$be.log" | head -1); $(grep -o 'prove [0-9.]* s' "$out/zkey-$c-$be.log" | head -1); $(tail -1 "$out/zkey-$c-$be.log")"
-    done
+    for be in cuda cpu; do zk "$c" "$fx/circuit.zkey" "$fx/witness.wtns" "$fx/verification_key.json" $be; done
 done
 # optional: a bigger bn128 circuit (CHAIN=DIR holding NAME.zkey, NAME.wtns, NAME.vk.json from
 # bench/snarkjs/run.sh --curve bn128, e.g. chain68 at 2^14), each backend twice, verified
 if [ -n "${CHAIN:-}" ]; then
     for z in "$CHAIN"/*.zkey; do
         c=$(basename "$z" .zkey)
-        for be in cuda cpu cuda cpu; do
-            if ! g16 prove --zkey "$z" --wtns "$CHAIN/$c.wtns" --backend $be --time \
-                    --proof "$out/$c-$be.json" --public "$out/$c-$be-pub.json" > "$out/zkey-$c-$be.log" 2>&1 ||
-                ! g16 verify --vk "$CHAIN/$c.vk.json" --proof "$out/$c-$be.json" \
-                    --public "$out/$c-$be-pub.json" >> "$out/zkey-$c-$be.log" 2>&1; then
-                zk_ok="FAIL ($c, $be)"
-                rc=1
-            fi
-            echo "$c $be: $(grep -o 'prove [0-9.]* s (.*' "$out/zkey-$c-$be.log" | head -1); $(tail -1 "$out/zkey-$c-$be.log")"
-        done
+        for be in cuda cpu cuda cpu; do zk "$c" "$z" "$CHAIN/$c.wtns" "$CHAIN/$c.vk.json" $be; done
     done
 fi
 cmp -s "$out/multiplier-cuda-pub.json" "$root/tests/interop/fixtures/bn128/multiplier/public.json" || zk_ok="FAIL (public.json)"
