@@ -13,10 +13,8 @@
  * (/work/shared/docs/SNARKJS.md), so the evaluation points are snarkjs's; it is also
  * the coset generator (a non-residue lies outside every 2-power subgroup). */
 #define FR_TWO_ADICITY 28
-#define FR_GENERATOR 5
 #else
 #define FR_TWO_ADICITY 32
-#define FR_GENERATOR 7
 #endif
 
 void g16_fr_root_of_unity(g16_fr *out, int log_n)
@@ -31,7 +29,7 @@ void g16_fr_root_of_unity(g16_fr *out, int log_n)
         e[i] = lo | hi;
     }
     g16_fr g, w;
-    g16_fr_from_u64(&g, FR_GENERATOR);
+    g16_fr_from_u64(&g, G16_NTT_GENERATOR);
     g16_fr_pow(&w, &g, e, G16_FR_LIMBS);
     for (int i = log_n; i < FR_TWO_ADICITY; i++) g16_fr_sqr(&w, &w);
     *out = w;
@@ -91,7 +89,7 @@ static g16_status build(g16_domain **out, int log_n)
     g16_fr_inv(&d->omega_inv, &d->omega);
     g16_fr_from_u64(&d->n_inv, d->n);
     g16_fr_inv(&d->n_inv, &d->n_inv);
-    g16_fr_from_u64(&d->g, FR_GENERATOR);
+    g16_fr_from_u64(&d->g, G16_NTT_GENERATOR);
     g16_fr_inv(&d->g_inv, &d->g);
     int bl = g16_ntt_block_log < 1 ? 1 : g16_ntt_block_log;
     d->block_log = log_n < bl ? log_n : bl;

@@ -38,6 +38,14 @@
 
 #define G16_NTT_MAX_LOG 28
 
+/* The multiplicative generator whose powers give the roots of unity and the coset (see
+ * above); the CUDA NTT (backend/cuda/ntt.cu) uses the same one. */
+#if G16_CURVE_BN254
+#define G16_NTT_GENERATOR 5
+#else
+#define G16_NTT_GENERATOR 7
+#endif
+
 typedef struct g16_domain {
     int log_n;
     size_t n;

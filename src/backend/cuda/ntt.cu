@@ -26,19 +26,12 @@
 
 extern "C" {
 #include "field/fr.h"
+#include "ntt/ntt.h"
 }
 
-// The curve's NTT constants, as the CPU's (ntt/ntt.h): the multiplicative generator
-// that gives the roots of unity and the coset (7 for BLS12-381, as bellperson; 5 for
-// BN254, as snarkjs) and Fr's 2-adicity.  This file is compiled once per curve
+// The roots of unity and the coset generator are the CPU NTT layer's (ntt/ntt.h: from 7
+// on BLS12-381, from 5 on BN254).  This file is compiled once per curve
 // (src/bn254/cuda_sources.txt); the context's twiddle cache is indexed by G16_CUDA_CURVE.
-#if G16_CURVE_BN254
-#define NTT_GEN 5
-#define NTT_TWO_ADICITY 28
-#else
-#define NTT_GEN 7
-#define NTT_TWO_ADICITY 32
-#endif
 
 __device__ __forceinline__ uint32_t bitrev(uint32_t j, unsigned log_n)
 {
@@ -183,21 +176,11 @@ static g16_status scale_bitrev(g16_cuda_ctx *ctx, g16_dfr *out, const g16_dfr *i
     return G16_OK;
 }
 
-// ω_n (or its inverse) for n = 2^log_n: NTT_GEN^((r-1)/2^NTT_TWO_ADICITY) squared
-// NTT_TWO_ADICITY - log_n times.
+// ω_n (or its inverse) for n = 2^log_n, the CPU layer's root.
 static g16_fr root_of_unity(unsigned log_n, int inverse)
 {
-    uint64_t e[4];
-    const unsigned sh = NTT_TWO_ADICITY;  // r - 1 >> sh; r is odd so no borrow
-    for (int i = 0; i < 4; i++) {
-        uint64_t lo = (i == 0 ? g16_fr_modulus[0] - 1 : g16_fr_modulus[i]) >> sh;
-        uint64_t hi = i < 3 ? g16_fr_modulus[i + 1] << (64 - sh) : 0;
-        e[i] = lo | hi;
-    }
-    g16_fr g, w;
-    g16_fr_from_u64(&g, NTT_GEN);
-    g16_fr_pow(&w, &g, e, 4);
-    for (unsigned i = log_n; i < NTT_TWO_ADICITY; i++) g16_fr_sqr(&w, &w);
+    g16_fr w;
+    g16_fr_root_of_unity(&w, (int)log_n);
     if (inverse) g16_fr_inv(&w, &w);
     return w;
 }
@@ -312,7 +295,7 @@ static g16_status ntt_dev(g16_cuda_ctx *ctx, g16_dfr **res, g16_dfr *x, g16_dfr 
     size_t n = (size_t)1 << log_n;
     unsigned gb = grid_for(n, 256);
     g16_fr gen, one, ninv;
-    g16_fr_from_u64(&gen, NTT_GEN);
+    g16_fr_from_u64(&gen, G16_NTT_GENERATOR);
     g16_fr_set_one(&one);
     g16_fr_from_u64(&ninv, n);
     g16_fr_inv(&ninv, &ninv);
@@ -508,7 +491,7 @@ static g16_status h_step_rows(g16_cuda_ctx *ctx, g16_fr *h, const g16_fr *a, con
     // input times n^-1·g^k (inverse NTT and coset shift in one multiplication),
     // and n^-1·g^-k for the result.
     g16_fr gen, ginv, one, ninv, z;
-    g16_fr_from_u64(&gen, NTT_GEN);
+    g16_fr_from_u64(&gen, G16_NTT_GENERATOR);
     g16_fr_inv(&ginv, &gen);
     g16_fr_set_one(&one);
     g16_fr_from_u64(&ninv, n);
