@@ -242,6 +242,8 @@
 #define g16_ntt_inverse_nn g16_bn254_ntt_inverse_nn
 #define g16_ntt_inverse_nr g16_bn254_ntt_inverse_nr
 #define g16_ntt_inverse_rn g16_bn254_ntt_inverse_rn
+#define g16_ntt_v8_hq g16_bn254_ntt_v8_hq
+#define g16_ntt_v8_pass g16_bn254_ntt_v8_pass
 #define g16_pairing g16_bn254_pairing
 #define g16_pairing_check g16_bn254_pairing_check
 #define g16_pairing_check_mixed g16_bn254_pairing_check_mixed
@@ -271,6 +273,7 @@
 #define g16_g2_xyzz g16_bn254_g2_xyzz
 #define g16_msm_buckets g16_bn254_msm_buckets
 #define g16_msm_opts g16_bn254_msm_opts
+#define g16_ntt_scale g16_bn254_ntt_scale
 #define g16_u128 g16_bn254_u128
 
 #endif

@@ -33,7 +33,39 @@
 #define IFMA_INLINE IFMA_TARGET inline __attribute__((always_inline))
 
 #define M52 0xfffffffffffffULL
+#if G16_IFMA_FR
+/* The including file works on Fr instead (ntt/ntt_ifma.c defines G16_IFMA_FR before the
+ * include): both curves' r are below 2^255, so Fr takes BN254's Fp layout, 5 limbs over
+ * 4 words with R = 2^256 — the scalar Fr's own R, so the vectors hold the same values.
+ * Every product must get inputs below r: with r > 2^254 (BLS12-381), a·b/2^256 is no
+ * longer below r once a, b may reach 2r, so the lazy products are not for Fr. */
+#include "field/fr.h"
+typedef g16_fr ifma_elem;
+#define FP_NW 4
+#define FP_NL 5
+#define FP_LAST 48
 #if G16_CURVE_BN254
+#define FP_W0 0x43e1f593f0000001ULL
+#define FP_W1 0x2833e84879b97091ULL
+#define FP_W2 0xb85045b68181585dULL
+#define FP_W3 0x30644e72e131a029ULL
+#define K0_52 (0xc2e1f593efffffffULL & M52)
+#else
+#define FP_W0 0xffffffff00000001ULL
+#define FP_W1 0x53bda402fffe5bfeULL
+#define FP_W2 0x3339d80809a1d805ULL
+#define FP_W3 0x73eda753299d7d48ULL
+#define K0_52 (0xfffffffeffffffffULL & M52)
+#endif
+static const uint64_t g16_r52[FP_NL] = {
+    FP_W0 & M52,
+    ((FP_W0 >> 52) | (FP_W1 << 12)) & M52,
+    ((FP_W1 >> 40) | (FP_W2 << 24)) & M52,
+    ((FP_W2 >> 28) | (FP_W3 << 36)) & M52,
+    FP_W3 >> 16,
+};
+#define g16_p52 g16_r52
+#elif G16_CURVE_BN254
 #include "bn254/consts.h"
 #define FP_NW 4    /* 64-bit words of an element */
 #define FP_NL 5    /* 52-bit limbs */
@@ -75,6 +107,9 @@ static const uint64_t g16_p52[8] = {
 /* -1/p mod 2^52 (the mulx constant reduced) */
 #define K0_52 (0x89f3fffcfffcfffdULL & M52)
 #endif
+#if !G16_IFMA_FR
+typedef g16_fp ifma_elem;
+#endif
 #define p52 g16_p52
 #define k0_52 K0_52
 
@@ -87,7 +122,7 @@ static IFMA_INLINE __m512i offsets(size_t stride)
     return _mm512_setr_epi64(0, s, 2 * s, 3 * s, 4 * s, 5 * s, 6 * s, 7 * s);
 }
 
-#if G16_CURVE_BN254
+#if FP_NW == 4
 /* 4 words per lane -> 5 limbs */
 static IFMA_INLINE void v8_from_words(v8 *r, const __m512i w[FP_NW])
 {
@@ -138,7 +173,7 @@ static IFMA_INLINE void v8_to_words(__m512i w[6], const v8 *a)
 #endif
 
 /* 8 elements 'idx' words apart from a (lanes outside k read nothing, get 0) */
-static IFMA_INLINE void load8(v8 *r, const g16_fp *a, __mmask8 k, __m512i idx)
+static IFMA_INLINE void load8(v8 *r, const ifma_elem *a, __mmask8 k, __m512i idx)
 {
     const __m512i z = _mm512_setzero_si512();
     const long long *b = (const long long *)a->l;
@@ -147,7 +182,7 @@ static IFMA_INLINE void load8(v8 *r, const g16_fp *a, __mmask8 k, __m512i idx)
     v8_from_words(r, w);
 }
 
-static IFMA_INLINE void store8(g16_fp *r, const v8 *a, __mmask8 k, __m512i idx)
+static IFMA_INLINE void store8(ifma_elem *r, const v8 *a, __mmask8 k, __m512i idx)
 {
     long long *b = (long long *)r->l;
     __m512i w[FP_NW];
@@ -229,7 +264,7 @@ static IFMA_INLINE void v8_add(v8 *r, const v8 *a, const v8 *b)
 }
 
 /* the same element in every lane */
-static IFMA_INLINE void v8_set1(v8 *r, const g16_fp *a)
+static IFMA_INLINE void v8_set1(v8 *r, const ifma_elem *a)
 {
     __m512i w[FP_NW];
     for (int i = 0; i < FP_NW; i++) w[i] = _mm512_set1_epi64((long long)a->l[i]);

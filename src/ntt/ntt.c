@@ -21,11 +21,7 @@ int g16_ntt_block_log = 15;
  * power computation of fused scaling, small enough to balance threads. */
 #define PASS_GRAIN 4096
 
-/* Element i is multiplied by c0·ratio^i (ratio 1 when !has_ratio). */
-typedef struct scale {
-    int on, has_ratio;
-    g16_fr c0, ratio;
-} scale;
+typedef g16_ntt_scale scale;
 
 /* ---------------------------------------------------------------------------
  * Butterflies.  tw holds ω_m^k for k < m/2 of some m; a sub-transform of size s
@@ -136,6 +132,7 @@ static void dif4_range(void *arg, size_t b, size_t e, unsigned worker)
     size_t s = c->s, q = s / 4, st = c->d->n / s;
     const g16_fr *tw = c->d->tw;
     const scale *sc = pass_scale(c);
+    if (g16_ntt_v8_pass(c->a, s, 4, b, e, tw, st, c->inv, 1, sc)) return;
     runner r;
     if (sc) runner_init(&r, sc, b, q, 4);  /* s == n: one block, j = t */
     size_t j = b % q, blk = b / q;
@@ -157,6 +154,7 @@ static void dit4_range(void *arg, size_t b, size_t e, unsigned worker)
     size_t s = c->s, q = s / 4, st = c->d->n / s;
     const g16_fr *tw = c->d->tw;
     const scale *sc = pass_scale(c);
+    if (g16_ntt_v8_pass(c->a, s, 4, b, e, tw, st, c->inv, 0, sc)) return;
     runner r;
     if (sc) runner_init(&r, sc, b, q, 4);
     size_t j = b % q, blk = b / q;
@@ -178,6 +176,7 @@ static void r2_range(void *arg, size_t b, size_t e, int dif)
     size_t s = c->s, h = s / 2, st = c->d->n / s;
     const g16_fr *tw = c->d->tw;
     const scale *sc = pass_scale(c);
+    if (g16_ntt_v8_pass(c->a, s, 2, b, e, tw, st, c->inv, dif, sc)) return;
     runner r;
     if (sc) runner_init(&r, sc, b, h, 2);
     size_t j = b % h, blk = b / h;
@@ -228,6 +227,7 @@ static void blocks_range(void *arg, size_t b, size_t e, int dif)
             size_t s = B;
             for (; s >= 4; s /= 4) {
                 size_t q = s / 4, st = B / s;
+                if (g16_ntt_v8_pass(x, s, 4, 0, B / 4, tw, st, c->inv, 1, NULL)) continue;
                 for (size_t o = 0; o < B; o += s)
                     for (size_t j = 0; j < q; j++) dif4(&x[o + j], q, tw, j, st, c->inv);
             }
@@ -241,6 +241,7 @@ static void blocks_range(void *arg, size_t b, size_t e, int dif)
             }
             for (; s <= B; s *= 4) {
                 size_t q = s / 4, st = B / s;
+                if (g16_ntt_v8_pass(x, s, 4, 0, B / 4, tw, st, c->inv, 0, NULL)) continue;
                 for (size_t o = 0; o < B; o += s)
                     for (size_t j = 0; j < q; j++) dit4(&x[o + j], q, tw, j, st, c->inv);
             }
@@ -402,6 +403,7 @@ typedef struct hq_ctx {
 static void hq_range(void *arg, size_t b, size_t e, unsigned worker)
 {
     const hq_ctx *h = arg;
+    if (g16_ntt_v8_hq(h->a, h->b, h->c, &h->zinv, b, e)) return;
     for (size_t i = b; i < e; i++) {
         g16_fr t;
         g16_fr_mul(&t, &h->a[i], &h->b[i]);
