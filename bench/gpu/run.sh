@@ -10,7 +10,8 @@
 #   --porep32 instead of 2-6: the real-scale run of issue 22, a 32 GiB PoRep's shape: 3 jobs x
 #      10 partitions x 2^27 rows back to back, pw 1, 2, 4, budget 100G, every proof verified,
 #      --json lines (s/proof, steady device stage, synth_s, rss_peak_bytes against budget_bytes)
-#      in OUT/porep32.jsonl and the traces in OUT (PIPE_PW, PIPE_BUDGET, PIPE_TIMEOUT apply)
+#      in OUT/porep32.jsonl, the traces in OUT and their timeline OUT/porep32.svg
+#      (bench/trace-svg.py; PIPE_PW, PIPE_BUDGET, PIPE_TIMEOUT apply)
 # Usage: bench/gpu/run.sh [--quick] [--pipeline] [--porep32]
 # Env:   OUT        folder for the logs (default build-gpu/out)
 #        G16_GPU_BIN  folder holding prebuilt g16_gpu_diff and g16_gpu_bench: skip step 1
@@ -89,6 +90,11 @@ if [ -n "$porep32" ]; then
     rc=$?
     cat "$out/porep32.jsonl"
     tail -n 5 "$out/porep32.err"
+    # the timeline plot of docs/BENCHMARKS.md (python3's standard library only)
+    if command -v python3 >/dev/null; then
+        python3 "$root/bench/trace-svg.py" "$out/porep32.svg" "${TRACE_DIR:-$out}"/pipeline-pw*.json &&
+            say "timeline: $out/porep32.svg"
+    fi
     say "porep32 rc $rc"
     exit $rc
 fi
