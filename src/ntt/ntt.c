@@ -222,12 +222,15 @@ static void blocks_range(void *arg, size_t b, size_t e, int dif)
     const scale *sc = B == c->d->n && c->sc && c->sc->on ? c->sc : NULL;
     for (size_t blk = b; blk < e; blk++) {
         g16_fr *x = c->a + blk * B;
+        if (dif && sc) scale_block(x, B, sc);
+        if (g16_ntt_v8_block(x, c->d->block_log, tw, c->inv, dif)) {
+            if (!dif && sc) scale_block(x, B, sc);
+            continue;
+        }
         if (dif) {
-            if (sc) scale_block(x, B, sc);
             size_t s = B;
             for (; s >= 4; s /= 4) {
                 size_t q = s / 4, st = B / s;
-                if (g16_ntt_v8_pass(x, s, 4, 0, B / 4, tw, st, c->inv, 1, NULL)) continue;
                 for (size_t o = 0; o < B; o += s)
                     for (size_t j = 0; j < q; j++) dif4(&x[o + j], q, tw, j, st, c->inv);
             }
@@ -241,7 +244,6 @@ static void blocks_range(void *arg, size_t b, size_t e, int dif)
             }
             for (; s <= B; s *= 4) {
                 size_t q = s / 4, st = B / s;
-                if (g16_ntt_v8_pass(x, s, 4, 0, B / 4, tw, st, c->inv, 0, NULL)) continue;
                 for (size_t o = 0; o < B; o += s)
                     for (size_t j = 0; j < q; j++) dit4(&x[o + j], q, tw, j, st, c->inv);
             }

@@ -53,12 +53,11 @@ static IFMA_INLINE void st8(g16_fr *x, const v8 *a)
     }
 }
 
-/* The twiddles of lanes e = j..j+7 of a butterfly with half h: ω^e = tw[e·st], or for
- * the inverse tw[(h − e)·st] (the sign is the caller's), index 0 where e = 0. */
-static IFMA_INLINE void twid(v8 *r, const g16_fr *tw, size_t j, size_t h, size_t st, int inv)
+/* The twiddles of a butterfly with half h at the offsets e of the lanes: ω^e = tw[e·st],
+ * or for the inverse tw[(h − e)·st] (the sign is the caller's), index 0 where e = 0. */
+static IFMA_INLINE void twid_e(v8 *r, const g16_fr *tw, __m512i e, size_t h, size_t st, int inv)
 {
-    const __m512i lane = _mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7);
-    __m512i e = _mm512_add_epi64(_mm512_set1_epi64((long long)j), lane), idx;
+    __m512i idx;
     if (inv) {
         idx = _mm512_sub_epi64(_mm512_set1_epi64((long long)h), e);
         idx = _mm512_maskz_mov_epi64(_mm512_test_epi64_mask(e, e), idx);
@@ -68,6 +67,13 @@ static IFMA_INLINE void twid(v8 *r, const g16_fr *tw, size_t j, size_t h, size_t
     /* element index · st · 4 words (st is a power of two) */
     idx = _mm512_sll_epi64(idx, _mm_cvtsi64_si128(2 + __builtin_ctzll((unsigned long long)st)));
     load8(r, tw, 0xff, idx);
+}
+
+/* ... at offsets j..j+7 */
+static IFMA_INLINE void twid(v8 *r, const g16_fr *tw, size_t j, size_t h, size_t st, int inv)
+{
+    const __m512i lane = _mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7);
+    twid_e(r, tw, _mm512_add_epi64(_mm512_set1_epi64((long long)j), lane), h, st, inv);
 }
 
 /* lanes of a butterfly group starting at offset j whose inverse sign flips: all but
@@ -156,23 +162,36 @@ static IFMA_INLINE void vscale_apply(vscale *v, v8 *x, int legs)
     }
 }
 
-/* One radix-4 item group: offsets j..j+7 of the block at x (legs x + k·q). */
-static IFMA_INLINE void group4(g16_fr *x, size_t q, const g16_fr *tw, size_t j, size_t st, int inv, int dif,
-                               vscale *vs)
+/* The twiddles of a radix-4 item group at offsets j..j+7 (quarter q) and the lanes
+ * whose inverse sign flips. */
+typedef struct tw4 {
+    v8 w0, w1, w2;
+    __mmask8 f, f1;
+} tw4;
+
+static IFMA_INLINE void tw4_load(tw4 *t, const g16_fr *tw, size_t j, size_t q, size_t st, int inv)
 {
-    v8 a[4], w0, w1, w2;
+    twid(&t->w0, tw, j, 2 * q, st, inv);     /* size 4q, offsets j */
+    twid(&t->w1, tw, j + q, 2 * q, st, inv); /* size 4q, offsets j + q */
+    twid(&t->w2, tw, j, q, 2 * st, inv);     /* size 2q, offsets j */
+    t->f = flip(j, inv);
+    t->f1 = flip(j + q, inv);
+}
+
+/* One radix-4 item group: 8 offsets of the block at x (legs x + k·q). */
+static IFMA_INLINE void group4(g16_fr *x, size_t q, const tw4 *t, int dif, vscale *vs)
+{
+    v8 a[4];
+    const v8 *w0 = &t->w0, *w1 = &t->w1, *w2 = &t->w2;
+    const __mmask8 f = t->f, f1 = t->f1;
     for (int k = 0; k < 4; k++) ld8(&a[k], x + k * q);
-    twid(&w0, tw, j, 2 * q, st, inv);     /* size 4q, offsets j */
-    twid(&w1, tw, j + q, 2 * q, st, inv); /* size 4q, offsets j + q */
-    twid(&w2, tw, j, q, 2 * st, inv);     /* size 2q, offsets j */
-    const __mmask8 f = flip(j, inv), f1 = flip(j + q, inv);
     if (dif) {
         if (vs) vscale_apply(vs, a, 4);
-        dif2x(&a[0], &a[2], &w0, f, &a[1], &a[3], &w1, f1);
-        dif2x(&a[0], &a[1], &w2, f, &a[2], &a[3], &w2, f);
+        dif2x(&a[0], &a[2], w0, f, &a[1], &a[3], w1, f1);
+        dif2x(&a[0], &a[1], w2, f, &a[2], &a[3], w2, f);
     } else {
-        dit2x(&a[0], &a[1], &w2, f, &a[2], &a[3], &w2, f);
-        dit2x(&a[0], &a[2], &w0, f, &a[1], &a[3], &w1, f1);
+        dit2x(&a[0], &a[1], w2, f, &a[2], &a[3], w2, f);
+        dit2x(&a[0], &a[2], w0, f, &a[1], &a[3], w1, f1);
         if (vs) vscale_apply(vs, a, 4);
     }
     for (int k = 0; k < 4; k++) st8(x + k * q, &a[k]);
@@ -217,13 +236,111 @@ static IFMA_TARGET void pass_v8(g16_fr *a, size_t s, int radix, size_t b, size_t
         vscale_init(&vs, sc, b, q, radix);
         vp = &vs;
     }
+    if (radix == 4 && !vp && b % q == 0 && e % q == 0) {
+        /* whole blocks (the in-cache stages): every block has the same offsets, so each
+         * group's twiddles are gathered once for all of them */
+        for (size_t j = 0; j < q; j += 8) {
+            tw4 t4;
+            tw4_load(&t4, tw, j, q, st, inv);
+            for (size_t blk = b / q; blk < e / q; blk++) group4(a + blk * s + j, q, &t4, dif, NULL);
+        }
+        return;
+    }
     for (size_t t = b; t < e; t += 8) {
         const size_t blk = t / q, j = t % q;
         g16_fr *x = a + blk * s + j;
-        if (radix == 4)
-            group4(x, q, tw, j, st, inv, dif, vp);
-        else
+        if (radix == 4) {
+            tw4 t4;
+            tw4_load(&t4, tw, j, q, st, inv);
+            group4(x, q, &t4, dif, vp);
+        } else {
             group2(x, q, tw, j, st, inv, dif, vp);
+        }
+    }
+}
+
+/* The last three DIF stages of a block (halves 4, 2, 1), or the first three DIT ones
+ * (1, 2, 4), 16 elements at a time in registers: they pair elements of the same
+ * aligned group of 8, so two groups' lanes are permuted into the pairs' x and y sides
+ * (elements with bit h clear / set), butterflied eight at a time, and permuted back.
+ * The offsets within the sub-transform, hence twiddles and signs, are the same for
+ * every chunk. */
+typedef struct tail_stage {
+    __m512i to_x, to_y, back0, back1; /* permutations over (group 0, group 1) / (x, y) */
+    v8 w;                             /* twiddles of the x lanes */
+    __mmask8 f;                       /* lanes whose inverse sign flips */
+    int mul;                          /* 0 for h = 1: every twiddle is ω^0 */
+} tail_stage;
+
+static IFMA_TARGET void tail_init(tail_stage *t, unsigned h, const g16_fr *tw, size_t B, int inv)
+{
+    long long x[8], y[8], b[16], e[8];
+    int nx = 0, ny = 0;
+    for (int i = 0; i < 16; i++) {
+        if (i & (int)h) {
+            b[i] = 8 + ny;
+            y[ny++] = i;
+        } else {
+            b[i] = nx;
+            e[nx] = i & (int)(2 * h - 1);
+            x[nx++] = i;
+        }
+    }
+    t->to_x = _mm512_loadu_si512((const void *)x);
+    t->to_y = _mm512_loadu_si512((const void *)y);
+    t->back0 = _mm512_loadu_si512((const void *)b);
+    t->back1 = _mm512_loadu_si512((const void *)(b + 8));
+    const __m512i ev = _mm512_loadu_si512((const void *)e);
+    twid_e(&t->w, tw, ev, h, B / (2 * h), inv);
+    t->f = inv ? _mm512_test_epi64_mask(ev, ev) : 0;
+    t->mul = h > 1;
+}
+
+static IFMA_INLINE void perm(v8 *r, const v8 *a, __m512i idx, const v8 *b)
+{
+    for (int k = 0; k < FP_NL; k++) r->l[k] = _mm512_permutex2var_epi64(a->l[k], idx, b->l[k]);
+}
+
+static IFMA_INLINE void tail_bf(const tail_stage *t, v8 g[2], int dif)
+{
+    v8 x, y, d, s, o[1];
+    perm(&x, &g[0], t->to_x, &g[1]);
+    perm(&y, &g[0], t->to_y, &g[1]);
+    if (dif) {
+        v8_sub(&d, &x, &y);
+        v8_add(&x, &x, &y);
+        if (t->f) v8_neg_mask(&d, &d, t->f);
+        if (t->mul) {
+            mont8_1(o, &d, &t->w);
+            y = o[0];
+        } else {
+            y = d;
+        }
+    } else {
+        if (t->mul) {
+            mont8_1(o, &y, &t->w);
+            y = o[0];
+        }
+        v8_add(&s, &x, &y);
+        v8_sub(&d, &x, &y);
+        v8_blend(&x, t->f, &s, &d);
+        v8_blend(&y, t->f, &d, &s);
+    }
+    perm(&g[0], &x, t->back0, &y);
+    perm(&g[1], &x, t->back1, &y);
+}
+
+static IFMA_TARGET void tail_v8(g16_fr *x, size_t B, const g16_fr *tw, int inv, int dif)
+{
+    tail_stage ts[3];
+    for (int k = 0; k < 3; k++) tail_init(&ts[k], dif ? 4u >> k : 1u << k, tw, B, inv);
+    for (size_t o = 0; o < B; o += 16) {
+        v8 g[2];
+        ld8(&g[0], x + o);
+        ld8(&g[1], x + o + 8);
+        for (int k = 0; k < 3; k++) tail_bf(&ts[k], g, dif);
+        st8(x + o, &g[0]);
+        st8(x + o + 8, &g[1]);
     }
 }
 
@@ -262,6 +379,34 @@ int g16_ntt_v8_pass(g16_fr *a, size_t s, int radix, size_t b, size_t e, const g1
     return 1;
 #else
     (void)a, (void)s, (void)radix, (void)b, (void)e, (void)tw, (void)st, (void)inv, (void)dif, (void)sc;
+    return 0;
+#endif
+}
+
+int g16_ntt_v8_block(g16_fr *x, int block_log, const g16_fr *tw, int inv, int dif)
+{
+#ifdef G16_IFMA_BUILD
+    if (!g16_use_ifma || block_log < 4) return 0;
+    const size_t B = (size_t)1 << block_log;
+    /* radix-4 passes while a quarter is 8 lanes or more; a radix-2 pass where one stage
+     * is left above the tail's three */
+    if (dif) {
+        size_t s = B;
+        for (; s / 4 >= 8; s /= 4) pass_v8(x, s, 4, 0, B / 4, tw, B / s, inv, 1, NULL);
+        if (s == 16) pass_v8(x, 16, 2, 0, B / 2, tw, B / 16, inv, 1, NULL);
+        tail_v8(x, B, tw, inv, 1);
+    } else {
+        tail_v8(x, B, tw, inv, 0);
+        size_t s = 32;
+        if ((block_log - 3) & 1) {
+            pass_v8(x, 16, 2, 0, B / 2, tw, B / 16, inv, 0, NULL);
+            s = 64;
+        }
+        for (; s <= B; s *= 4) pass_v8(x, s, 4, 0, B / 4, tw, B / s, inv, 0, NULL);
+    }
+    return 1;
+#else
+    (void)x, (void)block_log, (void)tw, (void)inv, (void)dif;
     return 0;
 #endif
 }

@@ -34,6 +34,11 @@ typedef struct g16_ntt_scale {
 int g16_ntt_v8_pass(g16_fr *a, size_t s, int radix, size_t b, size_t e, const g16_fr *tw, size_t st,
                     int inv, int dif, const g16_ntt_scale *sc);
 
+/* Every stage of one block of 2^block_log elements at x (ntt.c's in-cache stages: DIF
+ * from the largest sub-transform down, DIT up), twiddles tw[e·(B/s)] from the block
+ * table; 0 when the IFMA path is off or block_log < 4. */
+int g16_ntt_v8_block(g16_fr *x, int block_log, const g16_fr *tw, int inv, int dif);
+
 /* a[i] = (a[i]·b[i] − c[i])·z for i in [i0, i1); 0 when the IFMA path is off. */
 int g16_ntt_v8_hq(g16_fr *a, const g16_fr *b, const g16_fr *c, const g16_fr *z, size_t i0, size_t i1);
 
