@@ -114,7 +114,9 @@ static void stop_workers(g16_engine *e)
 
 static void free_engine(g16_engine *e)
 {
-    if (e->workers)
+    if (e->synth_pool)
+        g16_pool_destroy(e->synth_pool);
+    else if (e->workers)
         for (unsigned i = 0; i < e->n_workers; i++)
             if (e->workers[i].kind == 0) g16_pool_destroy(e->workers[i].pool);
     if (e->devs)
@@ -209,7 +211,19 @@ g16_status g16_engine_create(g16_engine **out, const g16_engine_config *cfg_in)
      * GPU would idle between kernels.  So synthesis leaves one core per GPU worker. */
     unsigned feeders = use_cuda ? cfg.devices * cfg.gw : 0;
     unsigned synth_cpus = cpus > feeders ? cpus - feeders : 1;
-    if (!cfg.synth_threads) cfg.synth_threads = synth_cpus / cfg.pw ? synth_cpus / cfg.pw : 1;
+    /* Synthesis workers share one pool of every synthesis CPU unless synth_threads asks
+     * for a pool each (or G16_ENGINE_SYNTH_POOL=split, for A/B runs): with a pool of
+     * CPUs / pw each, a worker whose neighbours wait for admission (the budget) left
+     * their threads idle, and the H200's 2^27 run at pw 4 synthesized a partition in
+     * 3.9 s on 3 threads while the GPU waited (docs/BENCHMARKS.md).  The shared pool
+     * runs one worker's parallel section at a time on all its threads; the workers'
+     * own threads still overlap their serial parts. */
+    int split = cfg.synth_threads != 0;
+    {
+        const char *v = getenv("G16_ENGINE_SYNTH_POOL");
+        if (v && !strcmp(v, "split")) split = 1;
+    }
+    if (!cfg.synth_threads) cfg.synth_threads = split ? (synth_cpus / cfg.pw ? synth_cpus / cfg.pw : 1) : synth_cpus;
     /* A GPU device's pool only runs prove_start's host work; CPU devices each get
      * their share of the machine, so N of them do not run N × CPUs threads. */
     if (!cfg.device_threads)
@@ -288,7 +302,12 @@ g16_status g16_engine_create(g16_engine **out, const g16_engine_config *cfg_in)
     for (unsigned i = 0; i < cfg.pw; i++, k++) {
         g16_worker *w = &e->workers[k];
         *w = (g16_worker){.e = e, .kind = 0, .index = i, .lane = 1 + i};
-        if ((st = g16_pool_create(&w->pool, cfg.synth_threads))) goto fail;
+        if (!split) {
+            if (!e->synth_pool && (st = g16_pool_create(&e->synth_pool, cfg.synth_threads))) goto fail;
+            w->pool = e->synth_pool;
+        } else if ((st = g16_pool_create(&w->pool, cfg.synth_threads))) {
+            goto fail;
+        }
     }
     for (unsigned d = 0; d < e->n_devs; d++)
         for (unsigned i = 0; i < cfg.gw; i++, k++)

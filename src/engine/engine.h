@@ -288,6 +288,7 @@ struct g16_engine {
     pthread_t kmover;
     int kmover_started;
     int preload;            /* upload a job's key at submit (G16_ENGINE_PRELOAD, default on) */
+    struct g16_pool *synth_pool; /* the synthesis workers' one pool, when they share it */
 };
 
 /* How g16_engine_create picks its devices from cfg (backend, devices, gpus) when `gpus`
