@@ -216,14 +216,21 @@ g16_status g16_engine_create(g16_engine **out, const g16_engine_config *cfg_in)
      * CPUs / pw each, a worker whose neighbours wait for admission (the budget) left
      * their threads idle, and the H200's 2^27 run at pw 4 synthesized a partition in
      * 3.9 s on 3 threads while the GPU waited (docs/BENCHMARKS.md).  The shared pool
-     * runs one worker's parallel section at a time on all its threads; the workers'
-     * own threads still overlap their serial parts. */
+     * runs one worker's parallel section at a time on its threads; the other workers'
+     * own threads still run their serial parts, so the pool leaves a CPU for each of
+     * them (at pw 2 a pool of every CPU made the device stage 2.7% slower, the same
+     * call's A/B on the H200). */
     int split = cfg.synth_threads != 0;
     {
         const char *v = getenv("G16_ENGINE_SYNTH_POOL");
         if (v && !strcmp(v, "split")) split = 1;
     }
-    if (!cfg.synth_threads) cfg.synth_threads = split ? (synth_cpus / cfg.pw ? synth_cpus / cfg.pw : 1) : synth_cpus;
+    if (!cfg.synth_threads) {
+        if (split)
+            cfg.synth_threads = synth_cpus / cfg.pw ? synth_cpus / cfg.pw : 1;
+        else
+            cfg.synth_threads = synth_cpus > cfg.pw - 1 ? synth_cpus - (cfg.pw - 1) : 1;
+    }
     /* A GPU device's pool only runs prove_start's host work; CPU devices each get
      * their share of the machine, so N of them do not run N × CPUs threads. */
     if (!cfg.device_threads)
