@@ -242,6 +242,7 @@
 #define g16_ntt_inverse_nn g16_bn254_ntt_inverse_nn
 #define g16_ntt_inverse_nr g16_bn254_ntt_inverse_nr
 #define g16_ntt_inverse_rn g16_bn254_ntt_inverse_rn
+#define g16_ntt_pointwise g16_bn254_ntt_pointwise
 #define g16_ntt_v8_block g16_bn254_ntt_v8_block
 #define g16_ntt_v8_hq g16_bn254_ntt_v8_hq
 #define g16_ntt_v8_pass g16_bn254_ntt_v8_pass

@@ -24,57 +24,27 @@ g16_status g16_h_to_coset(g16_fr *w, unsigned log_n)
     return G16_OK;
 }
 
-typedef struct {
-    g16_fr *wa;
-    const g16_fr *wb, *wc;
-    g16_fr zinv;
-} comb_ctx;
-
-static void do_combine(void *vctx, size_t b, size_t e, unsigned worker)
-{
-    comb_ctx *c = vctx;
-    for (size_t i = b; i < e; i++) {
-        g16_fr t = c->wa[i];
-        if (c->wb) g16_fr_mul(&t, &t, &c->wb[i]);
-        g16_fr_sub(&t, &t, &c->wc[i]);
-        g16_fr_mul(&c->wa[i], &t, &c->zinv);
-    }
-}
-
 g16_status g16_h_combine(g16_fr *wa, const g16_fr *wb, const g16_fr *wc, unsigned log_n)
 {
     const g16_domain *d;
     G16_TRY(g16_domain_get(&d, (int)log_n));
     size_t n = (size_t)1 << log_n;
-    comb_ctx cc = {wa, wb, wc, {{0}}};
     /* Z on the coset: (7ω^i)^N − 1 = 7^N − 1 for every i. */
-    g16_fr seven, one;
+    g16_fr seven, one, zinv;
     g16_fr_from_u64(&seven, 7);
     g16_fr_set_one(&one);
     uint64_t ex[1] = {n};
-    g16_fr_pow(&cc.zinv, &seven, ex, 1);
-    g16_fr_sub(&cc.zinv, &cc.zinv, &one);
-    g16_fr_inv(&cc.zinv, &cc.zinv);
-    g16_parallel_for(n, 4096, do_combine, &cc);
+    g16_fr_pow(&zinv, &seven, ex, 1);
+    g16_fr_sub(&zinv, &zinv, &one);
+    g16_fr_inv(&zinv, &zinv);
+    g16_ntt_pointwise(wa, wb, wc, &zinv, n);
     g16_ntt_coset_inverse_rn(d, wa);
     return G16_OK;
 }
 
-typedef struct {
-    g16_fr *wa;
-    const g16_fr *wb;
-} mul_ctx;
-
-static void do_mul(void *vctx, size_t b, size_t e, unsigned worker)
-{
-    mul_ctx *c = vctx;
-    for (size_t i = b; i < e; i++) g16_fr_mul(&c->wa[i], &c->wa[i], &c->wb[i]);
-}
-
 void g16_h_mul(g16_fr *wa, const g16_fr *wb, unsigned log_n)
 {
-    mul_ctx mc = {wa, wb};
-    g16_parallel_for((size_t)1 << log_n, 4096, do_mul, &mc);
+    g16_ntt_pointwise(wa, wb, NULL, NULL, (size_t)1 << log_n);
 }
 
 g16_status g16_h_coeffs(g16_fr *wa, g16_fr *wb, g16_fr *wc, unsigned log_n)

@@ -396,22 +396,28 @@ void g16_ntt_bit_reverse(const g16_domain *d, g16_fr *a)
     g16_fr_bit_reverse(a, (unsigned)d->log_n);
 }
 
-typedef struct hq_ctx {
+typedef struct pw_ctx {
     g16_fr *a;
-    const g16_fr *b, *c;
-    g16_fr zinv;
-} hq_ctx;
+    const g16_fr *b, *c, *z;
+} pw_ctx;
 
-static void hq_range(void *arg, size_t b, size_t e, unsigned worker)
+static void pw_range(void *arg, size_t b, size_t e, unsigned worker)
 {
-    const hq_ctx *h = arg;
-    if (g16_ntt_v8_hq(h->a, h->b, h->c, &h->zinv, b, e)) return;
+    const pw_ctx *h = arg;
+    if (g16_ntt_v8_hq(h->a, h->b, h->c, h->z, b, e)) return;
     for (size_t i = b; i < e; i++) {
-        g16_fr t;
-        g16_fr_mul(&t, &h->a[i], &h->b[i]);
-        g16_fr_sub(&t, &t, &h->c[i]);
-        g16_fr_mul(&h->a[i], &t, &h->zinv);
+        g16_fr t = h->a[i];
+        if (h->b) g16_fr_mul(&t, &t, &h->b[i]);
+        if (h->c) g16_fr_sub(&t, &t, &h->c[i]);
+        if (h->z) g16_fr_mul(&t, &t, h->z);
+        h->a[i] = t;
     }
+}
+
+void g16_ntt_pointwise(g16_fr *a, const g16_fr *b, const g16_fr *c, const g16_fr *z, size_t n)
+{
+    pw_ctx h = {a, b, c, z};
+    g16_parallel_for(n, 1 << 13, pw_range, &h);
 }
 
 g16_status g16_ntt_h_step(const g16_domain *d, g16_fr *a, g16_fr *b, g16_fr *c, int bitrev_in)
@@ -425,11 +431,11 @@ g16_status g16_ntt_h_step(const g16_domain *d, g16_fr *a, g16_fr *b, g16_fr *c, 
         run_dif(d, v[k], 0, &coset_in);
     }
     /* Z_H(g·ω^i) = g^n - 1 at every point of the coset */
-    hq_ctx h = {a, b, c, d->g};
-    for (int i = 0; i < d->log_n; i++) g16_fr_sqr(&h.zinv, &h.zinv);
-    g16_fr_sub(&h.zinv, &h.zinv, &g16_fr_one_mont);
-    g16_fr_inv(&h.zinv, &h.zinv);
-    g16_parallel_for(d->n, 1 << 13, hq_range, &h);
+    g16_fr zinv = d->g;
+    for (int i = 0; i < d->log_n; i++) g16_fr_sqr(&zinv, &zinv);
+    g16_fr_sub(&zinv, &zinv, &g16_fr_one_mont);
+    g16_fr_inv(&zinv, &zinv);
+    g16_ntt_pointwise(a, b, c, &zinv, d->n);
     g16_ntt_coset_inverse_rn(d, a);
     return G16_OK;
 }

@@ -92,6 +92,12 @@ void g16_ntt_bit_reverse(const g16_domain *d, g16_fr *a);
 /* The same for 2^log_n elements without a domain (multi-threaded). */
 void g16_fr_bit_reverse(g16_fr *a, unsigned log_n);
 
+/* a[i] = (a[i]·b[i] − c[i])·z for i < n, on the pool (IFMA where available): the H
+ * step's pointwise part.  b NULL: no product; c NULL: nothing subtracted; z NULL: no
+ * scaling.  a may not overlap b or c except as the same array. */
+void g16_ntt_pointwise(g16_fr *a, const g16_fr *b, const g16_fr *c, const g16_fr *z, size_t n);
+
+
 /* The Groth16 H polynomial: given the evaluations of A·z, B·z, C·z on H, writes to
  * a the coefficients (natural order) of h = (a·b - c) / Z_H, Z_H = x^n - 1.
  * In: a, b, c: d->n values each, in bit-reversed order when bitrev_in (as

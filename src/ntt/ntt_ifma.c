@@ -346,21 +346,31 @@ static IFMA_TARGET void tail_v8(g16_fr *x, size_t B, const g16_fr *tw, int inv, 
 
 static IFMA_TARGET void hq_v8(g16_fr *a, const g16_fr *b, const g16_fr *c, const g16_fr *z, size_t i0, size_t i1)
 {
-    v8 zz;
-    v8_set1(&zz, z);
+    v8 zz[2];
+    if (z) {
+        v8_set1(&zz[0], z);
+        zz[1] = zz[0];
+    }
     for (size_t i = i0; i < i1; i += 16) {
-        v8 x[2], y[2], o[2], cc;
+        v8 x[2], y[2], o[2];
         ld8(&x[0], a + i);
         ld8(&x[1], a + i + 8);
-        ld8(&y[0], b + i);
-        ld8(&y[1], b + i + 8);
-        mont8_2(o, x, y);
-        ld8(&cc, c + i);
-        v8_sub(&o[0], &o[0], &cc);
-        ld8(&cc, c + i + 8);
-        v8_sub(&o[1], &o[1], &cc);
-        y[0] = y[1] = zz;
-        mont8_2(x, o, y);
+        if (b) {
+            ld8(&y[0], b + i);
+            ld8(&y[1], b + i + 8);
+            mont8_2(o, x, y);
+            x[0] = o[0], x[1] = o[1];
+        }
+        if (c) {
+            ld8(&y[0], c + i);
+            v8_sub(&x[0], &x[0], &y[0]);
+            ld8(&y[1], c + i + 8);
+            v8_sub(&x[1], &x[1], &y[1]);
+        }
+        if (z) {
+            mont8_2(o, x, zz);
+            x[0] = o[0], x[1] = o[1];
+        }
         st8(a + i, &x[0]);
         st8(a + i + 8, &x[1]);
     }

@@ -39,7 +39,7 @@ int g16_ntt_v8_pass(g16_fr *a, size_t s, int radix, size_t b, size_t e, const g1
  * table; 0 when the IFMA path is off or block_log < 4. */
 int g16_ntt_v8_block(g16_fr *x, int block_log, const g16_fr *tw, int inv, int dif);
 
-/* a[i] = (a[i]·b[i] − c[i])·z for i in [i0, i1); 0 when the IFMA path is off. */
+/* g16_ntt_pointwise's items [i0, i1) (multiples of 16); 0 when the IFMA path is off. */
 int g16_ntt_v8_hq(g16_fr *a, const g16_fr *b, const g16_fr *c, const g16_fr *z, size_t i0, size_t i1);
 
 #endif

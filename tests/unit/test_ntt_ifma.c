@@ -1,6 +1,6 @@
 /* The NTT's 8-lane IFMA passes (ntt/ntt_ifma.c) against its scalar butterflies: every
- * transform of ntt.h and the H step, sizes 2^1..2^MAXLOG, block sizes 2^3..2^6 and the
- * default (so the vector path meets outer radix-2 and radix-4 passes, fused scaling, the
+ * transform of ntt.h, the H step and its pointwise part, sizes 2^1..2^MAXLOG, block sizes
+ * 2^3..2^6 and the default (so the vector path meets outer radix-2 and radix-4 passes, fused scaling, the
  * in-block stages and the scalar small stages beside it), random inputs with 0, 1 and
  * r − 1 sprinkled in; results must be equal bit for bit.  Also r in radix 2^52 (the
  * vectors' modulus) against g16_fr_modulus.  On a CPU without IFMA both sides run the
@@ -88,6 +88,18 @@ static void compare(int block_log, int log_n, int can)
         CHECK(s1 == G16_OK && s2 == G16_OK, "h_step status");
         CHECK(!memcmp(x, y, n * sizeof *x), "h_step (bit-reversed in: %d), 2^%d, block 2^%d: paths differ", br,
               log_n, block_log);
+    }
+    /* the pointwise step alone, every combination of its optional operands */
+    for (int m = 0; m < 8; m++) {
+        const g16_fr *z = &in[2 * n + 1];
+        memcpy(x, in, n * sizeof *x);
+        memcpy(y, in, n * sizeof *y);
+        for (int path = 0; path < 2; path++) {
+            g16_fp_batch_force_scalar(path);
+            g16_ntt_pointwise(path ? y : x, m & 1 ? in + n : NULL, m & 2 ? in + 2 * n : NULL, m & 4 ? z : NULL, n);
+        }
+        CHECK(!memcmp(x, y, n * sizeof *x), "pointwise (b %d, c %d, z %d), 2^%d: paths differ", m & 1, !!(m & 2),
+              !!(m & 4), log_n);
     }
     g16_fp_batch_force_scalar(0);
     free(in), free(x), free(y);
