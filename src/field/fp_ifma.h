@@ -33,6 +33,12 @@
 #define IFMA_INLINE IFMA_TARGET inline __attribute__((always_inline))
 
 #define M52 0xfffffffffffffULL
+/* the 5 limbs of radix 2^52 of a 4-word modulus FP_W0..FP_W3 (an initializer) */
+#define FP_LIMBS52_4W                                                                             \
+    {                                                                                             \
+        FP_W0 & M52, ((FP_W0 >> 52) | (FP_W1 << 12)) & M52, ((FP_W1 >> 40) | (FP_W2 << 24)) & M52, \
+            ((FP_W2 >> 28) | (FP_W3 << 36)) & M52, FP_W3 >> 16,                                   \
+    }
 #if G16_IFMA_FR
 /* The including file works on Fr instead (ntt/ntt_ifma.c defines G16_IFMA_FR before the
  * include): both curves' r are below 2^255, so Fr takes BN254's Fp layout, 5 limbs over
@@ -57,13 +63,8 @@ typedef g16_fr ifma_elem;
 #define FP_W3 0x73eda753299d7d48ULL
 #define K0_52 (0xfffffffeffffffffULL & M52)
 #endif
-static const uint64_t g16_r52[FP_NL] = {
-    FP_W0 & M52,
-    ((FP_W0 >> 52) | (FP_W1 << 12)) & M52,
-    ((FP_W1 >> 40) | (FP_W2 << 24)) & M52,
-    ((FP_W2 >> 28) | (FP_W3 << 36)) & M52,
-    FP_W3 >> 16,
-};
+/* r in radix 2^52 (tests/unit/test_ntt_ifma.c checks it against g16_fr_modulus) */
+static const uint64_t g16_r52[FP_NL] = FP_LIMBS52_4W;
 #define g16_p52 g16_r52
 #elif G16_CURVE_BN254
 #include "bn254/consts.h"
@@ -75,13 +76,7 @@ static const uint64_t g16_r52[FP_NL] = {
 #define FP_W2 0xb85045b68181585dULL
 #define FP_W3 0x30644e72e131a029ULL
 /* p in radix 2^52 (tests/unit/test_field_ifma.c checks it against g16_fp_modulus) */
-static const uint64_t g16_p52[FP_NL] = {
-    FP_W0 & M52,
-    ((FP_W0 >> 52) | (FP_W1 << 12)) & M52,
-    ((FP_W1 >> 40) | (FP_W2 << 24)) & M52,
-    ((FP_W2 >> 28) | (FP_W3 << 36)) & M52,
-    FP_W3 >> 16,
-};
+static const uint64_t g16_p52[FP_NL] = FP_LIMBS52_4W;
 #define K0_52 (G16_BN254_FP_N0 & M52)
 #else
 #define FP_NW 6
