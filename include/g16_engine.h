@@ -51,10 +51,9 @@ typedef struct g16_engine_config {
     unsigned gpus[G16_ENGINE_MAX_DEVICES];
     unsigned n_gpus;
     unsigned finalizers;     /* finalizer threads; 0: 2 */
-    unsigned synth_threads;  /* 0: the synthesis workers share one pool of the CPUs less one
-                                per other synthesis worker (with GPUs, one CPU per GPU
-                                worker is left out first); N: each worker has a pool of N
-                                threads of its own */
+    unsigned synth_threads;  /* 0: at pw <= 2 a pool each of CPUs / pw threads, at pw >= 3 one
+                                pool of every CPU shared by the workers (with GPUs, one CPU
+                                per GPU worker is left out first); N: a pool each of N */
     unsigned device_threads; /* threads of each device's pool; 0: with GPUs every CPU (the pool
                                 only runs prove_start's host work), with CPU devices each
                                 device's share (CPUs / devices, at least 1) */

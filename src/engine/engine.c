@@ -211,26 +211,23 @@ g16_status g16_engine_create(g16_engine **out, const g16_engine_config *cfg_in)
      * GPU would idle between kernels.  So synthesis leaves one core per GPU worker. */
     unsigned feeders = use_cuda ? cfg.devices * cfg.gw : 0;
     unsigned synth_cpus = cpus > feeders ? cpus - feeders : 1;
-    /* Synthesis workers share one pool of every synthesis CPU unless synth_threads asks
-     * for a pool each (or G16_ENGINE_SYNTH_POOL=split, for A/B runs): with a pool of
-     * CPUs / pw each, a worker whose neighbours wait for admission (the budget) left
-     * their threads idle, and the H200's 2^27 run at pw 4 synthesized a partition in
-     * 3.9 s on 3 threads while the GPU waited (docs/BENCHMARKS.md).  The shared pool
-     * runs one worker's parallel section at a time on its threads; the other workers'
-     * own threads still run their serial parts, so the pool leaves a CPU for each of
-     * them (at pw 2 a pool of every CPU made the device stage 2.7% slower, the same
-     * call's A/B on the H200). */
-    int split = cfg.synth_threads != 0;
+    /* Synthesis pools.  At pw ≥ 3 the workers share one pool of every synthesis CPU: with
+     * a pool of CPUs / pw each, workers whose neighbours wait for admission (the budget)
+     * left their threads idle — the H200's 2^27 run at pw 4 synthesized a partition in
+     * 3.9 s on 3 threads while the GPU waited, 23.4–26.7 s a job against 18.5 s shared.
+     * At pw ≤ 2 each keeps a pool of its own: there the shared pool made the device
+     * stage 3–6% slower in two same-call A/Bs (synthesis at full width beside the device
+     * stage's host work; docs/BENCHMARKS.md).  The shared pool runs one worker's parallel
+     * section at a time; the workers' own threads still overlap their serial parts.
+     * synth_threads > 0 always means a pool each of that size; G16_ENGINE_SYNTH_POOL=split
+     * or =shared overrides the choice (A/B runs). */
+    int split = cfg.synth_threads != 0 || cfg.pw <= 2;
     {
         const char *v = getenv("G16_ENGINE_SYNTH_POOL");
         if (v && !strcmp(v, "split")) split = 1;
+        if (v && !strcmp(v, "shared") && !cfg.synth_threads) split = 0;
     }
-    if (!cfg.synth_threads) {
-        if (split)
-            cfg.synth_threads = synth_cpus / cfg.pw ? synth_cpus / cfg.pw : 1;
-        else
-            cfg.synth_threads = synth_cpus > cfg.pw - 1 ? synth_cpus - (cfg.pw - 1) : 1;
-    }
+    if (!cfg.synth_threads) cfg.synth_threads = split ? (synth_cpus / cfg.pw ? synth_cpus / cfg.pw : 1) : synth_cpus;
     /* A GPU device's pool only runs prove_start's host work; CPU devices each get
      * their share of the machine, so N of them do not run N × CPUs threads. */
     if (!cfg.device_threads)

@@ -117,6 +117,39 @@ static void test_max_ahead(void)
     g16_engine_destroy(ahead_engine, 1);
 }
 
+/* The synthesis pools: pw ≤ 2 a pool each, pw ≥ 3 one shared pool (engine.c), unless
+ * synth_threads or G16_ENGINE_SYNTH_POOL says otherwise; a job's proofs verify either way. */
+static void test_synth_pools(void)
+{
+    const unsigned pws[] = {2, 3, 4};
+    for (size_t i = 0; i < sizeof pws / sizeof pws[0]; i++) {
+        for (int explicit_threads = 0; explicit_threads < 2; explicit_threads++) {
+            g16_engine_config cfg;
+            g16_engine_config_default(&cfg);
+            cfg.pw = pws[i];
+            cfg.budget_bytes = 1ull << 30;
+            cfg.synth_threads = explicit_threads ? 2 : 0;
+            g16_engine *e;
+            if (g16_engine_create(&e, &cfg) != G16_OK) {
+                CHECK(0, "create pw %u: %s", pws[i], g16_last_error());
+                continue;
+            }
+            int shared = pws[i] >= 3 && !explicit_threads;
+            CHECK((e->synth_pool != NULL) == shared, "pw %u, synth_threads %u: shared pool %d, expected %d",
+                  pws[i], cfg.synth_threads, e->synth_pool != NULL, shared);
+            unsigned same = 0;
+            for (unsigned w = 1; w < pws[i]; w++) same += e->workers[w].pool == e->workers[0].pool;
+            CHECK(same == (shared ? pws[i] - 1 : 0), "pw %u: %u workers on worker 0's pool", pws[i], same);
+            uint64_t id = submit(e, 6, G16_PRIO_NORMAL);
+            static uint8_t proofs[6 * 192];
+            CHECK(g16_engine_await(e, id, 120, proofs, sizeof proofs, NULL) == G16_OK && verify_all(proofs, 6) == 0,
+                  "pw %u job: %s", pws[i], g16_last_error());
+            check_zero(e, "after the synthesis-pool job");
+            g16_engine_destroy(e, 1);
+        }
+    }
+}
+
 /* ---------------------------------------------------------------- (a) */
 static void test_pileup(void)
 {
@@ -502,6 +535,7 @@ int main(void)
     test_misc();
     test_pileup();
     test_max_ahead();
+    test_synth_pools();
     test_errors();
     test_cancel();
     test_priority();
