@@ -253,10 +253,24 @@ static int layer_roots_are_snarkjs(unsigned log_n)
     return g16_fr_eq(&a, &b);
 }
 
+/* One of the layer's natural-order transforms, through be's table or (be NULL) the CPU
+ * NTT directly, whose IFMA butterflies the snarkjs FFT above lacks. */
+static g16_status layer_ntt(g16_backend *be, g16_fr *v, unsigned log_n, g16_ntt_kind kind)
+{
+    if (be) return be->ops->ntt(be, v, log_n, kind);
+    const g16_domain *d;
+    G16_TRY(g16_domain_get(&d, (int)log_n));
+    if (kind == G16_NTT_INVERSE)
+        g16_ntt_inverse_nn(d, v);
+    else
+        g16_ntt_forward_nn(d, v);
+    return G16_OK;
+}
+
 g16_status g16_sj_odd_quotient_on(g16_backend *be, g16_fr *out, g16_fr *a, g16_fr *b, g16_fr *c,
                                   unsigned log_n)
 {
-    if (!be || log_n >= G16_SJ_TWO_ADICITY || !layer_roots_are_snarkjs(log_n))
+    if (log_n >= G16_SJ_TWO_ADICITY || !layer_roots_are_snarkjs(log_n))
         return g16_sj_odd_quotient(out, a, b, c, log_n);
     size_t n = (size_t)1 << log_n;
     g16_fr *shift = g16_malloc(n * sizeof *shift);
@@ -269,14 +283,14 @@ g16_status g16_sj_odd_quotient_on(g16_backend *be, g16_fr *out, g16_fr *a, g16_f
     g16_fr *v[3] = {a, b, c};
     g16_status s = G16_OK;
     for (int k = 0; k < 3 && s == G16_OK; k++) {
-        s = be->ops->ntt(be, v[k], log_n, G16_NTT_INVERSE);
+        s = layer_ntt(be, v[k], log_n, G16_NTT_INVERSE);
         if (s != G16_OK) break;
         scale_ctx sc = {v[k], shift, {{0}}};
         g16_parallel_for(n, 0, scale_fn, &sc);
-        s = be->ops->ntt(be, v[k], log_n, G16_NTT_FORWARD);
+        s = layer_ntt(be, v[k], log_n, G16_NTT_FORWARD);
     }
     free(shift);
-    if (s != G16_OK) return g16_fail_ctx(s, "snarkjs quotient on backend %s", be->name);
+    if (s != G16_OK) return g16_fail_ctx(s, "snarkjs quotient on backend %s", be ? be->name : "none (the CPU NTT)");
     join_ctx j = {out, a, b, c};
     g16_parallel_for(n, 0, join_fn, &j);
     return G16_OK;

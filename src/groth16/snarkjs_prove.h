@@ -131,8 +131,9 @@ g16_status g16_sj_ntt(g16_fr *x, unsigned log_n, int inverse);
  * n-point domain, each destroyed), writes p_i = A(x_i)·B(x_i) − C(x_i) on the odd
  * points x_i = ω_2n·ω_n^i into out (n elements). */
 g16_status g16_sj_odd_quotient(g16_fr *out, g16_fr *a, g16_fr *b, g16_fr *c, unsigned log_n);
-/* The same with the transforms on be's ntt op when its roots are snarkjs's (see
- * g16_sj_prove_on); otherwise, or with be NULL, g16_sj_odd_quotient. */
+/* The same with the NTT layer's transforms when its roots are snarkjs's (BN254; see
+ * g16_sj_prove_on): be's ntt op, or with be NULL the CPU NTT directly; otherwise
+ * g16_sj_odd_quotient. */
 g16_status g16_sj_odd_quotient_on(g16_backend *be, g16_fr *out, g16_fr *a, g16_fr *b, g16_fr *c,
                                   unsigned log_n);
 

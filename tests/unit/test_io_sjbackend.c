@@ -69,24 +69,29 @@ static void prove_paths(const char *c)
     g16_circom_wtns_free(&w);
 }
 
-/* The quotient through the table equals the host one on random vectors, at sizes up to 2^12. */
+/* The quotient through the table, and with no table (the CPU NTT directly), equals the
+ * host one on random vectors, at sizes up to 2^12. */
 static void quotient_paths(void)
 {
     g16_rng rng;
     g16_rng_seed(&rng, g16_test_seed(11));
     for (unsigned lg = 1; lg <= 12; lg += 11) {
         size_t n = (size_t)1 << lg;
-        g16_fr *v = malloc(8 * n * sizeof *v);
+        g16_fr *v = malloc(11 * n * sizeof *v);
         if (!v) {
             CHECK(0, "out of memory");
             return;
         }
         for (size_t i = 0; i < 3 * n; i++) g16_fr_from_u64(&v[i], g16_rng_u64(&rng));
         memcpy(v + 3 * n, v, 3 * n * sizeof *v);
+        memcpy(v + 8 * n, v, 3 * n * sizeof *v);
         CHECK(g16_sj_odd_quotient(v + 6 * n, v, v + n, v + 2 * n, lg) == G16_OK, "host quotient");
         CHECK(g16_sj_odd_quotient_on(g16_cpu_backend(), v + 7 * n, v + 3 * n, v + 4 * n, v + 5 * n, lg) == G16_OK,
               "table quotient: %s", g16_last_error());
         CHECK(!memcmp(v + 6 * n, v + 7 * n, n * sizeof *v), "2^%u: the table's quotient differs", lg);
+        CHECK(g16_sj_odd_quotient_on(NULL, v + 3 * n, v + 8 * n, v + 9 * n, v + 10 * n, lg) == G16_OK,
+              "quotient without a table: %s", g16_last_error());
+        CHECK(!memcmp(v + 6 * n, v + 3 * n, n * sizeof *v), "2^%u: the quotient without a table differs", lg);
         free(v);
     }
     /* which path that was: the NTT layer's roots are snarkjs's on BN254 only */
