@@ -189,14 +189,7 @@ static void run_all(const char *path)
 #ifdef G16_IFMA_BUILD
 static IFMA_TARGET void check_v8_pieces(void)
 {
-    /* p52 holds p */
-    uint64_t w[NW] = {0};
-    for (int j = 0; j < FP_NL; j++) {
-        unsigned bit = 52 * j;
-        w[bit / 64] |= g16_p52[j] << (bit % 64);
-        if (bit % 64 > 12 && bit / 64 + 1 < NW) w[bit / 64 + 1] |= g16_p52[j] >> (64 - bit % 64);
-    }
-    CHECK(!memcmp(w, g16_fp_modulus, sizeof w), "g16_p52 is not p");
+    CHECK(g16_test_limbs52_eq(g16_p52, FP_NL, g16_fp_modulus, NW), "g16_p52 is not p");
     /* 8 pairs per round: edge values (0, 1, p-1, p-2) and random ones */
     g16_fp a[8], b[8], r[8], want;
     for (int round = 0; round < 200; round++) {

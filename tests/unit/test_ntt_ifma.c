@@ -112,16 +112,8 @@ int main(void)
     printf("ntt_ifma: this CPU %s AVX-512 IFMA%s\n", can ? "has" : "lacks",
            can ? "" : ": both sides run the scalar butterflies");
 #ifdef G16_IFMA_BUILD
-    {
-        /* r in radix 2^52 (the vector products' modulus) */
-        uint64_t w[G16_FR_LIMBS] = {0};
-        for (int j = 0; j < FP_NL; j++) {
-            int bit = 52 * j;
-            w[bit / 64] |= g16_r52[j] << (bit % 64);
-            if (bit % 64 > 12 && bit / 64 + 1 < G16_FR_LIMBS) w[bit / 64 + 1] |= g16_r52[j] >> (64 - bit % 64);
-        }
-        CHECK(!memcmp(w, g16_fr_modulus, sizeof w), "g16_r52 is not r");
-    }
+    /* r in radix 2^52 (the vector products' modulus) */
+    CHECK(g16_test_limbs52_eq(g16_r52, FP_NL, g16_fr_modulus, G16_FR_LIMBS), "g16_r52 is not r");
 #endif
     const int saved = g16_ntt_block_log, blocks[] = {3, 4, 5, 6, saved};
     for (size_t b = 0; b < sizeof blocks / sizeof blocks[0]; b++) {

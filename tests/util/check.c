@@ -77,3 +77,18 @@ void g16_hex_encode(char *out, const uint8_t *in, size_t len)
     }
     out[2 * len] = 0;
 }
+
+int g16_test_limbs52_eq(const uint64_t *l52, int nl, const uint64_t *w, int nw)
+{
+    uint64_t v[16] = {0};
+    if (nw > 16) return 0;
+    for (int j = 0; j < nl; j++) {
+        int bit = 52 * j;
+        if (bit / 64 >= nw) return 0;
+        v[bit / 64] |= l52[j] << (bit % 64);
+        if (bit % 64 > 12 && bit / 64 + 1 < nw) v[bit / 64 + 1] |= l52[j] >> (64 - bit % 64);
+    }
+    for (int i = 0; i < nw; i++)
+        if (v[i] != w[i]) return 0;
+    return 1;
+}

@@ -36,6 +36,10 @@ uint64_t g16_rng_u64(g16_rng *r);
 /* Seed from $G16_TEST_SEED if set, else the given default; prints the seed used. */
 uint64_t g16_test_seed(uint64_t dflt);
 
+/* 1 when the nl limbs of 52 bits at l52 (little-endian) equal the nw 64-bit words at w:
+ * the IFMA code's radix-2^52 constants against the moduli they were written from. */
+int g16_test_limbs52_eq(const uint64_t *l52, int nl, const uint64_t *w, int nw);
+
 /* Hex helpers: returns number of bytes written, or -1 on bad hex / overflow. */
 long g16_hex_decode(uint8_t *out, size_t cap, const char *hex);
 void g16_hex_encode(char *out, const uint8_t *in, size_t len); /* out: 2·len+1 */
