@@ -36,6 +36,8 @@ if [ "$mode" = "--pack" ]; then
     rm -rf "$pack"
     mkdir -p "$pack/bin" "$pack/lib"
     cp "$bd/g16" "$pack/bin/"
+    # the kernel benchmark too, when built (run.sh --preload runs its copy rows)
+    [ -x "$bd/g16_gpu_bench" ] && cp "$bd/g16_gpu_bench" "$pack/bin/"
     # glibc's own libraries and the CUDA driver come from the GPU machine; the rest travels.
     ldd "$bd/g16" | awk '/=> \//{print $3}' | while read -r lib; do
         case $(basename "$lib") in

@@ -12,7 +12,13 @@
 #      --json lines (s/proof, steady device stage, synth_s, rss_peak_bytes against budget_bytes)
 #      in OUT/porep32.jsonl, the traces in OUT and their timeline OUT/porep32.svg
 #      (bench/trace-svg.py; PIPE_PW, PIPE_BUDGET, PIPE_TIMEOUT apply)
-# Usage: bench/gpu/run.sh [--quick] [--pipeline] [--porep32]
+#   --preload instead of 2-6: issue 22 point 2, the first job's ramp-up: g16_gpu_bench --only
+#      copy (4 GiB uploads: page-locked source, staged by 1..16 threads), then a 2^PRELOAD_LOG
+#      (default 27) 10-partition job at pw 1 with the key staged by threads (the default;
+#      PRELOAD_JOBS jobs, default 2: the first with ramp-up, the next steady) and one job with
+#      G16_CUDA_KEY_PIN=1 (the key page-locked for its copy); every proof verified; the
+#      per-job table of bench/trace-jobs.py last.  G16_GPU_BIN may be a multi.sh pack (bin/).
+# Usage: bench/gpu/run.sh [--quick] [--pipeline] [--porep32] [--preload]
 # Env:   OUT        folder for the logs (default build-gpu/out)
 #        G16_GPU_BIN  folder holding prebuilt g16_gpu_diff and g16_gpu_bench: skip step 1
 #        DIFF_TIMEOUT, BENCH_TIMEOUT, PIPE_TIMEOUT  seconds (default 900, 1500, 400)
@@ -40,8 +46,9 @@
 # Exit status: 0 when the build and the differential test passed.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
-quick=""; pipeline=""; porep32=""
+quick=""; pipeline=""; porep32=""; preload=""
 for a in "$@"; do
+    [ "$a" = "--preload" ] && preload=1
     [ "$a" = "--quick" ] && quick="--quick"
     [ "$a" = "--pipeline" ] && pipeline=1
     [ "$a" = "--porep32" ] && porep32=1
@@ -81,6 +88,28 @@ fi
 for p in g16_gpu_diff g16_gpu_bench g16; do
     if [ ! -x "$bin/$p" ]; then say "FAILED: $bin/$p missing"; exit 1; fi
 done
+
+if [ -n "$preload" ]; then
+    lg=${PRELOAD_LOG:-27}
+    say "copy bandwidth (g16_gpu_bench --only copy)"
+    timeout 300 "$bin/g16_gpu_bench" --only copy 2>&1 | tee "$out/copy.txt"
+    rc=0
+    for mode in staged pinned; do
+        if [ $mode = pinned ]; then pin=1 jobs=1; else pin=0 jobs=${PRELOAD_JOBS:-2}; fi
+        say "2^$lg x 10 partitions, pw 1, $jobs job(s), key $mode (G16_CUDA_KEY_PIN=$pin)"
+        mkdir -p "$out/$mode"
+        timeout "${PIPE_TIMEOUT:-400}" env G16_CUDA_KEY_PIN=$pin G16_CUDA_DEBUG=1 "$bin/g16" bench pipeline \
+            --backend cuda --jobs "$jobs" --partitions 10 --log-n "$lg" --profile porep --pw 1 \
+            --budget "${PIPE_BUDGET:-100G}" --json --trace-dir "$out/$mode" >"$out/preload-$mode.jsonl" \
+            2>"$out/preload-$mode.err" || rc=$?
+        cat "$out/preload-$mode.jsonl"
+        grep "key_upload" "$out/preload-$mode.err" | head -12
+        grep -iE "error|fail|invalid" "$out/preload-$mode.err" | head -5
+    done
+    say "preload rc $rc"
+    python3 "$root/bench/trace-jobs.py" "$out"/staged/pipeline-pw*.json "$out"/pinned/pipeline-pw*.json
+    exit $rc
+fi
 
 if [ -n "$porep32" ]; then
     say "real scale: 3 jobs x 10 partitions x 2^27, pw ${PIPE_PW:-1,2,4}, budget ${PIPE_BUDGET:-100G}"

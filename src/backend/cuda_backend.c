@@ -58,6 +58,21 @@ static const g16_backend_ops cuda_ops;
  * copies of key memory (taken after a backend's own lock, never before it). */
 static pthread_mutex_t key_pin_mu = PTHREAD_MUTEX_INITIALIZER;
 
+/* How a preload moves a key query: staged through the context's page-locked buffer
+ * by several copying threads (default; g16_cuda_upload), or with G16_CUDA_KEY_PIN=1
+ * by page-locking the query itself for its copy.  Page-locking ran at ≈ 12.5 GB/s
+ * and unlocking took half as long again on the H200 host (docs/BENCHMARKS.md, issue
+ * 22), where the copy itself runs at ≈ 55 GB/s. */
+static int key_pin(void)
+{
+    static int v = -1;
+    if (v < 0) {
+        const char *e = getenv("G16_CUDA_KEY_PIN");
+        v = e && atoi(e) == 1;
+    }
+    return v;
+}
+
 static double now(void)
 {
     struct timespec ts;
@@ -424,8 +439,7 @@ static g16_status cu_key_upload(g16_backend *be, const g16_key *key)
     cuda_backend *cb = (cuda_backend *)be;
     const size_t ns[Q_COUNT] = {key->n_h, key->n_l, key->n_a, key->n_b_g1, key->n_b_g2};
     const void *pts[Q_COUNT] = {key->h, key->l, key->a, key->b_g1, key->b_g2};
-    const char *v = getenv("G16_CUDA_KEY_PIN");
-    const int pin = !(v && atoi(v) == 0);
+    const int pin = key_pin();
     /* the mover's thread serves every GPU: register on this one's */
     g16_status st = g16_cuda_use(cb->ctx);
     for (int q = 0; q < Q_COUNT && !st; q++) {
@@ -434,10 +448,9 @@ static g16_status cu_key_upload(g16_backend *be, const g16_key *key)
         pthread_mutex_lock(&cb->lock);
         pthread_mutex_lock(&key_pin_mu);
         double t0 = now();
-        /* Page-locked for the copy, the query goes up directly at bus speed instead
-         * of through the context's 2 × 64 MiB staging buffer, whose memcpy on one
-         * thread ran at ≈ 5 GB/s (the 2^26 key, 23.5 GB: 4.7 s).  Not resident:
-         * only then is there anything to copy.  G16_CUDA_KEY_PIN=0: staged, for A/B. */
+        /* G16_CUDA_KEY_PIN=1: page-locked for the copy, the query goes up directly at
+         * bus speed; locking and unlocking then take most of the time.  Not resident:
+         * only then is there anything to copy. */
         uintptr_t lo = 0, hi = 0;
         int there = 0;
         for (int i = 0; i < MAX_KEYS; i++)
@@ -477,8 +490,7 @@ static int query_there(cuda_backend *cb, uint64_t serial, int q)
 
 uint64_t g16_backend_key_upload_all(g16_backend *const *bes, unsigned n, const g16_key *key)
 {
-    const char *v = getenv("G16_CUDA_KEY_PIN");
-    if (n < 2 || n > 64 || (v && atoi(v) == 0)) return 0;
+    if (n < 2 || n > 64 || !key_pin()) return 0;
     for (unsigned i = 0; i < n; i++)
         if (!g16_backend_is_cuda(bes[i])) return 0;
     const size_t ns[Q_COUNT] = {key->n_h, key->n_l, key->n_a, key->n_b_g1, key->n_b_g2};

@@ -4,7 +4,7 @@
  * on the device; total: including the host-to-device copy of the scalars /
  * vectors through pinned staging).
  *
- *   g16_gpu_bench [--quick] [--only ntt|h|g1|g2|pin] [--lo L] [--hi H] [--no-hmsm] [--fold C]
+ *   g16_gpu_bench [--quick] [--only ntt|h|g1|g2|pin|copy] [--lo L] [--hi H] [--no-hmsm] [--fold C]
  * (--lo/--hi bound the log sizes of the G1/G2 MSM loops; --no-hmsm skips the
  * H step + H-query MSM pairs: for quick A/B runs of MSM tuning knobs.)
  * (g1 also times prove_start's H part: H step + H-query MSM from the device h.)
@@ -14,6 +14,8 @@
  * (pin, only when asked: page-locking fresh 2 GiB host buffers, cold and after the
  * pages were touched by 8 threads, and NTT 2^24 round trips while another thread
  * page-locks buffers: the engine's pool does that from synthesis threads.)
+ * (copy, only when asked: a 4 GiB upload from page-locked memory, and from ordinary
+ * memory staged by 1..16 threads, as the key preload does; lines "COPY ...".)
  *
  * Prints one line per figure:  RESULT <what> <log2 size> <kernel ms> <total ms>
  * MSM bases: 2^18 (G1) / 2^16 (G2) distinct points tiled to the size (the work
@@ -179,6 +181,57 @@ static int bench_pin(g16_cuda_ctx *ctx)
     return 0;
 }
 
+/* ---------------------------------------------------------------- copy */
+
+/* Host-to-device bandwidth of a 4 GiB key-sized upload (g16_cuda_bases_upload): from
+ * page-locked memory (the bus), and from ordinary memory through the staging buffer
+ * with 1..16 copying threads (G16_CUDA_UPLOAD_THREADS, the key preload's path). */
+static int bench_copy(g16_cuda_ctx *ctx)
+{
+    const size_t n = ((size_t)4 << 30) / sizeof(g16_g1_affine), bytes = n * sizeof(g16_g1_affine);
+    g16_g1_affine *pin, *page = malloc(bytes);
+    if (!page) return fail("host memory");
+    if (g16_cuda_host_alloc((void **)&pin, bytes) != G16_OK) return free(page), fail("pinned memory");
+    memset(page, 0x5a, bytes); /* touched: the preload's keys are in memory */
+    memset(pin, 0x5a, bytes);
+    static const int threads[] = {0, 1, 2, 4, 8, 12, 16}; /* 0: the page-locked source */
+    const char *old = getenv("G16_CUDA_UPLOAD_THREADS");
+    char keep[16] = "";
+    if (old) snprintf(keep, sizeof keep, "%s", old);
+    int bad = 0;
+    for (size_t i = 0; i < sizeof threads / sizeof *threads && !bad; i++) {
+        char nt[8];
+        snprintf(nt, sizeof nt, "%d", threads[i] ? threads[i] : 1);
+        setenv("G16_CUDA_UPLOAD_THREADS", nt, 1);
+        double s[3];
+        for (int r = 0; r < 3; r++) {
+            g16_cuda_bases *b;
+            double t0 = now_s();
+            if (g16_cuda_bases_upload(ctx, &b, G16_G1, threads[i] ? page : pin, n) != G16_OK) {
+                bad = fail("upload");
+                break;
+            }
+            s[r] = now_s() - t0;
+            g16_cuda_bases_free(b);
+        }
+        if (bad) break;
+        double lo = s[0] < s[1] ? s[0] : s[1];
+        lo = lo < s[2] ? lo : s[2];
+        if (threads[i])
+            printf("COPY pageable, %2d thread(s): %.2f GB in %.1f ms (best of 3) = %.1f GB/s\n", threads[i],
+                   bytes / 1e9, lo * 1e3, bytes / 1e9 / lo);
+        else
+            printf("COPY page-locked source: %.2f GB in %.1f ms (best of 3) = %.1f GB/s\n", bytes / 1e9,
+                   lo * 1e3, bytes / 1e9 / lo);
+        fflush(stdout);
+    }
+    if (old) setenv("G16_CUDA_UPLOAD_THREADS", keep, 1);
+    else unsetenv("G16_CUDA_UPLOAD_THREADS");
+    g16_cuda_host_free(pin);
+    free(page);
+    return bad;
+}
+
 #endif
 
 int main(int argc, char **argv)
@@ -202,8 +255,8 @@ int main(int argc, char **argv)
     if (only && strcmp(only, "g1") && strcmp(only, "g2") && strcmp(only, "ntt") && strcmp(only, "h"))
         return fail("BN254: --only g1, g2, ntt or h");
 #else
-    if (only && !strcmp(only, "pin")) {
-        bad = bench_pin(ctx);
+    if (only && (!strcmp(only, "pin") || !strcmp(only, "copy"))) {
+        bad = !strcmp(only, "pin") ? bench_pin(ctx) : bench_copy(ctx);
         g16_cuda_ctx_destroy(ctx);
         return bad;
     }

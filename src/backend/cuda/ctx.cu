@@ -1,4 +1,5 @@
 // CUDA context: stream, events, memory pool, pinned staging, error conversion.
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -259,6 +260,117 @@ int g16_cuda_is_pinned(const void *host)
     return a.type == cudaMemoryTypeHost;
 }
 
+// A large pageable upload (a key's query: 13 GB at 2^27) is bound by the host's copy
+// into the staging buffer, ≈ 5 GB/s on one thread against ≈ 50 GB/s over the bus; the
+// alternative, page-locking the source, runs at ≈ 12.5 GB/s and then unlocking costs
+// half as much again (docs/BENCHMARKS.md, issue 22).  So several threads copy: each
+// owns two slots of the staging buffer, claims the next chunk of the source, fills a
+// slot and queues its DMA on the context's stream, and refills a slot only after that
+// slot's event.  The caller is worker 0, so a failed thread start only narrows it.
+#define PAR_MIN ((size_t)256 << 20)
+#define PAR_MAX_THREADS 16
+
+typedef struct par_upload {
+    g16_cuda_ctx *ctx;
+    char *dev;
+    const char *host;
+    size_t bytes, slot;
+    pthread_mutex_t mu;
+    size_t next;      // the next chunk's offset
+    g16_status st;    // the first failure, its message in msg
+    char msg[256];
+} par_upload;
+
+typedef struct par_worker {
+    par_upload *u;
+    int t;
+    pthread_t th;
+} par_worker;
+
+static g16_status par_chunks(par_upload *u, char *mine, cudaEvent_t done[2])
+{
+    CK(cudaSetDevice(u->ctx->device));
+    CK(cudaEventCreateWithFlags(&done[0], cudaEventDisableTiming));
+    CK(cudaEventCreateWithFlags(&done[1], cudaEventDisableTiming));
+    bool used[2] = {false, false};
+    for (int k = 0;; k ^= 1) {
+        pthread_mutex_lock(&u->mu);
+        size_t off = u->next;
+        bool stop = u->st != G16_OK || off >= u->bytes;
+        if (!stop) u->next += u->slot;
+        pthread_mutex_unlock(&u->mu);
+        if (stop) break;
+        size_t len = u->bytes - off < u->slot ? u->bytes - off : u->slot;
+        char *buf = mine + (size_t)k * u->slot;
+        if (used[k]) CK(cudaEventSynchronize(done[k]));
+        memcpy(buf, u->host + off, len);
+        CK(cudaMemcpyAsync(u->dev + off, buf, len, cudaMemcpyHostToDevice, u->ctx->stream));
+        CK(cudaEventRecord(done[k], u->ctx->stream));
+        used[k] = true;
+    }
+    return G16_OK;
+}
+
+static void *par_run(void *arg)
+{
+    par_worker *w = (par_worker *)arg;
+    par_upload *u = w->u;
+    cudaEvent_t done[2] = {NULL, NULL};
+    g16_status st = par_chunks(u, (char *)u->ctx->pinned + (size_t)w->t * 2 * u->slot, done);
+    // this worker's slots are free only when its last copies are (the caller then
+    // synchronises the stream before anyone reuses the buffer)
+    for (int i = 0; i < 2; i++)
+        if (done[i]) {
+            cudaEventSynchronize(done[i]);
+            cudaEventDestroy(done[i]);
+        }
+    if (st != G16_OK) {
+        pthread_mutex_lock(&u->mu);
+        if (u->st == G16_OK) {
+            u->st = st;
+            snprintf(u->msg, sizeof u->msg, "%s", g16_last_error());
+        }
+        pthread_mutex_unlock(&u->mu);
+    }
+    return NULL;
+}
+
+// Workers for a staged upload: G16_CUDA_UPLOAD_THREADS (1 = the single-thread path;
+// read at each large upload, so a benchmark can compare counts in one process),
+// default 8 (g16_gpu_bench's COPY rows compare 1 to 16 on the H200 host).
+static int par_threads(void)
+{
+    const char *v = getenv("G16_CUDA_UPLOAD_THREADS");
+    int t = v ? atoi(v) : 8;
+    return t < 1 ? 1 : t > PAR_MAX_THREADS ? PAR_MAX_THREADS : t;
+}
+
+static g16_status upload_parallel(g16_cuda_ctx *ctx, void *dev, const void *host, size_t bytes, int nt)
+{
+    void *pin;
+    G16_TRY(g16_cuda_pinned(ctx, &pin, 2 * STAGE_CHUNK));
+    par_upload u;
+    memset(&u, 0, sizeof u);
+    u.ctx = ctx;
+    u.dev = (char *)dev;
+    u.host = (const char *)host;
+    u.bytes = bytes;
+    u.slot = (ctx->pinned_bytes / (2 * (size_t)nt)) & ~(size_t)4095;
+    pthread_mutex_init(&u.mu, NULL);
+    par_worker w[PAR_MAX_THREADS];
+    int started = 1;
+    for (int t = 0; t < nt; t++) w[t].u = &u, w[t].t = t;
+    for (int t = 1; t < nt; t++, started++)
+        if (pthread_create(&w[t].th, NULL, par_run, &w[t]) != 0) break;
+    par_run(&w[0]);
+    for (int t = 1; t < started; t++) pthread_join(w[t].th, NULL);
+    pthread_mutex_destroy(&u.mu);
+    cudaError_t e = cudaStreamSynchronize(ctx->stream);
+    if (u.st != G16_OK) return g16_fail(u.st, "%s", u.msg);
+    if (e != cudaSuccess) return g16_cuda_fail(e, "host-to-device copy", __FILE__, __LINE__);
+    return G16_OK;
+}
+
 g16_status g16_cuda_upload(g16_cuda_ctx *ctx, void *dev, const void *host, size_t bytes)
 {
     if (bytes == 0) return G16_OK;
@@ -267,6 +379,8 @@ g16_status g16_cuda_upload(g16_cuda_ctx *ctx, void *dev, const void *host, size_
         CK(cudaStreamSynchronize(ctx->stream));
         return G16_OK;
     }
+    int nt = bytes >= PAR_MIN ? par_threads() : 1;
+    if (nt > 1) return upload_parallel(ctx, dev, host, bytes, nt);
     void *pin;
     G16_TRY(g16_cuda_pinned(ctx, &pin, 2 * STAGE_CHUNK));
     cudaEvent_t done[2];
