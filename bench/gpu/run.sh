@@ -85,7 +85,8 @@ if [ -z "$bin" ]; then
     fi
     "$bin/test_cuda_host_field" >"$out/host_field.log" 2>&1 || say "FAILED: host_field (see host_field.log)"
 fi
-for p in g16_gpu_diff g16_gpu_bench g16; do
+need="g16_gpu_diff g16_gpu_bench g16"; [ -n "$preload" ] && need="g16_gpu_bench g16"
+for p in $need; do
     if [ ! -x "$bin/$p" ]; then say "FAILED: $bin/$p missing"; exit 1; fi
 done
 
