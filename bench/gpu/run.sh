@@ -17,7 +17,8 @@
 #      (default 27) 10-partition job at pw 1 with the key staged by threads (the default;
 #      PRELOAD_JOBS jobs, default 2: the first with ramp-up, the next steady) and one job with
 #      G16_CUDA_KEY_PIN=1 (the key page-locked for its copy); every proof verified; the
-#      per-job table of bench/trace-jobs.py last.  G16_GPU_BIN may be a multi.sh pack (bin/).
+#      per-job table of bench/trace-jobs.py last.  PRELOAD_MODES (default "staged pinned";
+#      also "huge": staged with G16_POOL_HUGE=1) and PRELOAD_JOBS choose the runs.  G16_GPU_BIN may be a multi.sh pack (bin/).
 # Usage: bench/gpu/run.sh [--quick] [--pipeline] [--porep32] [--preload]
 # Env:   OUT        folder for the logs (default build-gpu/out)
 #        G16_GPU_BIN  folder holding prebuilt g16_gpu_diff and g16_gpu_bench: skip step 1
@@ -93,13 +94,15 @@ done
 if [ -n "$preload" ]; then
     lg=${PRELOAD_LOG:-27}
     say "copy bandwidth (g16_gpu_bench --only copy)"
-    timeout 300 "$bin/g16_gpu_bench" --only copy 2>&1 | tee "$out/copy.txt"
+    [ -z "${PRELOAD_NO_COPY:-}" ] && timeout 300 "$bin/g16_gpu_bench" --only copy 2>&1 | tee "$out/copy.txt"
     rc=0
-    for mode in staged pinned; do
-        if [ $mode = pinned ]; then pin=1 jobs=1; else pin=0 jobs=${PRELOAD_JOBS:-2}; fi
-        say "2^$lg x 10 partitions, pw 1, $jobs job(s), key $mode (G16_CUDA_KEY_PIN=$pin)"
+    say "transparent huge pages: $(cat /sys/kernel/mm/transparent_hugepage/enabled 2>&1)"
+    for mode in ${PRELOAD_MODES:-staged pinned}; do
+        huge=0 pin=0 jobs=${PRELOAD_JOBS:-2}
+        case $mode in pinned) pin=1 jobs=1 ;; huge) huge=1 ;; esac
+        say "2^$lg x 10 partitions, pw 1, $jobs job(s), $mode (G16_CUDA_KEY_PIN=$pin G16_POOL_HUGE=$huge)"
         mkdir -p "$out/$mode"
-        timeout "${PIPE_TIMEOUT:-400}" env G16_CUDA_KEY_PIN=$pin G16_CUDA_DEBUG=1 "$bin/g16" bench pipeline \
+        timeout "${PIPE_TIMEOUT:-400}" env G16_CUDA_KEY_PIN=$pin G16_POOL_HUGE=$huge G16_CUDA_DEBUG=1 "$bin/g16" bench pipeline \
             --backend cuda --jobs "$jobs" --partitions 10 --log-n "$lg" --profile porep --pw 1 \
             --budget "${PIPE_BUDGET:-100G}" --json --trace-dir "$out/$mode" >"$out/preload-$mode.jsonl" \
             2>"$out/preload-$mode.err" || rc=$?
@@ -108,7 +111,7 @@ if [ -n "$preload" ]; then
         grep -iE "error|fail|invalid" "$out/preload-$mode.err" | head -5
     done
     say "preload rc $rc"
-    python3 "$root/bench/trace-jobs.py" "$out"/staged/pipeline-pw*.json "$out"/pinned/pipeline-pw*.json
+    for mode in ${PRELOAD_MODES:-staged pinned}; do python3 "$root/bench/trace-jobs.py" "$out/$mode"/pipeline-pw*.json; done
     exit $rc
 fi
 

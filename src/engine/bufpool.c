@@ -136,6 +136,16 @@ static int prefault_on(void)
     return !(v && !strcmp(v, "0"));
 }
 
+/* G16_POOL_HUGE=1 asks for transparent huge pages on new buffers (madvise; where
+ * THP is "madvise" or "always"): a 2^27 partition's 17 GB of fresh buffers are then
+ * faulted in and page-locked 2 MiB at a time instead of 4 KiB, which is the first
+ * job's ramp-up (docs/BENCHMARKS.md, issue 22).  Read at each new buffer. */
+static int huge_on(void)
+{
+    const char *v = getenv("G16_POOL_HUGE");
+    return v && !strcmp(v, "1");
+}
+
 g16_status g16_bufpool_alloc(g16_engine *e, g16_buf *b, size_t bytes)
 {
     bytes = g16_buf_round(bytes);
@@ -147,6 +157,9 @@ g16_status g16_bufpool_alloc(g16_engine *e, g16_buf *b, size_t bytes)
         b->bytes = 0;
         return g16_fail(G16_ERR_NOMEM, "engine: cannot map a %zu-byte buffer", bytes);
     }
+#ifdef MADV_HUGEPAGE
+    if (huge_on()) (void)madvise(p, bytes, MADV_HUGEPAGE); /* advice only: 4 KiB pages serve too */
+#endif
     /* Page-locked once, when the buffer is made: it is reused by exact size,
      * so the lock costs nothing per proof and every copy to the GPU is direct. */
     if (e->pin_be) {
