@@ -361,7 +361,7 @@ static g16_status upload_parallel(g16_cuda_ctx *ctx, void *dev, const void *host
     int started = 1;
     for (int t = 0; t < nt; t++) w[t].u = &u, w[t].t = t;
     for (int t = 1; t < nt; t++, started++)
-        if (pthread_create(&w[t].th, NULL, par_run, &w[t]) != 0) break;
+        if (g16_thread_create(&w[t].th, par_run, &w[t]) != 0) break; /* fewer workers serve */
     par_run(&w[0]);
     for (int t = 1; t < started; t++) pthread_join(w[t].th, NULL);
     pthread_mutex_destroy(&u.mu);
