@@ -285,6 +285,8 @@ typedef struct g16_engine_stats {
     } dev[G16_ENGINE_MAX_DEVICES];
     unsigned devices_failed;
     uint64_t reroutes;      /* partitions moved off a failed device */
+    uint64_t early_starts;  /* partitions a device started before their a, b, c were
+                               synthesized (G16_ENGINE_EARLY, docs/engine.md) */
 } g16_engine_stats;
 
 /* Out: st: the counters and totals now. */

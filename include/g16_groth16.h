@@ -187,6 +187,13 @@ typedef struct g16_prove_input {
     /* Where the NTTs and MSMs run (g16_backend_open); NULL: the CPU.  The pending
      * proof's background B2 MSM runs there too. */
     g16_backend *backend;
+    /* NULL: a, b, c are complete at the call.  Otherwise their buffers are still
+     * being written by another thread (the engine starts a device on a partition
+     * whose z is ready while its synthesis runs): the MSMs over z run first, then
+     * abc_wait(abc_user) is called before anything reads a, b or c; a status other
+     * than G16_OK ends the call with it (a, b, c are still released). */
+    g16_status (*abc_wait)(void *user);
+    void *abc_user;
 } g16_prove_input;
 
 /* Out: out: the pending proof (g16_prove_finish or g16_pending_free).

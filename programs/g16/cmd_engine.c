@@ -377,8 +377,10 @@ int cli_bench_pipeline(int argc, char **argv)
         {
             /* per device: busy share of the active time, device stages, failed */
             size_t o = 0;
-            o += snprintf(dev_json + o, sizeof dev_json - o, ",\"devices_failed\":%u,\"reroutes\":%llu,\"dev\":[",
-                          s->devices_failed, (unsigned long long)s->reroutes);
+            o += snprintf(dev_json + o, sizeof dev_json - o,
+                          ",\"devices_failed\":%u,\"reroutes\":%llu,\"early_starts\":%llu,\"dev\":[",
+                          s->devices_failed, (unsigned long long)s->reroutes,
+                          (unsigned long long)s->early_starts);
             for (unsigned d = 0; d < s->devices && o < sizeof dev_json - 128; d++)
                 o += snprintf(dev_json + o, sizeof dev_json - o,
                               "%s{\"gpu\":%d,\"busy\":%.4f,\"stages\":%llu,\"errors\":%llu,\"failed\":%s}",

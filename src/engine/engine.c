@@ -263,6 +263,12 @@ g16_status g16_engine_create(g16_engine **out, const g16_engine_config *cfg_in)
          * key itself, as before issue 22), for A/B runs */
         const char *v = getenv("G16_ENGINE_PRELOAD");
         e->preload = !(v && !strcmp(v, "0"));
+        /* G16_ENGINE_EARLY=0|1: a device starts a partition's MSMs while its a, b, c
+         * are synthesized, when it would idle otherwise.  Default on with GPUs (the
+         * MSMs run there while the CPU synthesizes); off with CPU devices, where both
+         * would share the same cores. */
+        v = getenv("G16_ENGINE_EARLY");
+        e->early = v ? strcmp(v, "0") != 0 : use_cuda;
     }
     g16_status st = G16_OK;
     if (cfg.trace_path && !(e->cfg.trace_path = strdup(cfg.trace_path))) {

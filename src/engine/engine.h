@@ -74,6 +74,11 @@ typedef struct g16_engine_hooks {
      * take the device out and prove the partition elsewhere.  Also set at create
      * from G16_ENGINE_DEVICE_FAIL="d:k[,d:k...]" (TEST-ONLY, for the CLI and GPU smokes). */
     unsigned dev_fail_at[G16_ENGINE_MAX_DEVICES];
+    /* A partition published early (the early device start): its synthesis sleeps this
+     * long before computing a, b, c, so a device surely waits for them; with abc_fail
+     * the synthesis of (fail_job, fail_part) then fails there, after the publishing. */
+    unsigned abc_delay_ms;
+    int abc_fail;
 } g16_engine_hooks;
 
 /* hooks NULL: none.  Not to be called while jobs run. */
@@ -140,6 +145,13 @@ struct g16_part {
     double pstage_t;       /* when it was entered, engine clock */
     double pstage_s[G16_PART_ACTIVE_STAGES]; /* time spent per public stage before it */
     g16_pending *pending;
+    /* Early device start (engine.md): published to the devices once z was ready, with
+     * a, b, c still being written by its synthesis worker, which sets abc_done (and
+     * abc_st, abc_msg) when they are (mu).  A device's prove_start waits for that
+     * before its H step; until then nothing else may release the buffers. */
+    int early, abc_done;
+    g16_status abc_st;
+    char abc_msg[256];
     uint8_t proof[192];
     double t_stage;        /* when the current stage (or wait) began, engine clock */
     g16_part *next;        /* queue links (queue, waiting, final) */
@@ -289,6 +301,8 @@ struct g16_engine {
     int kmover_started;
     int preload;            /* upload a job's key at submit (G16_ENGINE_PRELOAD, default on) */
     struct g16_pool *synth_pool; /* the synthesis workers' one pool, when they share it */
+    int early;              /* early device starts allowed (G16_ENGINE_EARLY; default: GPU devices) */
+    uint64_t early_starts;  /* partitions published before their a, b, c (mu) */
 };
 
 /* How g16_engine_create picks its devices from cfg (backend, devices, gpus) when `gpus`

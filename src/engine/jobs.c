@@ -155,8 +155,14 @@ void g16_job_drop_queued(g16_engine *e, g16_job *j)
         g16_part *p = &j->parts[i];
         if (p->stage == G16_STAGE_WAIT) {
             unlink_part(&e->waiting, p);
-            p->stage = G16_STAGE_COUNT;
             g16_tracker_add(&e->tr, G16_CTR_WAITING, -1);
+            if (p->early && !p->abc_done) {
+                /* published early, its synthesis still writing a, b, c: back to the
+                 * synthesis worker, which releases it when done */
+                p->stage = G16_STAGE_SYNTH;
+                continue;
+            }
+            p->stage = G16_STAGE_COUNT;
             g16_part_release(e, p);
         }
     }

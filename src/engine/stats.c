@@ -44,6 +44,7 @@ void g16_engine_stats_get(g16_engine *e, g16_engine_stats *st)
     st->pw = e->cfg.pw;
     st->gw = e->cfg.gw;
     st->reroutes = e->reroutes;
+    st->early_starts = e->early_starts;
     pthread_mutex_unlock(&e->mu);
     for (unsigned d = 0; d < st->devices; d++)
         st->dev[d].busy = st->active_s > 0 ? st->dev[d].busy_s / st->active_s : 0;

@@ -66,6 +66,35 @@ static void copy_range(void *vctx, size_t begin, size_t end, unsigned worker)
     memcpy(c->dst + begin, c->src + begin, (end - begin) * sizeof *c->dst);
 }
 
+/* The early device start (docs/engine.md): once z is written, p goes to the devices
+ * if one would idle otherwise (nothing waiting, fewer device stages running than
+ * workers on live devices), and its MSMs over z run while this worker computes a, b
+ * and c; the device waits for them (abc_done) before its H step.  A single-partition
+ * job then overlaps its synthesis with its MSMs, and every job's first partition
+ * starts its device stage sooner.  mu not held. */
+static void publish_early(g16_engine *e, g16_part *p)
+{
+    if (!e->early) return;
+    pthread_mutex_lock(&e->mu);
+    int64_t busy = g16_tracker_get(&e->tr, G16_CTR_DEVICE);
+    if (!e->stop && !p->job->dead && !e->waiting && busy < (int64_t)e->live_devs * e->cfg.gw) {
+        double t = g16_engine_now(e);
+        p->early = 1;
+        p->abc_done = 0;
+        p->abc_st = G16_OK;
+        p->abc_msg[0] = 0;
+        e->early_starts++;
+        p->stage = G16_STAGE_WAIT;
+        p->t_stage = t;
+        g16_part_enter(p, G16_PART_WAITING, t);
+        g16_tracker_add(&e->tr, G16_CTR_WAITING, 1);
+        g16_part_insert(&e->waiting, p);
+        g16_trace_counters(e);
+        pthread_cond_broadcast(&e->cv);
+    }
+    pthread_mutex_unlock(&e->mu);
+}
+
 static g16_status synthesize(g16_engine *e, g16_part *p)
 {
     G16_TRY(stage_hooks(e, G16_STAGE_SYNTH, p));
@@ -95,9 +124,19 @@ static g16_status synthesize(g16_engine *e, g16_part *p)
     copy_ctx cc = {z, w->z};
     g16_parallel_for(p->n_vars, (size_t)1 << 17, copy_range, &cc);
     g16_witness_destroy(own);
-    G16_TRY(g16_synthesize(p->a.p, p->b.p, p->c.p, p->circ, z, p->n_vars));
-    const g16_density *d;
-    return g16_part_density(e, p, &d);
+    const g16_density *d; /* before an early start: the device's MSMs read the bitmaps */
+    G16_TRY(g16_part_density(e, p, &d));
+    publish_early(e, p);
+    if (p->early) {
+        g16_engine_hooks h = e->hooks;
+        if (h.abc_delay_ms) {
+            struct timespec ts = {h.abc_delay_ms / 1000, (long)(h.abc_delay_ms % 1000) * 1000000L};
+            nanosleep(&ts, NULL);
+        }
+        if (h.abc_fail && hook_match(h.fail_job, h.fail_part, p))
+            return g16_fail(G16_ERR_INTERNAL, "test hook: error injected after the early start");
+    }
+    return g16_synthesize(p->a.p, p->b.p, p->c.p, p->circ, z, p->n_vars);
 }
 
 /* Admission under the job's fault tag: its charge entries are the job's allocations. */
@@ -137,6 +176,7 @@ static void synth_loop(g16_worker *w)
         double t = g16_engine_now(e);
         g16_trace_span(e, "queued", p->t_stage, t, 0, p);
         p->stage = G16_STAGE_SYNTH;
+        p->early = 0; /* a rerouted or retried partition is synthesized again */
         g16_part_enter(p, G16_PART_SYNTHESIS, t);
         g16_tracker_add(&e->tr, G16_CTR_SYNTH, 1);
         g16_trace_counters(e);
@@ -154,6 +194,26 @@ static void synth_loop(g16_worker *w)
         pthread_mutex_lock(&e->mu);
         e->synth_s += t1 - t;
         g16_tracker_add(&e->tr, G16_CTR_SYNTH, -1);
+        if (p->early) {
+            /* Published early: the waiting list or a device has p; only its a, b, c
+             * were this worker's.  A job that died meanwhile left p to us (its stage
+             * set back to synthesis by g16_job_drop_queued). */
+            p->abc_done = 1;
+            p->abc_st = st;
+            if (st) {
+                snprintf(p->abc_msg, sizeof p->abc_msg, "%s", msg);
+                g16_job_fail(e, j, G16_STAGE_SYNTH, st, msg);
+            } else {
+                j->synthesized++;
+            }
+            if (p->stage == G16_STAGE_SYNTH) {
+                p->stage = G16_STAGE_COUNT;
+                g16_part_release(e, p);
+            }
+            g16_trace_counters(e);
+            pthread_cond_broadcast(&e->cv);
+            continue;
+        }
         if (st) g16_job_fail(e, j, G16_STAGE_SYNTH, st, msg);
         if (j->dead) {
             p->stage = G16_STAGE_COUNT;
@@ -193,6 +253,18 @@ static void release_abc(void *user, g16_fr *buf)
     pthread_mutex_unlock(&e->mu);
 }
 
+/* prove_start's wait for an early partition's a, b, c (its synthesis worker sets
+ * abc_done on every path, so the wait ends). */
+static g16_status wait_abc(void *user)
+{
+    release_ctx *r = user;
+    pthread_mutex_lock(&r->e->mu);
+    while (!r->p->abc_done) pthread_cond_wait(&r->e->cv, &r->e->mu);
+    g16_status st = r->p->abc_st;
+    pthread_mutex_unlock(&r->e->mu);
+    return st ? g16_fail(st, "%s", r->p->abc_msg) : G16_OK;
+}
+
 /* The device stage's prover: the device's backend (a GPU, or the CPU backend on
  * the device's pool); the retry of a failed self-check runs on the CPU. */
 static g16_status device_prove(g16_engine *e, g16_worker *w, g16_part *p, int cpu_only)
@@ -208,6 +280,8 @@ static g16_status device_prove(g16_engine *e, g16_worker *w, g16_part *p, int cp
         .n_z = p->n_vars,
         .rs = NULL,
         .backend = cpu_only ? NULL : w->dev->be,
+        .abc_wait = p->early ? wait_abc : NULL,
+        .abc_user = &rc,
     };
     if (e->hooks.on_device_pool) e->hooks.on_device_pool(e->hooks.user, g16_pool_current());
     g16_device *d = w->dev;
@@ -331,12 +405,19 @@ static void device_loop(g16_worker *w)
         g16_fault_scope(j->fault_tag);
         g16_status st = device_prove(e, w, p, p->attempt > 0);
         g16_fault_scope(0);
+        if (p->early) {
+            /* a failed MSM returns before prove_start waits: p's buffers are still being
+             * written, and nothing below may release or reroute them until they are */
+            pthread_mutex_lock(&e->mu);
+            while (!p->abc_done) pthread_cond_wait(&e->cv, &e->mu);
+            pthread_mutex_unlock(&e->mu);
+        }
         double te = g16_engine_now(e);
         g16_prove_times pt = g16_last_prove_times; /* this thread's prove_start */
         char msg[256];
         if (st) fail_msg(msg, sizeof msg, p, G16_STAGE_DEVICE);
         int out = 0; /* d taken out: p goes to another device */
-        if (st && device_fault(st, p)) {
+        if (st && device_fault(st, p) && !(p->early && p->abc_st != G16_OK)) {
             /* out before its lock goes: a worker waiting for it must see it failed */
             pthread_mutex_lock(&e->mu);
             out = device_out(e, d, msg);

@@ -209,7 +209,15 @@ g16_status g16_prove_start(g16_pending **out, g16_key *key, const g16_prove_inpu
     unsigned log_n = g16_domain_log(N);
     in.a = a, in.b = b, in.c = c;
     a = b = c = NULL;
-    if (be->ops->prove_all) {
+    if (in.abc_wait) {
+        /* z first: a, b, c are not written yet (the engine's early device start) */
+        st = be->ops->prove_msms_g1(be, &p->l, &p->a_msm, &p->b1_msm, p->have_b2 ? &p->b2 : NULL, key,
+                                    in.z, in.n_z, abits, bbits, &tm);
+        if (!st) st = in.abc_wait(in.abc_user);
+        if (!st) st = be->ops->prove_h(be, &p->h, key, &in, log_n, &tm);
+        a = in.a, b = in.b, c = in.c; /* NULL once prove_h took them */
+        if (st) goto done;
+    } else if (be->ops->prove_all) {
         st = be->ops->prove_all(be, &p->h, &p->l, &p->a_msm, &p->b1_msm,
                                 p->have_b2 ? &p->b2 : NULL, key, &in, log_n, abits, bbits, &tm);
         a = in.a, b = in.b, c = in.c; /* NULL unless the backend failed before taking them */

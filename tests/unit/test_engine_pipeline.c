@@ -324,6 +324,91 @@ static void test_cancel(void)
     g16_engine_destroy(e, 0);
 }
 
+/* ---------------------------------------------------------------- early device start */
+
+/* Polls the engine's early-start count until it reaches want (10 s at most). */
+static int wait_early(g16_engine *e, uint64_t want)
+{
+    for (int i = 0; i < 2000; i++) {
+        g16_engine_stats s;
+        g16_engine_stats_get(e, &s);
+        if (s.early_starts >= want) return 1;
+        struct timespec ts = {0, 5000000L};
+        nanosleep(&ts, NULL);
+    }
+    return 0;
+}
+
+/* The early device start (G16_ENGINE_EARLY; on by default only with GPUs): a device
+ * takes a partition once its z is ready and runs the MSMs while a, b, c are still
+ * being synthesized (delayed here so the device really waits), then its H step. */
+static void test_early(void)
+{
+    g16_engine *e = make(1, 1, 1ull << 30, 1);
+    CHECK(e->early == 0, "CPU devices: no early start by default");
+    g16_engine_destroy(e, 1);
+    setenv("G16_ENGINE_EARLY", "1", 1);
+    e = make(1, 1, 1ull << 30, 1);
+    unsetenv("G16_ENGINE_EARLY");
+    CHECK(e->early == 1, "G16_ENGINE_EARLY=1 turns it on");
+    g16_engine_hooks h = {.fail_stage = -1, .abc_delay_ms = 150};
+    g16_engine_set_hooks(e, &h);
+    uint8_t proofs[6 * 192];
+    g16_job_status st;
+    /* one partition: nothing else could keep the device busy, so it starts early */
+    uint64_t one = submit(e, 1, G16_PRIO_NORMAL);
+    CHECK(g16_engine_await(e, one, 60, proofs, sizeof proofs, &st) == G16_OK && verify_all(proofs, 1) == 0,
+          "a one-partition job started early proves: %s", st.message);
+    g16_engine_stats s;
+    g16_engine_stats_get(e, &s);
+    CHECK(s.early_starts == 1, "one early start (%llu)", (unsigned long long)s.early_starts);
+    check_zero(e, "after an early start");
+    /* several partitions: the first starts early, later ones only when a device idles */
+    uint64_t six = submit(e, 6, G16_PRIO_NORMAL);
+    CHECK(g16_engine_await(e, six, 60, proofs, sizeof proofs, &st) == G16_OK && verify_all(proofs, 6) == 0,
+          "a six-partition job with early starts proves: %s", st.message);
+    g16_engine_stats_get(e, &s);
+    CHECK(s.early_starts >= 2, "the six-partition job's first partition started early (%llu in all)",
+          (unsigned long long)s.early_starts);
+    check_zero(e, "after a job with early starts");
+    g16_engine_destroy(e, 1);
+
+    /* a synthesis that fails after its partition went to the device fails the job at
+     * the synthesis stage; the device waits, holds nothing, and the next job proves */
+    setenv("G16_ENGINE_EARLY", "1", 1);
+    e = make(1, 1, 1ull << 30, 1);
+    unsetenv("G16_ENGINE_EARLY");
+    h = (g16_engine_hooks){.fail_stage = -1, .fail_job = 1, .fail_part = 0, .abc_delay_ms = 100, .abc_fail = 1};
+    g16_engine_set_hooks(e, &h);
+    uint64_t bad = submit(e, 1, G16_PRIO_NORMAL);
+    g16_status r = g16_engine_await(e, bad, 60, proofs, sizeof proofs, &st);
+    CHECK(r == G16_ERR_INTERNAL && st.state == G16_JOB_FAILED, "early start, failed synthesis: status %d state %d",
+          (int)r, (int)st.state);
+    CHECK(!strcmp(st.stage, "synthesis") && strstr(st.message, "after the early start"), "stage '%s': %s",
+          st.stage, st.message);
+    g16_engine_stats_get(e, &s);
+    CHECK(s.early_starts == 1 && s.devices_failed == 0, "it had started early (%llu); no device taken out",
+          (unsigned long long)s.early_starts);
+    check_zero(e, "after a failed synthesis of an early start");
+    uint64_t next = submit(e, 2, G16_PRIO_NORMAL);
+    CHECK(g16_engine_await(e, next, 60, proofs, sizeof proofs, &st) == G16_OK && verify_all(proofs, 2) == 0,
+          "the next job proves");
+
+    /* a cancel while the device waits for a, b, c */
+    h = (g16_engine_hooks){.fail_stage = -1, .abc_delay_ms = 400};
+    g16_engine_set_hooks(e, &h);
+    g16_engine_stats_get(e, &s);
+    uint64_t before = s.early_starts;
+    uint64_t gone = submit(e, 3, G16_PRIO_NORMAL);
+    CHECK(wait_early(e, before + 1), "the job started early");
+    CHECK(g16_engine_cancel(e, gone) == G16_OK, "cancel while the device waits");
+    r = g16_engine_await(e, gone, 60, proofs, sizeof proofs, &st);
+    CHECK(r == G16_ERR_CANCELLED && st.state == G16_JOB_CANCELLED, "cancelled: status %d state %d", (int)r,
+          (int)st.state);
+    check_zero(e, "after a cancel during an early start");
+    g16_engine_destroy(e, 1);
+}
+
 /* ---------------------------------------------------------------- (c) */
 typedef struct prio_ctx {
     g16_engine *e;
@@ -538,6 +623,7 @@ int main(void)
     test_synth_pools();
     test_errors();
     test_cancel();
+    test_early();
     test_priority();
     test_selfcheck();
     test_retry_budget();
