@@ -19,7 +19,10 @@
 #      G16_CUDA_KEY_PIN=1 (the key page-locked for its copy); every proof verified; the
 #      per-job table of bench/trace-jobs.py last.  PRELOAD_MODES (default "staged pinned";
 #      also "huge": staged with G16_POOL_HUGE=1) and PRELOAD_JOBS choose the runs.  G16_GPU_BIN may be a multi.sh pack (bin/).
-# Usage: bench/gpu/run.sh [--quick] [--pipeline] [--porep32] [--preload]
+#   --early instead of 2-6: the engine's early device start (G16_ENGINE_EARLY): 3 one-partition
+#      jobs of the dense profile at 2^EARLY_LOG (default 26) with it off, then on; then one porep
+#      2^27 x 10 job with it on (EARLY_POREP=0 skips it); every proof verified; per-job table last.
+# Usage: bench/gpu/run.sh [--quick] [--pipeline] [--porep32] [--preload] [--early]
 # Env:   OUT        folder for the logs (default build-gpu/out)
 #        G16_GPU_BIN  folder holding prebuilt g16_gpu_diff and g16_gpu_bench: skip step 1
 #        DIFF_TIMEOUT, BENCH_TIMEOUT, PIPE_TIMEOUT  seconds (default 900, 1500, 400)
@@ -47,8 +50,9 @@
 # Exit status: 0 when the build and the differential test passed.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
-quick=""; pipeline=""; porep32=""; preload=""
+quick=""; pipeline=""; porep32=""; preload=""; early=""
 for a in "$@"; do
+    [ "$a" = "--early" ] && early=1
     [ "$a" = "--preload" ] && preload=1
     [ "$a" = "--quick" ] && quick="--quick"
     [ "$a" = "--pipeline" ] && pipeline=1
@@ -86,10 +90,35 @@ if [ -z "$bin" ]; then
     fi
     "$bin/test_cuda_host_field" >"$out/host_field.log" 2>&1 || say "FAILED: host_field (see host_field.log)"
 fi
-need="g16_gpu_diff g16_gpu_bench g16"; [ -n "$preload" ] && need="g16_gpu_bench g16"
+need="g16_gpu_diff g16_gpu_bench g16"; [ -n "$preload" ] && need="g16_gpu_bench g16"; [ -n "$early" ] && need=g16
 for p in $need; do
     if [ ! -x "$bin/$p" ]; then say "FAILED: $bin/$p missing"; exit 1; fi
 done
+
+if [ -n "$early" ]; then
+    lg=${EARLY_LOG:-26} rc=0 runs=""
+    for on in 0 1; do
+        say "dense 2^$lg, 3 jobs x 1 partition, pw 1, G16_ENGINE_EARLY=$on"
+        mkdir -p "$out/early$on"
+        timeout "${PIPE_TIMEOUT:-300}" env G16_ENGINE_EARLY=$on "$bin/g16" bench pipeline --backend cuda --jobs 3 \
+            --partitions 1 --log-n "$lg" --profile dense --pw 1 --budget "${PIPE_BUDGET:-100G}" --json \
+            --trace-dir "$out/early$on" >"$out/early$on.jsonl" 2>"$out/early$on.err" || rc=$?
+        cat "$out/early$on.jsonl"; grep -iE "error|fail" "$out/early$on.err" | head -5
+        runs="$runs $out/early$on/pipeline-pw1.json"
+    done
+    if [ "${EARLY_POREP:-1}" != 0 ]; then
+        say "porep 2^27, 1 job x 10 partitions, pw 1, early start on"
+        mkdir -p "$out/earlyporep"
+        timeout "${PIPE_TIMEOUT:-300}" "$bin/g16" bench pipeline --backend cuda --jobs 1 --partitions 10 \
+            --log-n 27 --profile porep --pw 1 --budget "${PIPE_BUDGET:-100G}" --json \
+            --trace-dir "$out/earlyporep" >"$out/earlyporep.jsonl" 2>"$out/earlyporep.err" || rc=$?
+        cat "$out/earlyporep.jsonl"; grep -iE "error|fail" "$out/earlyporep.err" | head -5
+        runs="$runs $out/earlyporep/pipeline-pw1.json"
+    fi
+    say "early rc $rc"
+    python3 "$root/bench/trace-jobs.py" $runs
+    exit $rc
+fi
 
 if [ -n "$preload" ]; then
     lg=${PRELOAD_LOG:-27}
