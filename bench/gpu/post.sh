@@ -16,7 +16,8 @@
 #              partition is padded), matrices built once, witness streamed from the vanilla
 #              proof, synthesis, a·b = c checked on every row, then 3 proofs with a TIMING-ONLY
 #              key of tiled points (2^27 domain; generated in the call, ~60 GB): those proofs
-#              are NOT valid and are not verified;
+#              are NOT valid and are not verified; proofs after the first with --overlap (the
+#              synthesis beside the MSMs over z, as the engine's early device start);
 #           2. WinningPoSt 32 GiB on cuda: a TEST-ONLY setup (2^19, seconds on 16 cores), then
 #              three `g16 filecoin post-prove --backend cuda` runs, each proof verified;
 #           3. the window bench with --backend cpu --sectors 235 (a tenth; CPU prove for
@@ -59,7 +60,7 @@ run() {
     say "1. WindowPoSt 32 GiB, full partition, cuda (TIMING-ONLY key: proofs NOT valid, not verified)"
     local t0=$SECONDS rc
     timeout "${POST_TIMEOUT:-360}" "$g16" filecoin post-bench --kind window --sector-size 32GiB --vanilla "$vp" \
-        --backend cuda --reps "${POST_REPS:-3}" --progress >"$out/window-cuda.txt" 2>&1
+        --backend cuda --reps "${POST_REPS:-3}" --overlap --progress >"$out/window-cuda.txt" 2>&1
     rc=$?
     cat "$out/window-cuda.txt"
     say "step 1: rc $rc, $((SECONDS - t0)) s"

@@ -29,7 +29,7 @@ static const char usage[] =
     "                 --randomness HEX32 --seed S -o F     (TEST-ONLY synthetic vanilla proof)\n"
     "       g16 filecoin synth-bench --kind window|winning --sector-size SIZE --vanilla F --sectors N\n"
     "       g16 filecoin post-bench --kind window|winning --sector-size SIZE --vanilla F [--sectors N]\n"
-    "                 [--backend cpu|cuda|auto] [--reps R] [--json] [--progress]\n"
+    "                 [--backend cpu|cuda|auto] [--reps R] [--overlap] [--json] [--progress]\n"
     "       g16 filecoin winning-sector --randomness HEX32 --prover-id HEX32 --sector-set-size N\n"
     "\n"
     "poseidon    Filecoin's Poseidon (neptune, Standard strength, Merkle-tree domain tag) of\n"
@@ -76,7 +76,9 @@ static const char usage[] =
     "            as a short one is padded), synthesis (wall and core-s), a check of a·b = c on\n"
     "            every row, then R proofs (default 2; the fastest and the first printed) with a\n"
     "            TIMING-ONLY key of tiled points: those proofs are NOT valid and not verified.\n"
-    "            --progress: a line on stderr as each stage ends.\n"
+    "            --progress: a line on stderr as each stage ends.  --overlap: proofs after\n"
+    "            the first compute their synthesis beside the MSMs over z (as the engine's\n"
+    "            early device start does; its total is then witness + prove).\n"
     "\n"
     "exit status: 0 valid / done, 1 invalid (a check failed: says which), 2 error\n";
 

@@ -19,6 +19,8 @@ typedef struct g16_bench_post_args {
     int backend;            /* a g16_backend_kind */
     unsigned reps;          /* proofs (>= 1): witness, synthesis and proof each time */
     int progress;           /* nonzero: a line on stderr as each stage ends (long runs) */
+    int overlap;            /* nonzero: proofs after the first run their synthesis beside the
+                               MSMs over z, as the engine's early device start does */
 } g16_bench_post_args;
 
 typedef struct g16_bench_post_stage {
@@ -27,7 +29,8 @@ typedef struct g16_bench_post_stage {
     double h_ntt, msm_h, msm_l, msm_a, msm_b1, msm_b2, assembly;
     int b2_in_start;              /* B2 ran inside prove_start (device backends) */
     double prove_start, prove;    /* prove_start alone; prove_start to proof bytes */
-    double total;                 /* witness + synthesis + prove (wall) */
+    double total;                 /* witness + synthesis + prove (wall); overlapped: witness + prove */
+    int overlapped;               /* the synthesis ran inside prove (synth_cpu not measured) */
 } g16_bench_post_stage;
 
 typedef struct g16_bench_post_result {
