@@ -221,6 +221,7 @@ g16_status g16_bench_post(g16_bench_post_result *out, const g16_bench_post_args 
         synth_join(&sj); /* joined already unless prove_start failed before its wait */
         if (st) goto done;
         if (s.overlapped) {
+            out->overlapped_reps++;
             s.synth = sj.secs;
             say(a, "synthesis (beside the MSMs)", s.synth);
         }

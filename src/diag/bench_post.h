@@ -43,7 +43,7 @@ typedef struct g16_bench_post_result {
     uint64_t rows_checked;                  /* a∘b = c checked on these rows (all) */
     double check;                           /* seconds of that check (not in total) */
     g16_bench_post_stage first, best;       /* the first proof, the fastest by total */
-    unsigned reps;
+    unsigned reps, overlapped_reps;         /* proofs; of them with the synthesis overlapped */
     long peak_rss_kb;
     char backend[64];
 } g16_bench_post_result;

@@ -215,7 +215,11 @@ run "circuit from JSON" 0 "$g16" filecoin circuit --kind window --sector-size 32
 run "post-bench 2 sectors" 0 "$g16" filecoin post-bench --kind window --sector-size 32GiB --vanilla "$vp" \
     --sectors 2 --reps 1 --backend cpu &&
     has "post-bench rows" "$tmp/out" "^check: a·b = c on all 106689 rows" &&
-    has "post-bench not valid" "$tmp/out" "TIMING-ONLY key: NOT valid, not verified"
+    has "post-bench not valid" "$tmp/out" "TIMING-ONLY key (0 with the synthesis beside the MSMs): NOT valid, not verified"
+# --overlap: the second proof synthesizes beside its MSMs (prove_start's abc_wait)
+run "post-bench overlap" 0 "$g16" filecoin post-bench --kind window --sector-size 32GiB --vanilla "$vp" \
+    --sectors 1 --reps 2 --backend cpu --overlap &&
+    has "post-bench overlapped" "$tmp/out" "^2 proof(s) with a TIMING-ONLY key (1 with the synthesis beside the MSMs)"
 run "post-bench JSON" 0 "$g16" filecoin post-bench --kind window --sector-size 32GiB --vanilla "$tmp/real.json" \
     --sectors 1 --reps 1 --backend cpu --json &&
     has "post-bench JSON" "$tmp/out" '"circuit_sectors":1,"full_sectors":2349,"rows":53345,.*"timing_key":true,"valid":null'
