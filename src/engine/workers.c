@@ -66,6 +66,18 @@ static void copy_range(void *vctx, size_t begin, size_t end, unsigned worker)
     memcpy(c->dst + begin, c->src + begin, (end - begin) * sizeof *c->dst);
 }
 
+/* p joins the waiting list for the devices at engine time t (mu held). */
+static void enter_waiting(g16_engine *e, g16_part *p, double t)
+{
+    p->stage = G16_STAGE_WAIT;
+    p->t_stage = t;
+    g16_part_enter(p, G16_PART_WAITING, t);
+    g16_tracker_add(&e->tr, G16_CTR_WAITING, 1);
+    g16_part_insert(&e->waiting, p);
+    g16_trace_counters(e);
+    pthread_cond_broadcast(&e->cv);
+}
+
 /* The early device start (docs/engine.md): once z is written, p goes to the devices
  * if one would idle otherwise (nothing waiting, fewer device stages running than
  * workers on live devices), and its MSMs over z run while this worker computes a, b
@@ -84,13 +96,7 @@ static void publish_early(g16_engine *e, g16_part *p)
         p->abc_st = G16_OK;
         p->abc_msg[0] = 0;
         e->early_starts++;
-        p->stage = G16_STAGE_WAIT;
-        p->t_stage = t;
-        g16_part_enter(p, G16_PART_WAITING, t);
-        g16_tracker_add(&e->tr, G16_CTR_WAITING, 1);
-        g16_part_insert(&e->waiting, p);
-        g16_trace_counters(e);
-        pthread_cond_broadcast(&e->cv);
+        enter_waiting(e, p, t);
     }
     pthread_mutex_unlock(&e->mu);
 }
@@ -221,13 +227,7 @@ static void synth_loop(g16_worker *w)
             continue;
         }
         j->synthesized++;
-        p->stage = G16_STAGE_WAIT;
-        p->t_stage = t1;
-        g16_part_enter(p, G16_PART_WAITING, t1);
-        g16_tracker_add(&e->tr, G16_CTR_WAITING, 1);
-        g16_part_insert(&e->waiting, p);
-        g16_trace_counters(e);
-        pthread_cond_broadcast(&e->cv);
+        enter_waiting(e, p, t1);
     }
     pthread_mutex_unlock(&e->mu);
 }
@@ -392,13 +392,8 @@ static void device_loop(g16_worker *w)
             g16_tracker_add(&e->tr, G16_CTR_DEVICE, -1);
             g16_tracker_add(&e->tr, G16_CTR_DEVICE_BYTES, -(int64_t)p->scratch_bytes);
             e->reroutes++;
-            p->stage = G16_STAGE_WAIT;
-            p->t_stage = g16_engine_now(e);
-            g16_part_enter(p, G16_PART_WAITING, p->t_stage);
-            g16_tracker_add(&e->tr, G16_CTR_WAITING, 1);
-            g16_part_insert(&e->waiting, p);
+            enter_waiting(e, p, g16_engine_now(e));
             if (j->dead) g16_job_drop_queued(e, j);
-            pthread_cond_broadcast(&e->cv);
             continue;
         }
         double tb = g16_engine_now(e);
