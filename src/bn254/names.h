@@ -227,6 +227,7 @@
 #define g16_msm_prep_fill g16_bn254_msm_prep_fill
 #define g16_msm_prep_free g16_bn254_msm_prep_free
 #define g16_msm_scratch_bytes g16_bn254_msm_scratch_bytes
+#define g16_msm_window_bits g16_bn254_msm_window_bits
 #define g16_msm_window_for g16_bn254_msm_window_for
 #define g16_ntt_bit_reverse g16_bn254_ntt_bit_reverse
 #define g16_ntt_block_log g16_bn254_ntt_block_log
@@ -275,6 +276,7 @@
 #define g16_g2_xyzz g16_bn254_g2_xyzz
 #define g16_msm_buckets g16_bn254_msm_buckets
 #define g16_msm_opts g16_bn254_msm_opts
+#define g16_msm_psi g16_bn254_msm_psi
 #define g16_ntt_scale g16_bn254_ntt_scale
 #define g16_u128 g16_bn254_u128
 

@@ -50,6 +50,22 @@ typedef enum g16_msm_buckets {
     G16_MSM_BUCKETS_XYZZ = 2    /* XYZZ buckets, mixed additions */
 } g16_msm_buckets;
 
+/* The ψ split of BLS12-381's G2 MSMs (docs/msm.md): k·P = Σ_{j<4} d_j·(|x|^j·P) with
+ * base-|x| digits d_j < 2^64 (curve.h, g16_bls_x_digits): 4N points with 64-bit
+ * scalars (four 16-bit windows) instead of N with 255-bit ones, the images |x|^j·P
+ * made while the scalars are prepared.  Same result.  It saves only the bucket
+ * reductions of the windows it removes, less than its images cost on the 2-core
+ * development machine (and its 16-bit windows' buckets overflow the L2 cache), so
+ * the automatic choice leaves it off.  Ignored for G1 and for BN254. */
+typedef enum g16_msm_psi {
+    G16_MSM_PSI_AUTO = 0, /* off; G16_MSM_PSI=1 (measurements): on from G16_MSM_PSI_FROM bases */
+    G16_MSM_PSI_ON = 1,   /* at any size */
+    G16_MSM_PSI_OFF = 2   /* never */
+} g16_msm_psi;
+
+/* Bases from which G16_MSM_PSI=1 makes the automatic choice take the ψ split. */
+#define G16_MSM_PSI_FROM ((size_t)1 << 12)
+
 /* Tuning knobs for tests and benchmarks; the zero value means "automatic". */
 typedef struct g16_msm_opts {
     unsigned window;          /* c in [1, G16_MSM_MAX_WINDOW]; 0: from the table */
@@ -59,6 +75,7 @@ typedef struct g16_msm_opts {
                                  (0: the pool's size); the pool still runs the tasks */
     size_t chunk;             /* scalars prepared and run per piece, a multiple of 64
                                  (0: G16_MSM_CHUNK); small values are for tests */
+    g16_msm_psi psi;          /* the ψ split (G2 of BLS12-381) */
 } g16_msm_opts;
 
 #define G16_MSM_MAX_WINDOW 20u
