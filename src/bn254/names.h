@@ -217,9 +217,13 @@
 #define g16_msm_g1 g16_bn254_msm_g1
 #define g16_msm_g1_ex g16_bn254_msm_g1_ex
 #define g16_msm_g1_merged g16_bn254_msm_g1_merged
+#define g16_msm_g1_merged_plan g16_bn254_msm_g1_merged_plan
 #define g16_msm_g2 g16_bn254_msm_g2
 #define g16_msm_g2_ex g16_bn254_msm_g2_ex
 #define g16_msm_g2_merged g16_bn254_msm_g2_merged
+#define g16_msm_g2_merged_plan g16_bn254_msm_g2_merged_plan
+#define g16_msm_merge_plan_free g16_bn254_msm_merge_plan_free
+#define g16_msm_merge_plan_new g16_bn254_msm_merge_plan_new
 #define g16_msm_parts g16_bn254_msm_parts
 #define g16_msm_pick_window g16_bn254_msm_pick_window
 #define g16_msm_popcount g16_bn254_msm_popcount
@@ -275,6 +279,7 @@
 #define g16_g2_prepared g16_bn254_g2_prepared
 #define g16_g2_xyzz g16_bn254_g2_xyzz
 #define g16_msm_buckets g16_bn254_msm_buckets
+#define g16_msm_merge_plan g16_bn254_msm_merge_plan
 #define g16_msm_opts g16_bn254_msm_opts
 #define g16_msm_psi g16_bn254_msm_psi
 #define g16_ntt_scale g16_bn254_ntt_scale
