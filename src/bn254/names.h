@@ -217,9 +217,13 @@
 #define g16_msm_g1 g16_bn254_msm_g1
 #define g16_msm_g1_ex g16_bn254_msm_g1_ex
 #define g16_msm_g1_merged g16_bn254_msm_g1_merged
+#define g16_msm_g1_merged_plan g16_bn254_msm_g1_merged_plan
 #define g16_msm_g2 g16_bn254_msm_g2
 #define g16_msm_g2_ex g16_bn254_msm_g2_ex
 #define g16_msm_g2_merged g16_bn254_msm_g2_merged
+#define g16_msm_g2_merged_plan g16_bn254_msm_g2_merged_plan
+#define g16_msm_merge_plan_free g16_bn254_msm_merge_plan_free
+#define g16_msm_merge_plan_new g16_bn254_msm_merge_plan_new
 #define g16_msm_parts g16_bn254_msm_parts
 #define g16_msm_pick_window g16_bn254_msm_pick_window
 #define g16_msm_popcount g16_bn254_msm_popcount
@@ -227,6 +231,7 @@
 #define g16_msm_prep_fill g16_bn254_msm_prep_fill
 #define g16_msm_prep_free g16_bn254_msm_prep_free
 #define g16_msm_scratch_bytes g16_bn254_msm_scratch_bytes
+#define g16_msm_window_bits g16_bn254_msm_window_bits
 #define g16_msm_window_for g16_bn254_msm_window_for
 #define g16_ntt_bit_reverse g16_bn254_ntt_bit_reverse
 #define g16_ntt_block_log g16_bn254_ntt_block_log
@@ -274,7 +279,9 @@
 #define g16_g2_prepared g16_bn254_g2_prepared
 #define g16_g2_xyzz g16_bn254_g2_xyzz
 #define g16_msm_buckets g16_bn254_msm_buckets
+#define g16_msm_merge_plan g16_bn254_msm_merge_plan
 #define g16_msm_opts g16_bn254_msm_opts
+#define g16_msm_psi g16_bn254_msm_psi
 #define g16_ntt_scale g16_bn254_ntt_scale
 #define g16_u128 g16_bn254_u128
 

@@ -139,6 +139,22 @@ void g16_g2_jac_psi(g16_g2_jac *r, const g16_g2_jac *p);
 #define G16_BLS_X_ABS 0xd201000000010000ULL
 extern const uint64_t g16_curve_order[4];
 
+#if !G16_CURVE_BN254
+/* BLS12-381's four-way split on G2, shared by G_mul and the G2 MSM (msm/msm.h);
+ * in g2_split.c, which only the BLS12-381 build compiles.
+ * g16_bls_x_digits: k = Σ_{j<4} d[j]·|x|^j with 0 <= d[j] < |x| (base-|x| digits)
+ *   for any k < |x|^4, so for every k < r (r = x⁴ − x² + 1); three long divisions
+ *   by |x|, nine 128-by-64-bit divisions in all.  Since ψ(P) = x·P on G2 and x < 0,
+ *   |x|^j·P = (−ψ)^j(P), so k·P = Σ d[j]·(−ψ)^j(P) with 64-bit pieces.
+ * g16_g2_affine_x_powers: r1[i] = |x|·p[i] = −ψ(p[i]), r2[i] = x²·p[i] = ψ²(p[i]),
+ *   r3[i] = |x|³·p[i] for i < n: Frobenius and products by constants, about 10 Fp
+ *   products a point, batched (field/fp_batch.h).  p in the subgroup; (0,0)
+ *   (infinity) maps to (0,0); the four arrays must not overlap. */
+void g16_bls_x_digits(uint64_t d[4], const uint64_t k[4]);
+void g16_g2_affine_x_powers(g16_g2_affine *r1, g16_g2_affine *r2, g16_g2_affine *r3,
+                            const g16_g2_affine *p, size_t n);
+#endif
+
 /* A decoded encoding of unknown group (for `g16 ec check HEX`). */
 typedef struct g16_curve_point {
     g16_group group;   /* G16_G1 or G16_G2 */

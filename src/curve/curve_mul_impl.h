@@ -206,6 +206,7 @@ void CV(mul)(JAC *r, const JAC *p, const uint64_t k[4])
     wnaf_eval(r, tabs, d, lens, 2);
 }
 #else
+#ifndef ENDO_ABS_X /* the four-way split divides by |x| instead (g16_bls_x_digits) */
 #if G16_CURVE_BN254
 /* BN254's G2 (GLS): ψ acts as μ = 6x² = p − r (128 bits) on G2, and k < r < μ·2^127,
  * so the same split k = q·μ + k1 gives two halves below 2^128 */
@@ -247,6 +248,7 @@ static void split_mu(uint64_t q[2], uint64_t k1[2], const uint64_t k[4])
     k1[0] = rem[0];
     k1[1] = rem[1];
 }
+#endif
 
 /* Group-specific: r = μ·p = x²·p for p in the subgroup, by an endomorphism
  * (G1: −φ, G2: ψ²), a few field multiplications.  Defined by the includer.
@@ -264,29 +266,26 @@ static void endo_abs_x(JAC *r, const JAC *p);
  * B = |x|) pieces, so the doublings drop from 255 to 128 or 64. */
 void CV(mul)(JAC *r, const JAC *p, const uint64_t k[4])
 {
-    uint64_t kr[4], q[2], k1[2], pieces[ENDO_DIMS][2];
+    uint64_t kr[4], pieces[ENDO_DIMS][2];
     int8_t d[ENDO_DIMS][130];
     size_t lens[ENDO_DIMS];
     JAC tabs[ENDO_DIMS][WNAF_TABLE];
     if (CV(jac_is_infinity)(p)) { CV(jac_set_infinity)(r); return; }
     reduce_mod_r(kr, k);
-    split_mu(q, k1, kr);
     odd_multiples(tabs[0], p);
 #ifdef ENDO_ABS_X
-    /* k1 = a1·|x| + a0, q = b1·|x| + b0: k = a0 + a1|x| + b0|x|² + b1|x|³ */
-    const uint64_t *halves[2] = {k1, q};
-    for (int h = 0; h < 2; h++) {
-        g16_u128 v = ((g16_u128)halves[h][1] << 64) | halves[h][0];
-        pieces[2 * h][0] = (uint64_t)(v % G16_BLS_X_ABS);
-        pieces[2 * h + 1][0] = (uint64_t)(v / G16_BLS_X_ABS); /* v < x²: fits */
-        pieces[2 * h][1] = pieces[2 * h + 1][1] = 0;
-    }
+    /* k = a0 + a1|x| + a2|x|² + a3|x|³ (curve.h, the split the G2 MSM uses too) */
+    uint64_t digits[4];
+    g16_bls_x_digits(digits, kr);
+    for (int j = 0; j < 4; j++) pieces[j][0] = digits[j], pieces[j][1] = 0;
     for (int i = 0; i < WNAF_TABLE; i++) {
         endo_abs_x(&tabs[1][i], &tabs[0][i]);
         endo_mu(&tabs[2][i], &tabs[0][i]);
         endo_abs_x(&tabs[3][i], &tabs[2][i]);
     }
 #else
+    uint64_t q[2], k1[2];
+    split_mu(q, k1, kr);
     memcpy(pieces[0], k1, sizeof k1);
     memcpy(pieces[1], q, sizeof q);
     for (int i = 0; i < WNAF_TABLE; i++) endo_mu(&tabs[1][i], &tabs[0][i]);

@@ -25,10 +25,10 @@ static const uint64_t cofactor[4] = G16_BN254_G2_COFACTOR;
 static const g16_fp2 psi_cx = G16_BN254_PSI_CX;
 static const g16_fp2 psi_cy = G16_BN254_PSI_CY;
 #else
+#include "curve/g2_psi.h"
 #define ENDO_ABS_X 1 /* 4-way GLS split with ψ (see curve_impl.h) */
 
 #define FP(a, b, c, d, e, f) {{a##ULL, b##ULL, c##ULL, d##ULL, e##ULL, f##ULL}}
-#define FP_ZERO FP(0, 0, 0, 0, 0, 0)
 #define FOUR FP(0xaa270000000cfff3, 0x53cc0032fc34000a, 0x478fe97a6b0a807f, \
                 0xb1d37ebee6ba24d7, 0x8ec9733bbf78ab2f, 0x09d645513d83de7e)
 
@@ -44,16 +44,9 @@ static const g16_fp2 gen_y = {
 static const uint64_t cofactor[8] = {0xcf1c38e31c7238e5ULL, 0x1616ec6e786f0c70ULL, 0x21537e293a6691aeULL,
                                      0xa628f1cb4d9e82efULL, 0xa68a205b2e5a7ddfULL, 0xcd91de4547085abaULL,
                                      0x091d50792876a202ULL, 0x05d543a95414e7f1ULL};
-/* ψ(x, y) = (conj(x)·cx, conj(y)·cy), cx = 1/ξ^((p−1)/3), cy = 1/ξ^((p−1)/2), ξ = 1 + u */
-static const g16_fp2 psi_cx = {
-    FP_ZERO,
-    FP(0x890dc9e4867545c3, 0x2af322533285a5d5, 0x50880866309b7e2c, 0xa20d1b8c7e881024, 0x14e4f04fe2db9068, 0x14e56d3f1564853a)};
-static const g16_fp2 psi_cy = {
-    FP(0x3e2f585da55c9ad1, 0x4294213d86c18183, 0x382844c88b623732, 0x92ad2afd19103e18, 0x1d794e4fac7cf0b9, 0x0bd592fc7d825ec8),
-    FP(0x7bcfa7a25aa30fda, 0xdc17dec12a927e7c, 0x2f088dd86b4ebef1, 0xd1ca2087da74d4a7, 0x2da2596696cebc1d, 0x0e2b7eedbbfd87d2)};
-/* ψ²(x, y) = (x·cx·conj(cx), −y): cx·conj(cx) lies in Fp (and cy·conj(cy) = −1) */
-static const g16_fp psi2_cx = FP(0xcd03c9e48671f071, 0x5dab22461fcda5d2, 0x587042afd3851b95,
-                                 0x8eb60ebe01bacb9e, 0x03f97d6e83d050d2, 0x18f0206554638741);
+static const g16_fp2 psi_cx = G16_BLS_PSI_CX;
+static const g16_fp2 psi_cy = G16_BLS_PSI_CY;
+static const g16_fp psi2_cx = G16_BLS_PSI2_CX;
 #endif
 
 #include "curve/curve_impl.h"

@@ -135,7 +135,7 @@ g16_status g16_bench_msm(double *seconds, const g16_bench_kernel_args *a)
     double *t = malloc((size_t)reps * sizeof *t);
     if (!t && st == G16_OK) st = g16_fail(G16_ERR_NOMEM, "bench msm: no memory");
     /* tuning overrides for measuring the choices (docs/msm.md), not for production */
-    g16_msm_opts o = {0, G16_MSM_BUCKETS_AUTO, 0, 0, 0};
+    g16_msm_opts o = {0, G16_MSM_BUCKETS_AUTO, 0, 0, 0, G16_MSM_PSI_AUTO};
     const char *e;
     if ((e = getenv("G16_MSM_WINDOW"))) o.window = (unsigned)atoi(e);
     if ((e = getenv("G16_MSM_BUCKETS"))) o.buckets = !strcmp(e, "xyzz") ? G16_MSM_BUCKETS_XYZZ

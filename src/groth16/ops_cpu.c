@@ -133,14 +133,16 @@ done:
     return st;
 }
 
-static g16_status cpu_prove_msms_g1(g16_backend *be, g16_g1_jac *l, g16_g1_jac *a,
-                                    g16_g1_jac *b1, g16_g2_jac *b2, const g16_key *key,
-                                    const g16_fr *z,
-                                    size_t n_z, const uint64_t *abits, const uint64_t *bbits,
-                                    g16_prove_times *tm)
+/* L, A, B1; *hint: B1's grouping of equal values (NULL where merging does not
+ * apply), for B2 over the same scalars compacted (cpu_prove_msm_g2_hinted). */
+static g16_status cpu_prove_msms_g1_hinted(g16_backend *be, g16_g1_jac *l, g16_g1_jac *a,
+                                           g16_g1_jac *b1, const g16_key *key, const g16_fr *z,
+                                           size_t n_z, const uint64_t *abits,
+                                           const uint64_t *bbits, g16_prove_times *tm,
+                                           void **hint)
 {
     size_t n_in = key->vk.n_ic;
-    if (b2) return g16_fail(G16_ERR_INTERNAL, "prove: the CPU backend runs B2 in the background");
+    *hint = NULL;
     double t = now();
     G16_TRY(g16_msm_g1_merged(l, key->l, key->n_l, z + n_in, n_z - n_in, NULL));
     tm->msm_l = now() - t;
@@ -148,15 +150,47 @@ static g16_status cpu_prove_msms_g1(g16_backend *be, g16_g1_jac *l, g16_g1_jac *
     G16_TRY(g16_msm_g1_merged(a, key->a, key->n_a, z, n_z, abits));
     tm->msm_a = now() - t;
     t = now();
-    G16_TRY(g16_msm_g1_merged(b1, key->b_g1, key->n_b_g1, z, n_z, bbits));
+    g16_msm_merge_plan *plan = NULL;
+    G16_TRY(g16_msm_merge_plan_new(&plan, z, n_z, bbits, key->n_b_g1));
+    g16_status st = g16_msm_g1_merged_plan(b1, key->b_g1, key->n_b_g1, z, n_z, bbits, plan);
     tm->msm_b1 = now() - t;
+    if (st != G16_OK) {
+        g16_msm_merge_plan_free(plan);
+        return st;
+    }
+    *hint = plan;
     return G16_OK;
+}
+
+static void cpu_hint_free(void *hint) { g16_msm_merge_plan_free(hint); }
+
+static g16_status cpu_prove_msms_g1(g16_backend *be, g16_g1_jac *l, g16_g1_jac *a,
+                                    g16_g1_jac *b1, g16_g2_jac *b2, const g16_key *key,
+                                    const g16_fr *z,
+                                    size_t n_z, const uint64_t *abits, const uint64_t *bbits,
+                                    g16_prove_times *tm)
+{
+    if (b2) return g16_fail(G16_ERR_INTERNAL, "prove: the CPU backend runs B2 in the background");
+    void *hint = NULL;
+    g16_status st = cpu_prove_msms_g1_hinted(be, l, a, b1, key, z, n_z, abits, bbits, tm, &hint);
+    cpu_hint_free(hint);
+    return st;
 }
 
 static g16_status cpu_prove_msm_g2(g16_backend *be, g16_g2_jac *out, const g16_key *key,
                                    const g16_fr *s, size_t n)
 {
     return g16_msm_g2_merged(out, key->b_g2, key->n_b_g2, s, n, NULL);
+}
+
+/* With B1's grouping (the B-dense scalars compacted: scalar i has base i); without
+ * one (B1 found merging not worth it, or too many variables for it) the merged MSM
+ * judges for itself. */
+static g16_status cpu_prove_msm_g2_hinted(g16_backend *be, g16_g2_jac *out, const g16_key *key,
+                                          const g16_fr *s, size_t n, const void *hint)
+{
+    if (!hint) return cpu_prove_msm_g2(be, out, key, s, n);
+    return g16_msm_g2_merged_plan(out, key->b_g2, key->n_b_g2, s, n, NULL, hint);
 }
 
 /* prove_start: two N-entry H buffers, then an MSM's scalar preparation (about
@@ -185,6 +219,9 @@ static const g16_backend_ops cpu_ops = {
     .prove_h = cpu_prove_h,
     .prove_msms_g1 = cpu_prove_msms_g1,
     .prove_msm_g2 = cpu_prove_msm_g2,
+    .prove_msms_g1_hinted = cpu_prove_msms_g1_hinted,
+    .prove_msm_g2_hinted = cpu_prove_msm_g2_hinted,
+    .hint_free = cpu_hint_free,
     .host_need = cpu_host_need,
     .key_evict = NULL,
 };

@@ -21,6 +21,7 @@ struct g16_pending {
     g16_fr r, s;
     g16_g1_jac a_msm, b1_msm, h, l;
     g16_fr *zb;            /* the z entries of the B-dense variables, compacted */
+    void *hint;            /* the backend's note from the G1 MSMs to B2 (ops.h) */
     g16_g2_jac b2;         /* the B2 MSM when the backend ran it in prove_start */
     int have_b2;
     size_t n_zb;
@@ -50,9 +51,14 @@ static void finish_work(g16_pending *p)
     double t0 = now();
     g16_g2_jac b2 = p->b2;
     g16_status st = G16_OK;
-    if (!p->have_b2) st = p->be->ops->prove_msm_g2(p->be, &b2, k, p->zb, p->n_zb);
+    const g16_backend_ops *ops = p->be->ops;
+    if (!p->have_b2)
+        st = ops->prove_msm_g2_hinted ? ops->prove_msm_g2_hinted(p->be, &b2, k, p->zb, p->n_zb, p->hint)
+                                      : ops->prove_msm_g2(p->be, &b2, k, p->zb, p->n_zb);
     free(p->zb);
     p->zb = NULL;
+    if (p->hint && ops->hint_free) ops->hint_free(p->hint);
+    p->hint = NULL;
     if (st) {
         p->st = st;
         snprintf(p->err, sizeof p->err, "b_g2 msm: %s", g16_last_error());
@@ -226,10 +232,14 @@ g16_status g16_prove_start(g16_pending **out, g16_key *key, const g16_prove_inpu
         st = be->ops->prove_h(be, &p->h, key, &in, log_n, &tm);
         a = in.a, b = in.b, c = in.c;
         if (st) goto done;
-        if ((st = be->ops->prove_msms_g1(be, &p->l, &p->a_msm, &p->b1_msm,
-                                         p->have_b2 ? &p->b2 : NULL, key, in.z, in.n_z, abits,
-                                         bbits, &tm)))
-            goto done;
+        if (!p->have_b2 && be->ops->prove_msms_g1_hinted)
+            st = be->ops->prove_msms_g1_hinted(be, &p->l, &p->a_msm, &p->b1_msm, key, in.z,
+                                               in.n_z, abits, bbits, &tm, &p->hint);
+        else
+            st = be->ops->prove_msms_g1(be, &p->l, &p->a_msm, &p->b1_msm,
+                                        p->have_b2 ? &p->b2 : NULL, key, in.z, in.n_z, abits,
+                                        bbits, &tm);
+        if (st) goto done;
     }
 
     if (!p->have_b2 && !(p->zb = g16_malloc((key->n_b_g2 ? key->n_b_g2 : 1) * sizeof *p->zb))) {
@@ -276,6 +286,7 @@ void g16_pending_free(g16_pending *p)
     if (!p) return;
     join(p);
     free(p->zb);
+    if (p->hint && p->be && p->be->ops->hint_free) p->be->ops->hint_free(p->hint);
     g16_key_release(p->key);
     free(p);
 }

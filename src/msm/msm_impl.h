@@ -81,9 +81,20 @@ typedef struct LOCAL(scratch) {
     int failed;
 } LOCAL(scratch);
 
+/* The ψ split (BLS12-381's G2 only, msm.h and LOCAL(psi_images)): k·P = Σ_j d_j·|x|^j·P
+ * with base-|x| digits d_j < 2^64: 4N points in 4 windows of 16 bits instead of N in
+ * ~20 of 13. */
+#if MSM_GROUP == 2 && !G16_CURVE_BN254
+#define MSM_PSI 1
+#else
+#define MSM_PSI 0
+#endif
+
 typedef struct LOCAL(ctx) {
     const MSM_AFF *bases;
+    const MSM_AFF *planes[MSM_PSI_PLANES]; /* the ψ split: |x|^j·bases (planes[0] = bases) */
     const msm_prep *p;
+    unsigned bits;               /* scalar bits: MSM_FULL_BITS, or MSM_PSI_BITS (p->k64) */
     unsigned c, nw, nparts;
     int affine;
     int ones_mode;               /* sum p->ones instead of Pippenger on the rest */
@@ -493,6 +504,13 @@ static void LOCAL(sum_buckets)(MSM_XYZZ *out, const LOCAL(scratch) *s, size_t nb
     }
 }
 
+/* The base of a prepared entry: in the digit form its plane is in idx's top bits. */
+static inline const MSM_AFF *LOCAL(entry_base)(const LOCAL(ctx) *x, uint32_t id)
+{
+    if (x->p->k64) return x->planes[id >> MSM_PSI_SHIFT] + (id & ((1u << MSM_PSI_SHIFT) - 1));
+    return &x->bases[id];
+}
+
 static void LOCAL(task)(void *vctx, size_t task, unsigned worker)
 {
     LOCAL(ctx) *x = vctx;
@@ -516,7 +534,7 @@ static void LOCAL(task)(void *vctx, size_t task, unsigned worker)
         LOCAL(sum_buckets)(out, s, B);
         return;
     }
-    size_t nb = msm_window_buckets(x->c, w);
+    size_t nb = msm_window_buckets_b(x->c, w, x->bits);
     /* The top window can have far fewer buckets than the others (c = 13: 2^8 for
      * its 8 bits, of which scalars below r reach ~230).  A batch cannot hold more
      * distinct buckets than that, so with the common B it never filled: every
@@ -527,12 +545,13 @@ static void LOCAL(task)(void *vctx, size_t task, unsigned worker)
     int top = w + 1 == x->nw;
     unsigned c = x->c;
     const uint64_t(*k)[4] = (const uint64_t(*)[4])x->p->k;
+    const uint64_t *k64 = x->p->k64;
     const uint32_t *idx = x->p->idx;
     memset(s->st, 0, nb);
     for (size_t i = lo; i < hi; i++) {
-        int32_t d = msm_digit(k[i], w, c, top);
+        int32_t d = k64 ? msm_digit64(k64[i], w, c, top) : msm_digit(k[i], w, c, top);
         if (!d) continue;
-        const MSM_AFF *P = &x->bases[idx[i]];
+        const MSM_AFF *P = LOCAL(entry_base)(x, idx[i]);
         if (LOCAL(aff_inf)(P)) continue;
         uint32_t b = (uint32_t)((d < 0 ? -d : d) - 1);
         if (x->affine)
@@ -574,29 +593,34 @@ static g16_status LOCAL(run)(LOCAL(ctx) *x, size_t ntasks)
     return G16_OK;
 }
 
-/* Pippenger on p's rest; adds the result into *acc. */
-static g16_status LOCAL(pippenger)(MSM_XYZZ *acc, const MSM_AFF *bases, const msm_prep *p,
+/* Pippenger on p's rest; adds the result into *acc.  planes: the ψ split's images
+ * when p is in the digit form (planes[0] = bases), else NULL. */
+static g16_status LOCAL(pippenger)(MSM_XYZZ *acc, const MSM_AFF *bases,
+                                   const MSM_AFF *const *planes, const msm_prep *p,
                                    const g16_msm_opts *o, unsigned threads)
 {
     if (!p->m) return G16_OK;
     LOCAL(ctx) x;
     memset(&x, 0, sizeof x);
     x.bases = bases;
+    if (planes) memcpy(x.planes, planes, sizeof x.planes);
     x.p = p;
-    x.c = o->window ? o->window : g16_msm_window_for(p->m, threads, MSM_GROUP);
-    x.nw = msm_windows(x.c);
-    x.nparts = g16_msm_parts(x.c, threads, p->m);
+    x.bits = p->k64 ? MSM_PSI_BITS : MSM_FULL_BITS;
+    x.c = o->window ? o->window : g16_msm_window_bits(p->m, threads, x.bits);
+    x.nw = msm_windows_b(x.c, x.bits);
+    x.nparts = g16_msm_parts(x.c, threads, p->m, x.bits);
     x.affine = o->buckets == G16_MSM_BUCKETS_AFFINE ||
                (o->buckets == G16_MSM_BUCKETS_AUTO && p->m / x.nparts >= MSM_AFFINE_FROM);
-    x.nb_max = msm_window_buckets(x.c, 0);
-    if (msm_window_buckets(x.c, x.nw - 1) > x.nb_max) x.nb_max = msm_window_buckets(x.c, x.nw - 1);
+    x.nb_max = msm_window_buckets_b(x.c, 0, x.bits);
+    if (msm_window_buckets_b(x.c, x.nw - 1, x.bits) > x.nb_max)
+        x.nb_max = msm_window_buckets_b(x.c, x.nw - 1, x.bits);
     /* A batch of B amortises one inversion (~480 M) over B additions; a point whose
      * bucket is already in the batch (probability ~B/(2·buckets)) waits for a later
      * batch, which costs no field work but keeps a batch from filling with distinct
      * buckets when B nears the bucket count: B = sqrt(128·buckets), at most half the
      * buckets and 4096 (measured, docs/msm.md). */
     {
-        size_t nb0 = msm_window_buckets(x.c, 0), cap = nb0 / 2 < 4096 ? nb0 / 2 : 4096;
+        size_t nb0 = msm_window_buckets_b(x.c, 0, x.bits), cap = nb0 / 2 < 4096 ? nb0 / 2 : 4096;
         x.batch = (size_t)sqrt(128.0 * (double)nb0);
         if (x.batch > cap) x.batch = cap;
         if (x.batch < 16) x.batch = 16;
@@ -637,6 +661,40 @@ static g16_status LOCAL(sum_ones)(MSM_XYZZ *acc, const MSM_AFF *bases, const msm
     return G16_OK;
 }
 
+#if MSM_PSI
+/* The ψ split's images, made during the scalar preparation (on the pool's
+ * workers) for just the bases that have a non-zero digit j >= 1 (a scalar 0, 1
+ * or below |x| needs none): planes[j][i] = |x|^j·bases[i] = (−ψ)^j(bases[i]).
+ * About 10 Fp products a base, batched (curve.h, g16_g2_affine_x_powers); the
+ * bases are copied in and the images out, MSM_PSI_BATCH at a time. */
+typedef struct LOCAL(psi_tab) {
+    const MSM_AFF *bases;
+    MSM_AFF *t;  /* planes 1..3, n each */
+    size_t n;
+} LOCAL(psi_tab);
+
+static void LOCAL(psi_images)(void *vctx, const uint32_t *idx, size_t n)
+{
+    LOCAL(psi_tab) *x = vctx;
+    MSM_AFF in[MSM_PSI_BATCH], out[MSM_PSI_PLANES - 1][MSM_PSI_BATCH];
+    if (n > MSM_PSI_BATCH) return; /* (the preparation sends at most that) */
+    memset(in, 0, sizeof in); /* (for the compiler: only n are read; 6 KiB, ~1% of the products) */
+    for (size_t i = 0; i < n; i++) in[i] = x->bases[idx[i]];
+    g16_g2_affine_x_powers(out[0], out[1], out[2], in, n);
+    for (size_t j = 0; j + 1 < MSM_PSI_PLANES; j++)
+        for (size_t i = 0; i < n; i++) x->t[j * x->n + idx[i]] = out[j][i];
+}
+
+/* G16_MSM_PSI=1 makes the automatic choice take the split (from G16_MSM_PSI_FROM
+ * bases), for A/B measurements in one binary; read once. */
+static int LOCAL(psi_env_on)(void)
+{
+    static int v = -1;
+    if (v < 0) v = getenv("G16_MSM_PSI") != NULL && atoi(getenv("G16_MSM_PSI")) > 0;
+    return v;
+}
+#endif
+
 g16_status MSM_CAT(MSM_CAT(g16_msm_, MSM_G), _ex)(MSM_JAC *out, const MSM_AFF *bases,
                                                    size_t n_bases, const g16_fr *scalars, size_t n,
                                                    const uint64_t *density,
@@ -653,6 +711,8 @@ g16_status MSM_CAT(MSM_CAT(g16_msm_, MSM_G), _ex)(MSM_JAC *out, const MSM_AFF *b
         return g16_fail(G16_ERR_ARG, "msm: unknown bucket form %d", (int)o->buckets);
     if (o->chunk % 64)
         return g16_fail(G16_ERR_ARG, "msm: chunk %zu is not a multiple of 64", o->chunk);
+    if (o->psi != G16_MSM_PSI_AUTO && o->psi != G16_MSM_PSI_ON && o->psi != G16_MSM_PSI_OFF)
+        return g16_fail(G16_ERR_ARG, "msm: unknown psi choice %d", (int)o->psi);
     if (n && !scalars) return g16_fail(G16_ERR_ARG, "msm: scalars is NULL with n = %zu", n);
     size_t want = density ? g16_msm_popcount(density, n) : n;
     if (n_bases != want)
@@ -666,9 +726,31 @@ g16_status MSM_CAT(MSM_CAT(g16_msm_, MSM_G), _ex)(MSM_JAC *out, const MSM_AFF *b
     if (o->threads) threads = o->threads; /* plan for that many; the pool runs the tasks */
     size_t chunk = o->chunk ? o->chunk : G16_MSM_CHUNK;
     if (chunk > n) chunk = n;
+    int psi = 0;
+    const MSM_AFF *planes[MSM_PSI_PLANES] = {bases};
+#if MSM_PSI
+    LOCAL(psi_tab) tab = {bases, NULL, n_bases};
+    psi = o->psi == G16_MSM_PSI_ON ||
+          (o->psi == G16_MSM_PSI_AUTO && n_bases >= G16_MSM_PSI_FROM && LOCAL(psi_env_on)());
+    if (!n_bases || n_bases >= (size_t)1 << MSM_PSI_SHIFT) psi = 0; /* the plane must fit in idx */
+    if (psi) {
+        /* (2 MiB pages cut the page faults, ~half the images' cost, but the first
+         * touch of fresh huge pages took 0.7 s of compaction here: not used) */
+        tab.t = g16_malloc((MSM_PSI_PLANES - 1) * n_bases * sizeof *tab.t);
+        if (!tab.t) return g16_fail(G16_ERR_NOMEM, "msm: no memory for the psi images of %zu bases", n_bases);
+        for (size_t j = 1; j < MSM_PSI_PLANES; j++) planes[j] = tab.t + (j - 1) * n_bases;
+    }
+#endif
     msm_prep p;
-    if (g16_msm_prep_alloc(&p, chunk) != G16_OK)
+    if (g16_msm_prep_alloc(&p, chunk, psi) != G16_OK) {
+#if MSM_PSI
+        free(tab.t);
+#endif
         return g16_fail(G16_ERR_NOMEM, "msm: no memory for %zu prepared scalars", chunk);
+    }
+#if MSM_PSI
+    if (psi) p.psi_fn = LOCAL(psi_images), p.psi_ctx = &tab;
+#endif
     MSM_XYZZ acc;
     PT(_xyzz_set_infinity)(&acc);
     g16_status s = G16_OK;
@@ -683,9 +765,12 @@ g16_status MSM_CAT(MSM_CAT(g16_msm_, MSM_G), _ex)(MSM_JAC *out, const MSM_AFF *b
         }
         base0 += dens ? g16_msm_popcount(dens, len) : len;
         s = LOCAL(sum_ones)(&acc, bases, &p, threads);
-        if (s == G16_OK) s = LOCAL(pippenger)(&acc, bases, &p, o, threads);
+        if (s == G16_OK) s = LOCAL(pippenger)(&acc, bases, psi ? planes : NULL, &p, o, threads);
     }
     g16_msm_prep_free(&p);
+#if MSM_PSI
+    free(tab.t);
+#endif
     if (s == G16_OK) PT(_xyzz_to_jac)(out, &acc);
     return s;
 }

@@ -26,6 +26,7 @@ typedef struct MG_LOCAL(job) {
     const MG_AFF *bases;
     const g16_fr *s;
     const merge_plan *pl;
+    const uint32_t *lone_s;  /* the lone scalars' indices into s (lone_i or lone_k) */
     uint8_t *ok;
     size_t tasks;
     g16_status err;
@@ -38,7 +39,7 @@ static void MG_LOCAL(task)(void *ctx, size_t t, unsigned worker)
     (void)worker;
     size_t lo = pl->n_lone * t / j->tasks, hi = pl->n_lone * (t + 1) / j->tasks;
     for (size_t e = lo; e < hi; e++) {
-        j->cs[e] = j->s[pl->lone_i[e]];
+        j->cs[e] = j->s[j->lone_s[e]];
         j->cb[e] = j->bases[pl->lone_k[e]];
     }
     size_t G = pl->n_groups, members = 0;
@@ -86,11 +87,54 @@ static void MG_LOCAL(task)(void *ctx, size_t t, unsigned worker)
     free(neg);
 }
 
+/* The group sums and the compact MSM for a plan that applies (form: merge_plan_form);
+ * t0, t1: when the plan was begun and done (for the debug line). */
+static g16_status MG_LOCAL(run)(MG_JAC *out, const MG_AFF *bases, const g16_fr *s, size_t n,
+                                const merge_plan *plp, int form, double t0, double t1)
+{
+    const merge_plan pl = *plp;
+    g16_status st = G16_OK;
+    const uint32_t *group_s = form ? pl.group_k : pl.group_i;
+    /* the compact MSM: the lone scalars with their bases, then one point a group */
+    size_t m = pl.n_lone + pl.n_groups;
+    g16_fr *cs = malloc((m ? m : 1) * sizeof *cs);
+    MG_AFF *cb = malloc((m ? m : 1) * sizeof *cb);
+    if (!cs || !cb) {
+        st = g16_fail(G16_ERR_NOMEM, "msm merge: %zu points", m);
+    } else {
+        size_t members = pl.start[pl.n_groups];
+        MG_LOCAL(job) j = {malloc((members + 1) * sizeof(MG_AFF)), cb, cs, bases, s, &pl,
+                           form ? pl.lone_k : pl.lone_i, malloc(members + 1),
+                           2 * (size_t)g16_pool_size(NULL), G16_OK};
+        if (!j.acc || !j.ok) j.err = G16_ERR_NOMEM;
+        else g16_pool_tasks(NULL, j.tasks, MG_LOCAL(task), &j);
+        /* one point a group: its tree's root */
+        for (size_t q = 0; j.err == G16_OK && q < pl.n_groups; q++) {
+            uint32_t g = pl.order[q];
+            cs[pl.n_lone + q] = s[group_s[g]];
+            if (j.ok[pl.start[g]]) cb[pl.n_lone + q] = j.acc[pl.start[g]];
+            else MG_PT(_affine_set_infinity)(&cb[pl.n_lone + q]);
+        }
+        free(j.acc);
+        free(j.ok);
+        if (j.err) st = g16_fail(j.err, "msm merge: group sums of %zu groups", pl.n_groups);
+    }
+    size_t n_lone = pl.n_lone, n_groups = pl.n_groups;
+    double t2 = merge_now();
+    if (st == G16_OK) st = MG_CAT(g16_msm_, MG)(out, cb, m, cs, m, NULL);
+    if (merge_debug())
+        fprintf(stderr, "msm merge g%d: n %zu: %zu lone + %zu groups = %zu points; plan %.1f ms, copy+sums %.1f ms, "
+                "msm %.1f ms\n", MG_GROUP, n, n_lone, n_groups, m, 1e3 * (t1 - t0), 1e3 * (t2 - t1),
+                1e3 * (merge_now() - t2));
+    free(cs);
+    free(cb);
+    return st;
+}
+
 g16_status MG_CAT(MG_CAT(g16_msm_, MG), _merged)(MG_JAC *out, const MG_AFF *bases, size_t n_bases,
                                                  const g16_fr *s, size_t n, const uint64_t *density)
 {
-    if (n < G16_MSM_MERGE_MIN || n > G16_MSM_MERGE_MAX || !s || !bases || merge_off())
-        return MG_CAT(g16_msm_, MG)(out, bases, n_bases, s, n, density);
+    if (!merge_applies(n, s, bases)) return MG_CAT(g16_msm_, MG)(out, bases, n_bases, s, n, density);
     merge_plan pl;
     double t0 = merge_now();
     g16_status st = merge_plan_make(&pl, s, n, density, n_bases);
@@ -102,40 +146,25 @@ g16_status MG_CAT(MG_CAT(g16_msm_, MG), _merged)(MG_JAC *out, const MG_AFF *base
         merge_plan_free(&pl);
         return MG_CAT(g16_msm_, MG)(out, bases, n_bases, s, n, density);
     }
-    /* the compact MSM: the lone scalars with their bases, then one point a group */
-    size_t m = pl.n_lone + pl.n_groups;
-    g16_fr *cs = malloc((m ? m : 1) * sizeof *cs);
-    MG_AFF *cb = malloc((m ? m : 1) * sizeof *cb);
-    if (!cs || !cb) {
-        st = g16_fail(G16_ERR_NOMEM, "msm merge: %zu points", m);
-    } else {
-        size_t members = pl.start[pl.n_groups];
-        MG_LOCAL(job) j = {malloc((members + 1) * sizeof(MG_AFF)), cb, cs, bases, s, &pl,
-                           malloc(members + 1), 2 * (size_t)g16_pool_size(NULL), G16_OK};
-        if (!j.acc || !j.ok) j.err = G16_ERR_NOMEM;
-        else g16_pool_tasks(NULL, j.tasks, MG_LOCAL(task), &j);
-        /* one point a group: its tree's root */
-        for (size_t q = 0; j.err == G16_OK && q < pl.n_groups; q++) {
-            uint32_t g = pl.order[q];
-            cs[pl.n_lone + q] = s[pl.group_i[g]];
-            if (j.ok[pl.start[g]]) cb[pl.n_lone + q] = j.acc[pl.start[g]];
-            else MG_PT(_affine_set_infinity)(&cb[pl.n_lone + q]);
-        }
-        free(j.acc);
-        free(j.ok);
-        if (j.err) st = g16_fail(j.err, "msm merge: group sums of %zu groups", pl.n_groups);
-    }
-    size_t n_lone = pl.n_lone, n_groups = pl.n_groups;
+    st = MG_LOCAL(run)(out, bases, s, n, &pl, 0, t0, t1);
     merge_plan_free(&pl);
-    double t2 = merge_now();
-    if (st == G16_OK) st = MG_CAT(g16_msm_, MG)(out, cb, m, cs, m, NULL);
-    if (merge_debug())
-        fprintf(stderr, "msm merge g%d: n %zu: %zu lone + %zu groups = %zu points; plan %.1f ms, copy+sums %.1f ms, "
-                "msm %.1f ms\n", MG_GROUP, n, n_lone, n_groups, m, 1e3 * (t1 - t0), 1e3 * (t2 - t1),
-                1e3 * (merge_now() - t2));
-    free(cs);
-    free(cb);
     return st;
+}
+
+g16_status MG_CAT(MG_CAT(g16_msm_, MG), _merged_plan)(MG_JAC *out, const MG_AFF *bases, size_t n_bases,
+                                                      const g16_fr *s, size_t n, const uint64_t *density,
+                                                      const g16_msm_merge_plan *plan)
+{
+    if (!plan || !bases || !s) return MG_CAT(g16_msm_, MG)(out, bases, n_bases, s, n, density);
+    int form = merge_plan_form(&plan->pl, n_bases, n, density);
+    if (form < 0) {
+        if (out) MG_PT(_jac_set_infinity)(out);
+        return g16_fail(G16_ERR_ARG, "msm merge: a plan for %zu scalars (%zu selected) given %zu scalars, %zu bases%s",
+                        plan->pl.n, plan->pl.n_bases, n, n_bases, density ? " and a bitmap" : "");
+    }
+    if (!out) return g16_fail(G16_ERR_ARG, "msm: out is NULL");
+    double t = merge_now();
+    return MG_LOCAL(run)(out, bases, s, n, &plan->pl, form, t, t);
 }
 
 #undef MG_CAT_

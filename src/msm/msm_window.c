@@ -6,9 +6,9 @@
  * numbers were fitted to the measurements in docs/msm.md. */
 #define COST_REDUCE 2.0
 
-static double plan_cost(unsigned c, unsigned threads, size_t m, unsigned *parts_out)
+static double plan_cost(unsigned c, unsigned threads, size_t m, unsigned bits, unsigned *parts_out)
 {
-    unsigned nw = msm_windows(c), best = 1;
+    unsigned nw = msm_windows_b(c, bits), best = 1;
     double best_cost = 0, nb = (double)((size_t)1 << (c - 1));
     if (threads == 0) threads = 1;
     for (unsigned p = 1; p <= 64; p++) {
@@ -24,20 +24,25 @@ static double plan_cost(unsigned c, unsigned threads, size_t m, unsigned *parts_
     return best_cost;
 }
 
-unsigned g16_msm_parts(unsigned c, unsigned threads, size_t m)
+unsigned g16_msm_parts(unsigned c, unsigned threads, size_t m, unsigned bits)
 {
     unsigned p;
-    plan_cost(c, threads, m, &p);
+    plan_cost(c, threads, m, bits, &p);
     return p;
 }
 
 unsigned g16_msm_window_for(size_t m, unsigned threads, int group)
 {
     (void)group;
+    return g16_msm_window_bits(m, threads, MSM_FULL_BITS);
+}
+
+unsigned g16_msm_window_bits(size_t m, unsigned threads, unsigned bits)
+{
     unsigned best = 1;
     double best_cost = 0;
     for (unsigned c = 1; c <= G16_MSM_MAX_WINDOW; c++) {
-        double cost = plan_cost(c, threads, m, NULL);
+        double cost = plan_cost(c, threads, m, bits, NULL);
         if (c == 1 || cost < best_cost) {
             best_cost = cost;
             best = c;

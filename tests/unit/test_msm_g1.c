@@ -82,15 +82,20 @@ static void naive(TJAC *r, const TAFF *b, const g16_fr *s, size_t n)
 }
 
 static const g16_msm_opts variants[] = {
-    {0, G16_MSM_BUCKETS_AUTO, 0, 0, 0},
-    {0, G16_MSM_BUCKETS_AFFINE, 0, 0, 0},
-    {0, G16_MSM_BUCKETS_XYZZ, 0, 0, 0},
-    {0, G16_MSM_BUCKETS_AFFINE, 1, 0, 0},
-    {0, G16_MSM_BUCKETS_XYZZ, 1, 0, 0},
-    {3, G16_MSM_BUCKETS_AFFINE, 0, 0, 0},
-    {5, G16_MSM_BUCKETS_XYZZ, 0, 0, 0},
-    {8, G16_MSM_BUCKETS_AFFINE, 0, 0, 0}, /* 128 buckets: the chained affine reduction */
-    {0, G16_MSM_BUCKETS_AUTO, 0, 0, 64}, /* 64 scalars per piece: the chunk loop */
+    {0, G16_MSM_BUCKETS_AUTO, 0, 0, 0, G16_MSM_PSI_AUTO},
+    {0, G16_MSM_BUCKETS_AFFINE, 0, 0, 0, G16_MSM_PSI_OFF},
+    {0, G16_MSM_BUCKETS_XYZZ, 0, 0, 0, G16_MSM_PSI_OFF},
+    {0, G16_MSM_BUCKETS_AFFINE, 1, 0, 0, G16_MSM_PSI_OFF},
+    {0, G16_MSM_BUCKETS_XYZZ, 1, 0, 0, G16_MSM_PSI_OFF},
+    {3, G16_MSM_BUCKETS_AFFINE, 0, 0, 0, G16_MSM_PSI_OFF},
+    {5, G16_MSM_BUCKETS_XYZZ, 0, 0, 0, G16_MSM_PSI_OFF},
+    {8, G16_MSM_BUCKETS_AFFINE, 0, 0, 0, G16_MSM_PSI_OFF}, /* 128 buckets: the chained affine reduction */
+    {0, G16_MSM_BUCKETS_AUTO, 0, 0, 64, G16_MSM_PSI_OFF}, /* 64 scalars per piece: the chunk loop */
+    /* the ψ split (BLS12-381's G2; elsewhere the same as the plain MSM) */
+    {0, G16_MSM_BUCKETS_AFFINE, 0, 0, 0, G16_MSM_PSI_ON},
+    {0, G16_MSM_BUCKETS_XYZZ, 1, 0, 0, G16_MSM_PSI_ON},
+    {5, G16_MSM_BUCKETS_AFFINE, 0, 0, 0, G16_MSM_PSI_ON},
+    {0, G16_MSM_BUCKETS_AUTO, 0, 0, 64, G16_MSM_PSI_ON},
 };
 #define NVAR (sizeof variants / sizeof variants[0])
 
@@ -104,8 +109,9 @@ static int check_all(const char *what, const TJAC *want, const TAFF *b, size_t n
         g16_status st = MSM_EX(&got, b, nb, s, n, dens, &variants[v]);
         CHECK(st == G16_OK, "%s: variant %zu: status %d", what, v, (int)st);
         int ok = PT(_jac_eq)(&got, want);
-        CHECK(ok, "%s n=%zu: variant %zu (window %u, buckets %d, no_split %d) differs", what, n, v,
-              variants[v].window, (int)variants[v].buckets, variants[v].no_split);
+        CHECK(ok, "%s n=%zu: variant %zu (window %u, buckets %d, no_split %d, psi %d) differs", what, n,
+              v, variants[v].window, (int)variants[v].buckets, variants[v].no_split,
+              (int)variants[v].psi);
         bad += !ok;
     }
     return bad;
@@ -204,7 +210,7 @@ static void test_windows(void)
         unsigned c = cs[ci];
         if ((!BIG || TDIV > 1) && c > 12) break;
         for (int form = 1; form <= 2; form++) {
-            g16_msm_opts o = {c, (g16_msm_buckets)form, 0, 0, 0};
+            g16_msm_opts o = {c, (g16_msm_buckets)form, 0, 0, 0, G16_MSM_PSI_OFF};
             TJAC got;
             CHECK(MSM_EX(&got, b, n, s, n, NULL, &o) == G16_OK, "window %u", c);
             CHECK(PT(_jac_eq)(&got, &want), "window %u form %d differs", c, form);
@@ -222,12 +228,12 @@ static void test_windows(void)
     for (size_t t = 0; t < sizeof sizes / sizeof sizes[0]; t++) {
         size_t m = sizes[t];
         if (m > maxn) continue;
-        g16_msm_opts ox = {4, G16_MSM_BUCKETS_XYZZ, 1, 0, 0};
+        g16_msm_opts ox = {4, G16_MSM_BUCKETS_XYZZ, 1, 0, 0, G16_MSM_PSI_OFF};
         TJAC ref, got;
         CHECK(MSM_EX(&ref, b, m, s, m, NULL, &ox) == G16_OK, "ref n=%zu", m);
         check_all("threshold sizes", &ref, b, m, s, m, NULL);
         for (unsigned th = 1; th <= 64 && (m == 257 || (m == 2049 && TDIV == 1)); th *= 4) {
-            g16_msm_opts o = {0, G16_MSM_BUCKETS_AUTO, 0, th, 0};
+            g16_msm_opts o = {0, G16_MSM_BUCKETS_AUTO, 0, th, 0, G16_MSM_PSI_AUTO};
             CHECK(MSM_EX(&got, b, m, s, m, NULL, &o) == G16_OK, "threads plan %u", th);
             CHECK(PT(_jac_eq)(&got, &ref), "n=%zu planned for %u threads differs", m, th);
         }
@@ -245,7 +251,7 @@ static void test_linearity(void)
     for (size_t i = 0; i < n; i++) g16_test_rand_fr(&rng, &s[i]);
     g16_test_rand_fr(&rng, &a);
     TJAC m1, m2, m3, t;
-    g16_msm_opts xz = {0, G16_MSM_BUCKETS_XYZZ, 0, 0, 0};
+    g16_msm_opts xz = {0, G16_MSM_BUCKETS_XYZZ, 0, 0, 0, G16_MSM_PSI_OFF};
     CHECK(MSM(&m1, b, n, s, n, NULL) == G16_OK, "%s", "linearity msm 1");
     CHECK(MSM_EX(&m3, b, n, s, n, NULL, &xz) == G16_OK, "%s", "linearity msm xyzz");
     CHECK(PT(_jac_eq)(&m1, &m3), "%s", "affine and XYZZ buckets differ at large n");
@@ -278,8 +284,8 @@ static void test_split(void)
                 else
                     g16_test_rand_fr(&rng, &s[i]);
             }
-            g16_msm_opts plain = {0, G16_MSM_BUCKETS_AUTO, 1, 0, 0};
-            g16_msm_opts split = {0, G16_MSM_BUCKETS_AUTO, 0, 0, 0};
+            g16_msm_opts plain = {0, G16_MSM_BUCKETS_AUTO, 1, 0, 0, G16_MSM_PSI_OFF};
+            g16_msm_opts split = {0, G16_MSM_BUCKETS_AUTO, 0, 0, 0, G16_MSM_PSI_AUTO};
             TJAC p, q;
             CHECK(MSM_EX(&p, b, n, s, n, NULL, &plain) == G16_OK, "%s", "plain");
             CHECK(MSM_EX(&q, b, n, s, n, NULL, &split) == G16_OK, "%s", "split");
@@ -361,13 +367,13 @@ static void test_density(void)
     if (n <= 300) {
         naive(&want, full, sz, n);
     } else {
-        g16_msm_opts ox = {0, G16_MSM_BUCKETS_XYZZ, 1, 0, 0};
+        g16_msm_opts ox = {0, G16_MSM_BUCKETS_XYZZ, 1, 0, 0, G16_MSM_PSI_OFF};
         CHECK(MSM_EX(&want, full, n, sz, n, NULL, &ox) == G16_OK, "%s", "dense reference");
     }
     check_all("density", &want, b, nb, s, n, dens);
     TJAC got;
     CHECK(MSM(&got, b, nb + 1, s, n, dens) == G16_ERR_ARG, "%s", "wrong base count accepted");
-    g16_msm_opts odd = {0, G16_MSM_BUCKETS_AUTO, 0, 0, 100};
+    g16_msm_opts odd = {0, G16_MSM_BUCKETS_AUTO, 0, 0, 100, G16_MSM_PSI_AUTO};
     CHECK(MSM_EX(&got, b, nb, s, n, dens, &odd) == G16_ERR_ARG, "%s", "chunk of 100 accepted");
     CHECK(MSM(&got, b, nb, s, n, NULL) == G16_ERR_ARG || nb == n, "%s", "bitmap-less count accepted");
     free(full);

@@ -35,9 +35,11 @@ static void rand_scalars(g16_fr *s, size_t n)
 }
 
 static const g16_msm_opts opts[] = {
-    {0, G16_MSM_BUCKETS_AFFINE, 0, 0, 0},
-    {4, G16_MSM_BUCKETS_AFFINE, 0, 0, 0},
-    {8, G16_MSM_BUCKETS_AFFINE, 1, 0, 0},
+    {0, G16_MSM_BUCKETS_AFFINE, 0, 0, 0, G16_MSM_PSI_OFF},
+    {4, G16_MSM_BUCKETS_AFFINE, 0, 0, 0, G16_MSM_PSI_OFF},
+    {8, G16_MSM_BUCKETS_AFFINE, 1, 0, 0, G16_MSM_PSI_OFF},
+    {0, G16_MSM_BUCKETS_AFFINE, 0, 0, 0, G16_MSM_PSI_ON}, /* G2: 64-bit digits */
+    {5, G16_MSM_BUCKETS_AFFINE, 1, 0, 0, G16_MSM_PSI_ON},
 };
 
 #define DEFINE_RUN(G, AFF, JAC)                                                               \

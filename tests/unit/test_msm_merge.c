@@ -2,7 +2,9 @@
  * test_msm_g1.c checks against the naive sum: many repeats of few values, 0s and
  * 1s among them, density bitmaps, groups whose bases double, cancel to infinity
  * and contain infinity, one huge group, inputs with no repeats (the plain path)
- * and below the size threshold, and a wrong base count.
+ * and below the size threshold, and a wrong base count; one plan for the scalars
+ * with a bitmap and compacted (B1 and B2); some of it again on 1 and 5
+ * threads (the grouping's hash table in 1 and 4 slot ranges).
  *
  * This file is the G1 test and, with TG_* predefined, the body of test_msm_merge_g2.c. */
 #include <stdlib.h>
@@ -10,6 +12,7 @@
 
 #include "check.h"
 #include "rand_field.h"
+#include "common/pool.h"
 #include "curve/curve.h"
 #include "field/fr.h"
 #include "msm/msm.h"
@@ -26,6 +29,7 @@
 #define PT(name) T_CAT(T_CAT(g16_, TG), name)
 #define MSM T_CAT(g16_msm_, TG)
 #define MERGED T_CAT(T_CAT(g16_msm_, TG), _merged)
+#define MERGED_PLAN T_CAT(T_CAT(g16_msm_, TG), _merged_plan)
 
 static g16_rng rng;
 
@@ -129,6 +133,42 @@ static void test_density(void)
     free(s);
 }
 
+/* one grouping for two MSMs (the prover's B1 and B2): the plan made with a bitmap
+ * serves the same scalars with the bitmap and the selected ones compacted */
+static void test_shared_plan(void)
+{
+    size_t n = 9000, words = (n + 63) / 64, nb = 0;
+    uint64_t *dens = calloc(words, 8);
+    for (size_t i = 0; i < n; i++)
+        if (i % 5 != 2) dens[i >> 6] |= 1ull << (i & 63), nb++;
+    TAFF *b = rand_bases(nb);
+    g16_fr *s = malloc(n * sizeof *s), *zb = malloc(nb * sizeof *zb);
+    fill(s, n, 300, 60, 60);
+    for (size_t i = 0, k = 0; i < n; i++)
+        if ((dens[i >> 6] >> (i & 63)) & 1) zb[k++] = s[i];
+    g16_msm_merge_plan *plan = NULL;
+    CHECK(g16_msm_merge_plan_new(&plan, s, n, dens, nb) == G16_OK && plan, "%s", "plan made");
+    TJAC want, got;
+    CHECK(MSM(&want, b, nb, s, n, dens) == G16_OK, "%s", "plain");
+    CHECK(MERGED_PLAN(&got, b, nb, s, n, dens, plan) == G16_OK, "%s", "planned, bitmap");
+    CHECK(PT(_jac_eq)(&got, &want), "%s", "planned MSM with the bitmap differs");
+    CHECK(MERGED_PLAN(&got, b, nb, zb, nb, NULL, plan) == G16_OK, "%s", "planned, compacted");
+    CHECK(PT(_jac_eq)(&got, &want), "%s", "planned MSM over the compacted scalars differs");
+    CHECK(MERGED_PLAN(&got, b, nb, zb, nb - 1, NULL, plan) == G16_ERR_ARG, "%s", "wrong size refused");
+    CHECK(MERGED_PLAN(&got, b, nb, s, n - 64, dens, plan) == G16_ERR_ARG, "%s", "wrong n refused");
+    g16_msm_merge_plan_free(plan);
+    /* no copies: no plan, and the planned form is the plain MSM */
+    for (size_t i = 0; i < n; i++) g16_test_rand_fr(&rng, &s[i]);
+    CHECK(g16_msm_merge_plan_new(&plan, s, n, dens, nb) == G16_OK && !plan, "%s", "no plan for random scalars");
+    CHECK(MSM(&want, b, nb, s, n, dens) == G16_OK, "%s", "plain");
+    CHECK(MERGED_PLAN(&got, b, nb, s, n, dens, NULL) == G16_OK && PT(_jac_eq)(&got, &want), "%s",
+          "planned MSM without a plan");
+    free(dens);
+    free(b);
+    free(s);
+    free(zb);
+}
+
 /* groups of one value over equal bases (doublings), P and −P (a sum reaching
  * infinity, then restarting), infinity bases inside groups, and one group of
  * almost every point */
@@ -181,7 +221,18 @@ int main(void)
     test_repeats();
     test_small_values();
     test_density();
+    test_shared_plan();
     test_degenerate();
     test_plain_paths();
+    /* the grouping cuts its hash table into one slot range a thread (a power of two):
+     * again with one range (the serial pass) and with four */
+    static const unsigned threads[] = {1, 5};
+    for (size_t t = 0; t < sizeof threads / sizeof threads[0]; t++) {
+        CHECK(g16_set_threads(threads[t]) == G16_OK, "%u threads", threads[t]);
+        test_small_values();
+        test_density();
+        test_shared_plan();
+        test_degenerate();
+    }
     return g16_test_finish(TNAME);
 }

@@ -9,10 +9,13 @@
 #include "vectors.h"
 
 static const g16_msm_opts variants[] = {
-    {0, G16_MSM_BUCKETS_AUTO, 0, 0, 0},   {0, G16_MSM_BUCKETS_AFFINE, 0, 0, 0},
-    {0, G16_MSM_BUCKETS_XYZZ, 0, 0, 0},   {0, G16_MSM_BUCKETS_AFFINE, 1, 0, 0},
-    {4, G16_MSM_BUCKETS_AFFINE, 0, 0, 0}, {7, G16_MSM_BUCKETS_XYZZ, 1, 0, 0},
-    {0, G16_MSM_BUCKETS_AUTO, 0, 0, 128},
+    {0, G16_MSM_BUCKETS_AUTO, 0, 0, 0, G16_MSM_PSI_AUTO},
+    {0, G16_MSM_BUCKETS_AFFINE, 0, 0, 0, G16_MSM_PSI_OFF},
+    {0, G16_MSM_BUCKETS_XYZZ, 0, 0, 0, G16_MSM_PSI_OFF},
+    {0, G16_MSM_BUCKETS_AFFINE, 1, 0, 0, G16_MSM_PSI_OFF},
+    {4, G16_MSM_BUCKETS_AFFINE, 0, 0, 0, G16_MSM_PSI_ON},
+    {7, G16_MSM_BUCKETS_XYZZ, 1, 0, 0, G16_MSM_PSI_ON},
+    {0, G16_MSM_BUCKETS_AUTO, 0, 0, 128, G16_MSM_PSI_ON},
 };
 #define NVAR (sizeof variants / sizeof variants[0])
 
