@@ -149,6 +149,18 @@ static uint64_t *merge_bits(uint64_t n_in, const uint64_t *in_bits, uint64_t n_a
     return bits;
 }
 
+/* The L, A, B1 MSMs (and B2 where the backend runs it in start); a backend with the
+ * hinted op leaves B1's grouping of the B scalars to the background B2. */
+static g16_status msms_g1(g16_backend *be, g16_pending *p, const g16_key *key, const g16_prove_input *in,
+                          const uint64_t *abits, const uint64_t *bbits, g16_prove_times *tm)
+{
+    if (!p->have_b2 && be->ops->prove_msms_g1_hinted)
+        return be->ops->prove_msms_g1_hinted(be, &p->l, &p->a_msm, &p->b1_msm, key, in->z, in->n_z, abits,
+                                             bbits, tm, &p->hint);
+    return be->ops->prove_msms_g1(be, &p->l, &p->a_msm, &p->b1_msm, p->have_b2 ? &p->b2 : NULL, key, in->z,
+                                  in->n_z, abits, bbits, tm);
+}
+
 g16_status g16_prove_start(g16_pending **out, g16_key *key, const g16_prove_input *in_)
 {
     g16_prove_input in = *in_;
@@ -217,8 +229,7 @@ g16_status g16_prove_start(g16_pending **out, g16_key *key, const g16_prove_inpu
     a = b = c = NULL;
     if (in.abc_wait) {
         /* z first: a, b, c are not written yet (the engine's early device start) */
-        st = be->ops->prove_msms_g1(be, &p->l, &p->a_msm, &p->b1_msm, p->have_b2 ? &p->b2 : NULL, key,
-                                    in.z, in.n_z, abits, bbits, &tm);
+        st = msms_g1(be, p, key, &in, abits, bbits, &tm);
         if (!st) st = in.abc_wait(in.abc_user);
         if (!st) st = be->ops->prove_h(be, &p->h, key, &in, log_n, &tm);
         a = in.a, b = in.b, c = in.c; /* NULL once prove_h took them */
@@ -232,14 +243,7 @@ g16_status g16_prove_start(g16_pending **out, g16_key *key, const g16_prove_inpu
         st = be->ops->prove_h(be, &p->h, key, &in, log_n, &tm);
         a = in.a, b = in.b, c = in.c;
         if (st) goto done;
-        if (!p->have_b2 && be->ops->prove_msms_g1_hinted)
-            st = be->ops->prove_msms_g1_hinted(be, &p->l, &p->a_msm, &p->b1_msm, key, in.z,
-                                               in.n_z, abits, bbits, &tm, &p->hint);
-        else
-            st = be->ops->prove_msms_g1(be, &p->l, &p->a_msm, &p->b1_msm,
-                                        p->have_b2 ? &p->b2 : NULL, key, in.z, in.n_z, abits,
-                                        bbits, &tm);
-        if (st) goto done;
+        if ((st = msms_g1(be, p, key, &in, abits, bbits, &tm))) goto done;
     }
 
     if (!p->have_b2 && !(p->zb = g16_malloc((key->n_b_g2 ? key->n_b_g2 : 1) * sizeof *p->zb))) {
