@@ -45,6 +45,10 @@
 #                     printed as AB rows with each stage's seconds, for an A/B in the proof
 #        NTT_ENV="ENV ..."  also the NTT differential set (to 2^20) and the NTT timings under
 #                     these environment settings (e.g. G16_CUDA_NTT_T128=1), rows ntt*e_*
+#        G2PAIR_AB="MODES"  also G2's level 0 under each G16_CUDA_MSM_G2_PAIR mode (e.g. "0 1 3 4":
+#                     0 a point a thread, else over lane pairs compiled for that many blocks a
+#                     multiprocessor): the G2 differential set to 2^16 with the
+#                     edge chunks (g16_gpu_diff --g2-only) and the G2 timings (rows msm_g2pMODE)
 #        OVERLAP_AB=1  also run the differential test and a 2^26 prove_start with
 #                     G16_CUDA_OVERLAP=0 (H-step uploads not overlapped), for an A/B against the default
 # Exit status: 0 when the build and the differential test passed.
@@ -224,6 +228,15 @@ if [ -n "${G2INL_BIN:-}" ]; then
         sed 's/^RESULT msm_g2 /RESULT msm_g2i /' >>"$out/bench.log"
 fi
 
+if [ -n "${G2PAIR_AB:-}" ]; then
+    for m in $G2PAIR_AB; do
+        say "G2 level 0 with G16_CUDA_MSM_G2_PAIR=$m: G2 differential set and timings"
+        variant_diff "G2 pair mode $m" "diff-g2p$m.log" env G16_CUDA_MSM_G2_PAIR=$m "$bin/g16_gpu_diff" --g2-only 65536 &&
+            G16_CUDA_MSM_G2_PAIR=$m timeout "${BENCH_TIMEOUT:-1500}" "$bin/g16_gpu_bench" --only g2 2>&1 |
+            sed "s/^RESULT msm_g2 /RESULT msm_g2p$m /" >>"$out/bench.log"
+    done
+fi
+
 if [ -n "${NTT_AB:-}" ]; then
     say "NTT: differential set to 2^20 (default radix 8) and timings of radix 2, 4, 8"
     variant_diff "NTT" diff-ntt8.log "$bin/g16_gpu_diff" --ntt-only 20 &&
@@ -281,7 +294,7 @@ awk -v vn="$v_ntt" -v v1="$v_g1" -v v2="$v_g2" '
     } else if (w == "msm_g1" || w == "msm_g1f" || w == "msm_g1a") {
         floor = sprintf("%.1f", 70.0 * n / 2^24); v = v1
         if (lg == 20) peer = 22.4; if (lg == 22) peer = 54.0; if (lg == 24) peer = 156; if (lg == 26) peer = 561
-    } else if (w == "msm_g2" || w == "msm_g2i") { floor = sprintf("%.1f", 210.0 * n / 2^24); v = v2 }
+    } else if (w ~ /^msm_g2/) { floor = sprintf("%.1f", 210.0 * n / 2^24); v = v2 }
     printf "%-8s %5d %11.2f %11.2f %11s %9s %6s\n", w, lg, k, t, floor, peer, v
 }' "$out/bench.log"
 echo

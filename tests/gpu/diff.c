@@ -1,9 +1,11 @@
 /* Differential test: CUDA backend vs CPU reference, bit for bit, on fresh random
  * inputs (seed from the clock unless G16_TEST_SEED is set; printed either way).
  *
- *   g16_gpu_diff [--quick | --cpu-only | --ntt-only LOG | --fold-only N]   (--cpu-only: the
- *   CPU references alone; --ntt-only: the NTT set up to 2^LOG alone, e.g. to check a
- *   G16_CUDA_NTT_* knob; --fold-only: the folded-bases MSM set up to N points alone)
+ *   g16_gpu_diff [--quick | --cpu-only | --ntt-only LOG | --fold-only N | --g2-only N]
+ *   (--cpu-only: the CPU references alone; --ntt-only: the NTT set up to 2^LOG alone, e.g.
+ *   to check a G16_CUDA_NTT_* knob; --fold-only: the folded-bases MSM set up to N points
+ *   alone; --g2-only: the G2 MSM set up to N points and its edge chunks, e.g. to check a
+ *   G16_CUDA_MSM_G2_PAIR mode)
  *
  * Covers: device field ops (Fr, Fp, Fp2 mul; Fp add/sub) incl. 0, 1, p-1;
  * NTT sizes 2^0..2^22 in every direction/coset/order combination against a
@@ -419,6 +421,7 @@ int main(int argc, char **argv)
     diff_test_msm_g1(ctx, quick ? 4096 : (size_t)1 << 20);
     diff_test_msm_g1_fold(ctx, quick ? 4096 : (size_t)1 << 18);
     diff_test_msm_g2(ctx, quick ? 1000 : 65536);
+    diff_test_msm_g2_edges(ctx);
     diff_test_h_msm(ctx);
     g16_cuda_ctx_destroy(ctx);
     return g16_test_finish("g16_gpu_diff_bn254");
@@ -452,6 +455,12 @@ int main(int argc, char **argv)
         g16_cuda_ctx_destroy(ctx);
         return g16_test_finish("g16_gpu_diff --ntt-only");
     }
+    if (argc > 2 && !strcmp(argv[1], "--g2-only")) { /* G2 MSMs: G16_CUDA_MSM_G2_PAIR A/Bs */
+        diff_test_msm_g2(ctx, (size_t)atoll(argv[2]));
+        diff_test_msm_g2_edges(ctx);
+        g16_cuda_ctx_destroy(ctx);
+        return g16_test_finish("g16_gpu_diff --g2-only");
+    }
     if (argc > 2 && !strcmp(argv[1], "--fold-only")) {
         diff_test_msm_g1_fold(ctx, (size_t)atoll(argv[2]));
         g16_cuda_ctx_destroy(ctx);
@@ -473,6 +482,7 @@ int main(int argc, char **argv)
     diff_test_msm_g1(ctx, quick ? 4096 : (size_t)1 << 20);
     diff_test_msm_g1_fold(ctx, quick ? 4096 : (size_t)1 << 18);
     diff_test_msm_g2(ctx, quick ? 1000 : 65536);
+    diff_test_msm_g2_edges(ctx);
     diff_test_h_msm(ctx);
     diff_test_rows_resident(ctx);
     diff_test_z_split(ctx);

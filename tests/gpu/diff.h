@@ -18,6 +18,7 @@ size_t diff_first_diff(const g16_fr *a, const g16_fr *b, size_t n);
 void diff_test_msm_g1(g16_cuda_ctx *ctx, size_t max_n);
 void diff_test_msm_g1_fold(g16_cuda_ctx *ctx, size_t max_n);
 void diff_test_msm_g2(g16_cuda_ctx *ctx, size_t max_n);
+void diff_test_msm_g2_edges(g16_cuda_ctx *ctx);
 void diff_test_h_msm(g16_cuda_ctx *ctx);
 void diff_test_rows_resident(g16_cuda_ctx *ctx);
 void diff_test_z_split(g16_cuda_ctx *ctx);

@@ -296,6 +296,63 @@ void diff_test_msm_g2(g16_cuda_ctx *ctx, size_t max_n)
     }
 }
 
+/* The special cases of a bucket's running sum inside one level-0 chunk (G2 runs it
+ * over lane pairs, field_pair.cuh, where both lanes must take every branch together):
+ * groups of bases P, P, −2P, O, Q, −Q, Q, Q with one scalar for all, so each window's
+ * entries form one run in base order and the sum meets a doubling, a cancellation,
+ * an infinite base, a start from infinity and a second doubling; chunks of 2, 3, 4, 5
+ * and 16 entries (G16_CUDA_MSM_RUN) cut that pattern at every offset. */
+void diff_test_msm_g2_edges(g16_cuda_ctx *ctx)
+{
+    enum { GROUPS = 24, N = 8 * GROUPS };
+    g16_g2_affine *b = malloc(N * sizeof *b);
+    g16_fr *sc = malloc(N * sizeof *sc);
+    if (!b || !sc) {
+        CHECK(0, "out of memory");
+        free(b), free(sc);
+        return;
+    }
+    g16_g2_jac gen, p, q, p2;
+    g16_g2_jac_generator(&gen);
+    for (int g = 0; g < GROUPS; g++) {
+        uint64_t k1[4], k2[4];
+        for (int i = 0; i < 4; i++) k1[i] = g16_rng_u64(&diff_rng), k2[i] = g16_rng_u64(&diff_rng);
+        g16_g2_mul(&p, &gen, k1);
+        g16_g2_mul(&q, &gen, k2);
+        g16_g2_jac_dbl(&p2, &p);
+        g16_g2_jac_neg(&p2, &p2);
+        g16_g2_affine *o = b + 8 * g;
+        g16_g2_jac_to_affine(&o[0], &p);
+        o[1] = o[0];
+        g16_g2_jac_to_affine(&o[2], &p2);
+        g16_g2_affine_set_infinity(&o[3]);
+        g16_g2_jac_to_affine(&o[4], &q);
+        g16_g2_affine_neg(&o[5], &o[4]);
+        o[6] = o[4];
+        o[7] = o[4];
+    }
+    const char *was = getenv("G16_CUDA_MSM_RUN");
+    char *saved = was ? strdup(was) : NULL;
+    static const char *runs[] = {"2", "3", "4", "5", "16"};
+    int fails = 0;
+    for (int r = 0; r < 2 * (int)(sizeof runs / sizeof *runs); r++) {
+        make_scalars(sc, N, 2); /* a fresh common scalar: two a chunk length */
+        g16_g2_jac want;
+        CHECK(g16_msm_g2(&want, b, N, sc, N, NULL) == G16_OK, "cpu msm: %s", g16_last_error());
+        setenv("G16_CUDA_MSM_RUN", runs[r / 2], 1);
+        g16_cuda_msm_opts o = {0, 0, 0};
+        int ok = cuda_msm_eq_g2(ctx, &want, b, N, sc, N, NULL, &o);
+        CHECK(ok, "G2 MSM over doublings and cancellations differs (chunks of %s)", runs[r / 2]);
+        fails += !ok;
+    }
+    if (saved) setenv("G16_CUDA_MSM_RUN", saved, 1);
+    else unsetenv("G16_CUDA_MSM_RUN");
+    free(saved);
+    printf("msm g2 edges: %s\n", fails ? "FAIL" : "ok");
+    fflush(stdout);
+    free(b), free(sc);
+}
+
 /* H step then the H-query MSM straight from the device copy of h. */
 void diff_test_h_msm(g16_cuda_ctx *ctx)
 {

@@ -117,7 +117,7 @@ static void check_flat(const uint32_t *len, uint32_t nb, uint32_t K, uint32_t ta
     X *part = new X[off[nb] + 1];
     for (uint32_t i = 0; i <= off[nb]; i++) part[i] = X::inf();
     for (uint32_t t = 0; (size_t)t * K < total; t++)
-        msm_flat_chunk<g16_dfp>(part, off, bs, keys, vals, bases, total, nb, K, t);
+        msm_flat_chunk<flat_whole<g16_dfp>>(part, off, bs, keys, vals, bases, total, nb, K, t);
     for (uint32_t b = 0; b < nb; b++) {
         X sum = X::inf();
         for (uint32_t i = off[b]; i < off[b + 1]; i++) sum = padd<g16_dfp>(sum, part[i]);

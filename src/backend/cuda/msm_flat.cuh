@@ -15,6 +15,7 @@
 #ifndef G16_BACKEND_CUDA_MSM_FLAT_CUH
 #define G16_BACKEND_CUDA_MSM_FLAT_CUH
 
+#include "field_pair.cuh"
 #include "msm_reduce.cuh"
 
 // The chunks of K entries that the run [s, e) meets (0 for an empty run).
@@ -23,13 +24,47 @@ G16_HD uint32_t msm_flat_items(uint32_t s, uint32_t e, uint32_t K)
     return e > s ? (e - 1) / K - s / K + 1 : 0;
 }
 
-// Thread t's chunk: entries [tK, min(tK + K, total)), up to the first key >= nb
-// (zero digits' sentinels sort last).
+// How a level-0 thread reads bases and writes partial sums.  flat_whole: a point a
+// thread, stored as the accumulation's field type F.
 template <class F>
-G16_HD void msm_flat_chunk(g16_dxyzz<F> *part, const uint32_t *off, const uint32_t *bstart,
-                           const uint32_t *keys, const uint32_t *vals, const g16_daff<F> *bases,
+struct flat_whole {
+    typedef F field;
+    typedef g16_daff<F> aff;
+    typedef g16_dxyzz<F> xyzz;
+    G16_HD static g16_daff<F> ld(const aff *p) { return ld_vec(p); }
+    G16_HD static void st(xyzz *p, const g16_dxyzz<F> &a) { st_vec(p, a); }
+};
+#ifdef __CUDACC__
+// flat_pair: G2 over a lane pair (field_pair.cuh).  A lane moves its component of each
+// coordinate (c0 then c1, 48 bytes each, in the stored layout), so a pair's two loads
+// are the 96 adjacent bytes of one coordinate.
+template <class FP>
+struct flat_pair {
+    typedef g16_dfp2_pair_t<FP> field;
+    typedef g16_daff<g16_dfp2> aff;
+    typedef g16_dxyzz<g16_dfp2> xyzz;
+    __device__ static FP ld1(const g16_dfp2 *p) { return ld_vec(&p->c0 + field::odd()); }
+    __device__ static void st1(g16_dfp2 *p, const FP &x) { st_vec(&p->c0 + field::odd(), x); }
+    __device__ static g16_daff<field> ld(const aff *p) { return {{ld1(&p->x)}, {ld1(&p->y)}}; }
+    __device__ static void st(xyzz *p, const g16_dxyzz<field> &a)
+    {
+        st1(&p->x, a.x.v);
+        st1(&p->y, a.y.v);
+        st1(&p->zz, a.zz.v);
+        st1(&p->zzz, a.zzz.v);
+    }
+};
+#endif
+
+// Thread t's chunk: entries [tK, min(tK + K, total)), up to the first key >= nb
+// (zero digits' sentinels sort last).  With flat_pair both lanes of a pair run it
+// for the same t, so every branch is taken by both.
+template <class IO>
+G16_HD void msm_flat_chunk(typename IO::xyzz *part, const uint32_t *off, const uint32_t *bstart,
+                           const uint32_t *keys, const uint32_t *vals, const typename IO::aff *bases,
                            size_t total, uint32_t nb, uint32_t K, uint32_t t)
 {
+    typedef typename IO::field F;
     size_t p = (size_t)t * K;
     const size_t e = p + K < total ? p + K : total;
     if (p >= e) return;
@@ -38,10 +73,10 @@ G16_HD void msm_flat_chunk(g16_dxyzz<F> *part, const uint32_t *off, const uint32
     g16_dxyzz<F> acc = g16_dxyzz<F>::inf();
     for (; p < e; p++) {
         const uint32_t v = vals[p];
-        acc = madd<F>(acc, ld_vec(&bases[v & 0x7fffffffu]), (v >> 31) != 0);
+        acc = madd<F>(acc, IO::ld(&bases[v & 0x7fffffffu]), (v >> 31) != 0);
         const uint32_t kn = p + 1 < e ? keys[p + 1] : nb;  // the chunk's end flushes too
         if (kn != k) {
-            st_vec(&part[off[k] + t - bstart[k] / K], acc);
+            IO::st(&part[off[k] + t - bstart[k] / K], acc);
             if (kn >= nb) break;
             acc = g16_dxyzz<F>::inf();
             k = kn;
@@ -71,7 +106,22 @@ __global__ void __launch_bounds__(128, MB)
 {
     uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
     if (t >= threads) return;
-    msm_flat_chunk<F>(part, off, bstart, keys, vals, bases, total, nb, K, t);
+    msm_flat_chunk<flat_whole<F>>(part, off, bstart, keys, vals, bases, total, nb, K, t);
 }
+
+#ifdef __CUDACC__
+// G2's level 0 over lane pairs (field_pair.cuh): threads 2t and 2t + 1 run chunk t,
+// so a launch has 2 × chunks threads; `chunks` counts the chunks.
+template <class FP, int MB = 1>
+__global__ void __launch_bounds__(128, MB)
+    flat_pieces_pair(g16_dxyzz<g16_dfp2> *part, const uint32_t *off, const uint32_t *bstart,
+                     const uint32_t *keys, const uint32_t *vals, const g16_daff<g16_dfp2> *bases,
+                     size_t total, uint32_t nb, uint32_t K, uint32_t chunks)
+{
+    const size_t t = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) >> 1;
+    if (t >= chunks) return;  // both lanes of a pair leave together
+    msm_flat_chunk<flat_pair<FP>>(part, off, bstart, keys, vals, bases, total, nb, K, (uint32_t)t);
+}
+#endif
 
 #endif

@@ -438,6 +438,19 @@ static g16_status accumulate_buckets(g16_cuda_ctx *ctx, g16_dxyzz<F> *buckets,
                 if constexpr (std::is_same<F, g16_dfp>::value)
                     flat_pieces<F, 3><<<grid_for(chunks, tpb), tpb, 0, ctx->stream>>>(
                         pt, of, cs, keys, vals, bases, total, nb, K, (uint32_t)chunks);
+            } else if (std::is_same<F, g16_dfp2>::value && tu.g2_pair) {
+                if constexpr (std::is_same<F, g16_dfp2>::value) {
+                    const unsigned g = grid_for(2 * chunks, tpb);
+                    if (tu.g2_pair == 4)
+                        flat_pieces_pair<g16_dfp, 4><<<g, tpb, 0, ctx->stream>>>(pt, of, cs, keys, vals, bases,
+                                                                        total, nb, K, (uint32_t)chunks);
+                    else if (tu.g2_pair == 3)
+                        flat_pieces_pair<g16_dfp, 3><<<g, tpb, 0, ctx->stream>>>(pt, of, cs, keys, vals, bases,
+                                                                        total, nb, K, (uint32_t)chunks);
+                    else
+                        flat_pieces_pair<g16_dfp, 1><<<g, tpb, 0, ctx->stream>>>(pt, of, cs, keys, vals, bases,
+                                                                        total, nb, K, (uint32_t)chunks);
+                }
             } else {
                 flat_pieces<H><<<grid_for(chunks, tpb), tpb, 0, ctx->stream>>>(
                     (XH *)pt, of, cs, keys, vals, (const AH *)bases, total, nb, K, (uint32_t)chunks);

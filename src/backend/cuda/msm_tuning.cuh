@@ -28,14 +28,19 @@
 //                        (run_pieces) instead of flat chunks (msm_flat.cuh)
 //   G16_CUDA_MSM_LIVEWIN=0 window sized by the bases only, not by the device scalars
 //                        that are not 0 or 1 (msm_run)
+//   G16_CUDA_MSM_G2_PAIR=0|1|3|4  G2's flat level 0: 0 a point a thread (g16_dfp2_hot),
+//                        else over lane pairs (field_pair.cuh) in the instance compiled
+//                        for that many blocks of 128 a multiprocessor (2 means 1);
+//                        default 0 until the card has measured the pairs
 struct msm_tuning {
     uint32_t run_len, seg_len, c_max, c_min;  // run_len 0: the group's (msm_traits)
     int occupancy, affine, live_window, flat;
     unsigned lg_big, flat_tpb, flat_lb;
+    int g2_pair;
 };
 static msm_tuning msm_tuning_get()
 {
-    msm_tuning t = {0, MSM_SEG_LEN, 22, 2, 0, 0, 1, 1, 0, 128, 3};
+    msm_tuning t = {0, MSM_SEG_LEN, 22, 2, 0, 0, 1, 1, 0, 128, 3, 0};
     const char *v;
     if ((v = getenv("G16_CUDA_MSM_RUN")) && atoi(v) >= 2 && atoi(v) <= 4096) t.run_len = (uint32_t)atoi(v);
     if ((v = getenv("G16_CUDA_MSM_SEG")) && atoi(v) >= 1 && atoi(v) <= 4096) t.seg_len = (uint32_t)atoi(v);
@@ -50,6 +55,7 @@ static msm_tuning msm_tuning_get()
         t.flat_tpb = (unsigned)atoi(v);
     if ((v = getenv("G16_CUDA_MSM_FLAT_LB")) && (atoi(v) == 1 || atoi(v) == 3))
         t.flat_lb = (unsigned)atoi(v);
+    if ((v = getenv("G16_CUDA_MSM_G2_PAIR")) && atoi(v) >= 0 && atoi(v) <= 4) t.g2_pair = atoi(v);
     return t;
 }
 
