@@ -23,7 +23,8 @@
 #           3. the window bench with --backend cpu --sectors 235 (a tenth; CPU prove for
 #              comparison), skipped when SKIP_CPU=1 or when 330 s have gone already;
 #           4. a short table; the logs under $OUT (default build-post/out).
-# Env: POST_TIMEOUT (seconds for step 1, default 360; step 2 gets at most 180), POST_REPS (default 3).
+# Env: POST_TIMEOUT (seconds for step 1, default 360; step 2 gets at most 180), POST_REPS (default 3),
+#      SKIP_WINNING=1 (no step 2), SKIP_CPU=1 (no step 3).
 # Exit status: 0 when step 1 ran and every row checked.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -64,11 +65,13 @@ run() {
     rc=$?
     cat "$out/window-cuda.txt"
     say "step 1: rc $rc, $((SECONDS - t0)) s"
-    say "2. WinningPoSt 32 GiB on cuda, a real TEST-ONLY key (setup here), verified proofs"
     local w=$out/win R=cdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd
     local P=0101010101010101010101010101010101010101010101010101010101010101
     mkdir -p "$w"
-    if timeout 90 bash -c "'$g16' filecoin make-vanilla --kind winning --sector-size 32GiB --sector-id 4242 \
+    if [ "${SKIP_WINNING:-0}" = 1 ]; then
+        say "2. WinningPoSt skipped (SKIP_WINNING=1)"
+    elif say "2. WinningPoSt 32 GiB on cuda, a real TEST-ONLY key (setup here), verified proofs" &&
+        timeout 90 bash -c "'$g16' filecoin make-vanilla --kind winning --sector-size 32GiB --sector-id 4242 \
             --randomness $R --seed w -o '$w/win.vp' && '$g16' filecoin circuit --kind winning --sector-size 32GiB \
             -o '$w/win.g16c' && '$g16' setup --circuit '$w/win.g16c' --seed 8 -o '$w/win.params' --vk '$w/win.vk' &&
             '$g16' key cache '$w/win.params' -o '$w/win.g16k'" >"$out/winning-setup.txt" 2>&1; then
