@@ -37,6 +37,7 @@ struct msm_traits<g16_dfp> {
     // level (session 7, G16_CUDA_MSM_RUN=64 for every MSM: G1 2^24 −1.5%, 2^26 −1.4 to
     // −2%, but a proof's sparse B1 and G2's B2 lost what its H query gained).
     static constexpr uint32_t dense_run = 32, dense_len = 64;
+    static constexpr uint32_t pair_dense_run = 0, pair_dense_len = 0;  // G1 has no lane pairs
     static constexpr g16_group group = G16_G1;
 };
 template <>
@@ -47,17 +48,22 @@ struct msm_traits<g16_dfp2> {
     // G2 2^24 (H200, session 6): 441 ms with 16, 462 with 32
     static constexpr uint32_t run_len = 16;
     static constexpr uint32_t dense_run = 0, dense_len = 16;  // no dense length
+    // Level 0 over lane pairs (field_pair.cuh) takes chunks of 32 in large dense MSMs
+    // (H100, sixth session: 2^24 392 → 375 ms; a WindowPoSt B2 over 800 sectors 0.763 →
+    // 0.714 s; chunks of 8 lost: 425 ms).
+    static constexpr uint32_t pair_dense_run = 32, pair_dense_len = 32;
     static constexpr g16_group group = G16_G2;
 };
 
-// Level 0's piece length for `total` sorted pairs over nb buckets (G16_CUDA_MSM_RUN
-// overrides it for every MSM).
+// Level 0's piece length for `total` sorted pairs over nb buckets; `pairs`: G2's level 0
+// runs over lane pairs (G16_CUDA_MSM_RUN overrides it for every MSM).
 template <class F>
-G16_HD uint32_t msm_run_len(size_t total, uint32_t nb)
+G16_HD uint32_t msm_run_len(size_t total, uint32_t nb, bool pairs = false)
 {
     typedef msm_traits<F> T;
-    const bool dense = T::dense_run && nb && total >= ((size_t)1 << 27) && total / nb >= T::dense_run;
-    return dense ? T::dense_len : T::run_len;
+    const uint32_t run = pairs ? T::pair_dense_run : T::dense_run;
+    const bool dense = run && nb && total >= ((size_t)1 << 27) && total / nb >= run;
+    return dense ? (pairs ? T::pair_dense_len : T::dense_len) : T::run_len;
 }
 
 #endif

@@ -31,7 +31,9 @@
 //   G16_CUDA_MSM_G2_PAIR=0|1|3|4  G2's flat level 0: 0 a point a thread (g16_dfp2_hot),
 //                        else over lane pairs (field_pair.cuh) in the instance compiled
 //                        for that many blocks of 128 a multiprocessor (2 means 1);
-//                        default 0 until the card has measured the pairs
+//                        default 1: unspilled at 254 registers, it beat 3 (168
+//                        registers, 80 B spilled) and 4 (H100, sixth session: G2 2^24
+//                        388 / 423 / 426 ms against 504 a point a thread)
 struct msm_tuning {
     uint32_t run_len, seg_len, c_max, c_min;  // run_len 0: the group's (msm_traits)
     int occupancy, affine, live_window, flat;
@@ -40,7 +42,7 @@ struct msm_tuning {
 };
 static msm_tuning msm_tuning_get()
 {
-    msm_tuning t = {0, MSM_SEG_LEN, 22, 2, 0, 0, 1, 1, 0, 128, 3, 0};
+    msm_tuning t = {0, MSM_SEG_LEN, 22, 2, 0, 0, 1, 1, 0, 128, 3, 1};
     const char *v;
     if ((v = getenv("G16_CUDA_MSM_RUN")) && atoi(v) >= 2 && atoi(v) <= 4096) t.run_len = (uint32_t)atoi(v);
     if ((v = getenv("G16_CUDA_MSM_SEG")) && atoi(v) >= 1 && atoi(v) <= 4096) t.seg_len = (uint32_t)atoi(v);
