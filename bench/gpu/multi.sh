@@ -38,7 +38,7 @@ if [ "$mode" = "--pack" ]; then
     cp "$bd/g16" "$pack/bin/"
     # the kernel benchmark and the differential test too, when built (run.sh with
     # G16_GPU_BIN=PACK/bin runs them)
-    for b in g16_gpu_bench g16_gpu_diff; do [ -x "$bd/$b" ] && cp "$bd/$b" "$pack/bin/"; done
+    for b in g16_gpu_bench g16_gpu_diff g16_gpu_diff_bn254; do [ -x "$bd/$b" ] && cp "$bd/$b" "$pack/bin/"; done
     # glibc's own libraries and the CUDA driver come from the GPU machine; the rest travels.
     ldd "$bd/g16" | awk '/=> \//{print $3}' | while read -r lib; do
         case $(basename "$lib") in
