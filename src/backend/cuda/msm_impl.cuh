@@ -444,14 +444,14 @@ static g16_status accumulate_buckets(g16_cuda_ctx *ctx, g16_dxyzz<F> *buckets,
                 if constexpr (std::is_same<F, g16_dfp2>::value) {
                     const unsigned g = grid_for(2 * chunks, tpb);
                     if (tu.g2_pair == 4)
-                        flat_pieces_pair<g16_dfp, 4><<<g, tpb, 0, ctx->stream>>>(pt, of, cs, keys, vals, bases,
-                                                                        total, nb, K, (uint32_t)chunks);
+                        flat_pieces_pair<g16_dfp, 4><<<g, tpb, 0, ctx->stream>>>(
+                            pt, of, cs, keys, vals, bases, total, nb, K, (uint32_t)chunks);
                     else if (tu.g2_pair == 3)
-                        flat_pieces_pair<g16_dfp, 3><<<g, tpb, 0, ctx->stream>>>(pt, of, cs, keys, vals, bases,
-                                                                        total, nb, K, (uint32_t)chunks);
+                        flat_pieces_pair<g16_dfp, 3><<<g, tpb, 0, ctx->stream>>>(
+                            pt, of, cs, keys, vals, bases, total, nb, K, (uint32_t)chunks);
                     else
-                        flat_pieces_pair<g16_dfp, 1><<<g, tpb, 0, ctx->stream>>>(pt, of, cs, keys, vals, bases,
-                                                                        total, nb, K, (uint32_t)chunks);
+                        flat_pieces_pair<g16_dfp, 1><<<g, tpb, 0, ctx->stream>>>(
+                            pt, of, cs, keys, vals, bases, total, nb, K, (uint32_t)chunks);
                 }
             } else {
                 flat_pieces<H><<<grid_for(chunks, tpb), tpb, 0, ctx->stream>>>(
