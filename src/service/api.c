@@ -73,9 +73,10 @@ static json_t *job_json(g16_service *s, const svc_job *j)
     }
     json_t *parts = json_array();
     for (uint32_t i = 0; i < j->n_parts; i++) {
-        json_t *p = j->zkey ? json_pack("{s:s}", "wtns", j->parts[i].witness)
-                            : json_pack("{s:s,s:s}", "circuit", j->parts[i].circuit, "witness",
-                                        j->parts[i].witness);
+        json_t *p = j->post ? json_object()
+                    : j->zkey ? json_pack("{s:s}", "wtns", j->parts[i].witness)
+                              : json_pack("{s:s,s:s}", "circuit", j->parts[i].circuit, "witness",
+                                          j->parts[i].witness);
         g16_part_status ps = {0};
         const char *stage = j->state == SVC_QUEUED ? "queued" : j->state == SVC_RUNNING ? "loading" : NULL;
         if (live) {
@@ -112,7 +113,8 @@ static json_t *job_json(g16_service *s, const svc_job *j)
                           "attempts", (json_int_t)j->attempts, "queued_s", j->queued_s, "run_s",
                           j->run_s, "partitions", parts);
     if (j->request_id) json_object_set_new(o, "request_id", json_string(j->request_id));
-    json_object_set_new(o, "kind", json_string(j->zkey ? "snarkjs" : "bellperson"));
+    json_object_set_new(o, "kind", json_string(j->post ? svc_post_kind_name(j->post) : j->zkey ? "snarkjs" : "bellperson"));
+    if (j->post) json_object_set_new(o, "post", svc_post_json(j->post));
     if (j->state == SVC_DONE && !j->zkey)
         json_object_set_new(o, "proof_bytes", json_integer((json_int_t)G16_PROOF_BYTES * j->n_parts));
     if (j->err_code[0])
@@ -181,6 +183,13 @@ static const char *http_code(int http)
 static void cluster_submit(g16_service *s, svc_reply *r, svc_job *d)
 {
     int http = 503;
+    if (d->post) {
+        /* a cluster's nodes claim partitions of circuit + witness files; a PoSt's partitions
+         * exist only once its vanilla proofs are laid out, on the node that runs it */
+        svc_reply_error(r, 422, "invalid_input", "PoSt jobs are proved by a g16d of its own (no --cluster); "
+                        "this node is in cluster mode");
+        return;
+    }
     for (uint32_t i = 0; i < d->n_parts; i++)
         if (d->parts[i].up_circuit || d->parts[i].up_witness) {
             svc_reply_error(r, 400, "bad_request", "partition %u: uploaded inputs are not taken in cluster mode "
@@ -226,9 +235,9 @@ g16_status svc_submit_parse(g16_service *s, svc_reply *r, svc_job **out, const c
     }
     json_object_foreach(o, field, v) {
         if (strcmp(field, "key") && strcmp(field, "partitions") && strcmp(field, "priority") &&
-            strcmp(field, "request_id")) {
-            svc_reply_error(r, 400, "bad_request", "unknown field '%s' (key, partitions, priority, request_id)",
-                            field);
+            strcmp(field, "request_id") && strcmp(field, "post")) {
+            svc_reply_error(r, 400, "bad_request",
+                            "unknown field '%s' (key, partitions or post, priority, request_id)", field);
             goto out;
         }
     }
@@ -237,25 +246,45 @@ g16_status svc_submit_parse(g16_service *s, svc_reply *r, svc_job **out, const c
         svc_reply_error(r, 400, "bad_request", "'key' must be a key name ([A-Za-z0-9_.:-], 1 to 64 characters)");
         goto out;
     }
-    json_t *parts = json_object_get(o, "partitions");
+    json_t *parts = json_object_get(o, "partitions"), *post = json_object_get(o, "post");
     size_t n = json_array_size(parts);
-    if (!json_is_array(parts) || n == 0 || n > s->cfg.max_partitions) {
+    if (!parts == !post) {
+        svc_reply_error(r, 400, "bad_request", "a job has either 'partitions' or 'post' (a PoSt from vanilla proofs)");
+        goto out;
+    }
+    svc_post *dpost = NULL;
+    uint32_t post_parts = 0;
+    if (post) {
+        char msg[512];
+        g16_status pst = svc_post_parse(&dpost, &post_parts, post, s->cfg.max_partitions, msg, sizeof msg);
+        if (pst != G16_OK) {
+            svc_reply_error(r, pst == G16_ERR_NOMEM ? 503 : 400, pst == G16_ERR_NOMEM ? "no_memory" : "bad_request",
+                            "%s", msg);
+            goto out;
+        }
+        n = post_parts;
+    } else if (!json_is_array(parts) || n == 0 || n > s->cfg.max_partitions) {
         svc_reply_error(r, 400, "bad_request", "'partitions' must be an array of 1 to %u objects",
                         s->cfg.max_partitions);
         goto out;
     }
-    g16_priority prio = G16_PRIO_NORMAL;
+    /* a PoSt's default is its kind's (WinningPoSt CRITICAL, WindowPoSt HIGH) */
+    g16_priority prio = dpost ? svc_post_priority(dpost) : G16_PRIO_NORMAL;
     json_t *pv = json_object_get(o, "priority");
     if (pv && (!json_is_string(pv) || g16_priority_parse(&prio, json_string_value(pv)) != G16_OK)) {
         svc_reply_error(r, 400, "bad_request", "'priority' must be one of critical, high, normal, low");
+        svc_post_free(dpost);
         goto out;
     }
     json_t *rv = json_object_get(o, "request_id");
     if (rv && (!json_is_string(rv) || !valid_name(json_string_value(rv), 128))) {
         svc_reply_error(r, 400, "bad_request", "'request_id' must be 1 to 128 characters of [A-Za-z0-9_.:-]");
+        svc_post_free(dpost);
         goto out;
     }
     d = calloc(1, sizeof *d);
+    if (d) d->post = dpost;
+    else svc_post_free(dpost);
     if (!d || !(d->parts = calloc(n, sizeof *d->parts))) {
         svc_reply_error(r, 503, "no_memory", "no memory for the job");
         goto out;
@@ -263,10 +292,11 @@ g16_status svc_submit_parse(g16_service *s, svc_reply *r, svc_job **out, const c
     d->n_parts = (uint32_t)n;
     d->key = svc_strdup(key);
     const svc_key *sk = svc_key_find(s, key); /* the key list and kinds never change */
-    d->zkey = sk && sk->zkey;
+    d->zkey = sk && sk->zkey && !d->post; /* a PoSt with a .zkey key is refused by svc_job_validate */
     d->prio = prio;
     d->request_id = rv ? svc_strdup(json_string_value(rv)) : NULL;
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; d->post && i < n; i++) d->parts[i].stage = -1;
+    for (size_t i = 0; !d->post && i < n; i++) {
         json_t *p = json_array_get(parts, i);
         svc_part *dp = &d->parts[i];
         dp->stage = -1;

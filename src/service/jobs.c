@@ -53,6 +53,7 @@ void svc_job_free(svc_job *j)
         g16_circuit_destroy(j->parts[i].circ);
     }
     free(j->parts);
+    svc_post_free(j->post);
     free(j->request_id);
     free(j->key);
     free(j->err_msg);
@@ -129,7 +130,7 @@ void svc_job_remove(g16_service *s, svc_job *j)
 }
 
 /* Moves j to state st (with s->mu held), keeping the counts. */
-static void set_state(g16_service *s, svc_job *j, svc_state st)
+void svc_job_set_state(g16_service *s, svc_job *j, svc_state st)
 {
     if (j->state == SVC_QUEUED) s->n_queued[j->prio]--;
     if (active(j) && st != SVC_QUEUED && st != SVC_RUNNING) {
@@ -144,7 +145,7 @@ static void set_state(g16_service *s, svc_job *j, svc_state st)
     pthread_cond_broadcast(&s->cv);
 }
 
-static void set_error(svc_job *j, const char *code, const char *msg)
+void svc_job_set_error(svc_job *j, const char *code, const char *msg)
 {
     snprintf(j->err_code, sizeof j->err_code, "%s", code);
     free(j->err_msg);
@@ -295,6 +296,18 @@ static g16_status check_part(g16_service *s, svc_part *p, uint32_t idx, int *htt
 g16_status svc_job_validate(g16_service *s, svc_job *d, int *http)
 {
     svc_key *key = svc_key_find(s, d->key);
+    if (key && d->post && key->zkey) {
+        *http = 400;
+        return g16_fail(G16_ERR_ARG, "key '%s' is a snarkjs .zkey: a PoSt job needs the .params or .g16k key "
+                        "of its partition", d->key);
+    }
+    if (d->post) {
+        if (!key) {
+            *http = 422;
+            return g16_fail(G16_ERR_ARG, "unknown key '%s' (GET /v1/status lists the keys)", d->key);
+        }
+        return svc_post_validate(s, d->post, http);
+    }
     if (!key || d->zkey != key->zkey) {
         *http = key ? 400 : 422;
         return !key ? g16_fail(G16_ERR_ARG, "unknown key '%s' (GET /v1/status lists the keys)", d->key)
@@ -404,8 +417,8 @@ g16_status svc_job_cancel(g16_service *s, const char *id, int *http)
     }
     g16_status st = G16_OK;
     if (j->state == SVC_QUEUED) {
-        set_state(s, j, SVC_CANCELLED);
-        set_error(j, "cancelled", "cancelled by a client before it started");
+        svc_job_set_state(s, j, SVC_CANCELLED);
+        svc_job_set_error(j, "cancelled", "cancelled by a client before it started");
         st = svc_store_update(s, j);
         *http = 200;
     } else if (j->state == SVC_RUNNING) {
@@ -442,6 +455,7 @@ void svc_job_recovered(g16_service *s, svc_job *j)
  * holds no witness bytes outside the budget.  On failure the message names the partition. */
 static g16_status load_inputs(svc_job *j, g16_partition *parts)
 {
+    if (j->post) return G16_OK; /* its witnesses are written from the vanilla proofs (post.c) */
     for (uint32_t i = 0; i < j->n_parts; i++) {
         svc_part *p = &j->parts[i];
         const g16_circuit *shared = NULL;
@@ -461,6 +475,10 @@ static g16_status load_inputs(svc_job *j, g16_partition *parts)
 
 static void drop_inputs(svc_job *j)
 {
+    if (j->post) {
+        svc_post_release(j);
+        return;
+    }
     for (uint32_t i = 0; i < j->n_parts; i++) {
         g16_circuit_destroy(j->parts[i].circ);
         j->parts[i].circ = NULL;
@@ -471,6 +489,10 @@ static void drop_inputs(svc_job *j)
  * the files' first values. */
 static void keep_inputs(svc_job *j)
 {
+    if (j->post) {
+        svc_post_inputs(j);
+        return;
+    }
     uint64_t n;
     uint32_t n_pub;
     if (g16_witness_peek(&n, &n_pub, j->parts[0].witness) != G16_OK) return;
@@ -486,17 +508,11 @@ static void keep_inputs(svc_job *j)
     j->n_inputs = n_pub;
 }
 
-typedef struct waiter {
-    g16_service *s;
-    svc_job *j;
-    svc_key *k;
-} waiter;
-
 /* With s->mu held: the job failed; the store is told. */
-static void fail_locked(g16_service *s, svc_job *j, const char *code, const char *msg)
+void svc_job_fail_locked(g16_service *s, svc_job *j, const char *code, const char *msg)
 {
-    set_error(j, code, msg);
-    set_state(s, j, SVC_FAILED);
+    svc_job_set_error(j, code, msg);
+    svc_job_set_state(s, j, SVC_FAILED);
     svc_log(s, "error", j->id, "failed: %s", msg);
     if (svc_store_update(s, j) != G16_OK) svc_log(s, "error", j->id, "%s", g16_last_error());
 }
@@ -515,32 +531,32 @@ static void collect(g16_service *s, svc_job *j, svc_key *k, g16_status st, const
     if (j->stopping && !j->cancel) {
         /* a shutdown took it from the engine: it stays queued in the store and runs again */
         free(proofs);
-        set_state(s, j, SVC_QUEUED);
+        svc_job_set_state(s, j, SVC_QUEUED);
         return;
     }
     if (st == G16_OK) {
         free(j->proof);
         j->proof = proofs;
         j->proof_len = (size_t)G16_PROOF_BYTES * j->n_parts;
-        set_state(s, j, SVC_DONE);
+        svc_job_set_state(s, j, SVC_DONE);
         svc_log(s, "info", j->id, "done: %u proof(s), %.3f s after submit", j->n_parts,
                 j->finished - j->created);
     } else {
         free(proofs);
         if (st == G16_ERR_CANCELLED) {
-            set_error(j, "cancelled", "cancelled by a client while it ran");
-            set_state(s, j, SVC_CANCELLED);
+            svc_job_set_error(j, "cancelled", "cancelled by a client while it ran");
+            svc_job_set_state(s, j, SVC_CANCELLED);
         } else {
-            fail_locked(s, j, g16_status_str(st), msg);
+            svc_job_fail_locked(s, j, g16_status_str(st), msg);
             return;
         }
     }
     if (svc_store_update(s, j) != G16_OK) svc_log(s, "error", j->id, "%s", g16_last_error());
 }
 
-static void *waiter_main(void *arg)
+void *svc_job_waiter_main(void *arg)
 {
-    waiter w = *(waiter *)arg;
+    svc_waiter w = *(svc_waiter *)arg;
     free(arg);
     g16_service *s = w.s;
     svc_job *j = w.j;
@@ -586,82 +602,10 @@ static svc_job *next_job(g16_service *s)
     return best;
 }
 
-/* A snarkjs job's thread: proves its partitions one after the other, then ends the job. */
-static void *sj_main(void *arg)
-{
-    waiter w = *(waiter *)arg;
-    free(arg);
-    g16_service *s = w.s;
-    svc_job *j = w.j;
-    char scratch[PATH_MAX];
-    snprintf(scratch, sizeof scratch, "%s/uploads", s->data_dir);
-    mkdir(scratch, 0700);
-    snprintf(scratch, sizeof scratch, "%s/uploads/%s", s->data_dir, j->id);
-    mkdir(scratch, 0700);
-    char **wtns = malloc(j->n_parts * sizeof *wtns);
-    char *json = NULL;
-    g16_status st;
-    if (!wtns) {
-        st = g16_fail(G16_ERR_NOMEM, "no memory");
-    } else {
-        for (uint32_t i = 0; i < j->n_parts; i++) wtns[i] = j->parts[i].witness;
-        st = svc_sj_prove_job(&json, s, w.k, wtns, j->n_parts, scratch, &j->halt);
-    }
-    free(wtns);
-    char msg[512];
-    snprintf(msg, sizeof msg, "%s", st == G16_OK ? "" : g16_last_error());
-    rmdir(scratch); /* only when empty: uploaded inputs stay with the job */
-    pthread_mutex_lock(&s->mu);
-    w.k->users--;
-    s->inflight--;
-    j->queued_s = j->started - j->created;
-    j->run_s = svc_now() - j->created;
-    if (j->stopping && !j->cancel) {
-        free(json);
-        set_state(s, j, SVC_QUEUED);
-    } else if (st == G16_OK) {
-        free(j->proof);
-        j->proof = (uint8_t *)json;
-        j->proof_len = strlen(json);
-        set_state(s, j, SVC_DONE);
-        svc_log(s, "info", j->id, "done: %u snarkjs proof(s), %.3f s after submit", j->n_parts,
-                j->finished - j->created);
-    } else if (st == G16_ERR_CANCELLED || j->cancel) {
-        set_error(j, "cancelled", "cancelled by a client while it ran");
-        set_state(s, j, SVC_CANCELLED);
-    } else {
-        fail_locked(s, j, g16_status_str(st), msg);
-        pthread_mutex_unlock(&s->mu);
-        return NULL;
-    }
-    if (j->state != SVC_QUEUED && svc_store_update(s, j) != G16_OK)
-        svc_log(s, "error", j->id, "%s", g16_last_error());
-    pthread_mutex_unlock(&s->mu);
-    return NULL;
-}
-
-/* Starts a snarkjs job's thread (s->mu held; the key is acquired and counted as used). */
-static void dispatch_zkey(g16_service *s, svc_job *j, svc_key *k)
-{
-    waiter *w = malloc(sizeof *w);
-    pthread_t th;
-    pthread_attr_t at;
-    if (w) *w = (waiter){s, j, k};
-    pthread_attr_init(&at);
-    pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
-    if (!w || pthread_create(&th, &at, sj_main, w)) {
-        free(w);
-        k->users--;
-        s->inflight--;
-        fail_locked(s, j, "internal", "no memory or thread for the job");
-    }
-    pthread_attr_destroy(&at);
-}
-
 /* Hands one job to the engine.  Called and returns with s->mu held. */
 static void dispatch(g16_service *s, svc_job *j)
 {
-    set_state(s, j, SVC_RUNNING);
+    svc_job_set_state(s, j, SVC_RUNNING);
     j->started = svc_now();
     j->attempts++;
     s->inflight++;
@@ -671,12 +615,16 @@ static void dispatch(g16_service *s, svc_job *j)
     if (!k || svc_key_acquire(s, k, 1) != G16_OK) {
         snprintf(msg, sizeof msg, "%s", k ? g16_last_error() : "its key is no longer configured");
         s->inflight--;
-        fail_locked(s, j, "key", msg);
+        svc_job_fail_locked(s, j, "key", msg);
         return;
     }
     k->users++;
     if (j->zkey) {
-        dispatch_zkey(s, j, k);
+        svc_sj_dispatch(s, j, k);
+        return;
+    }
+    if (j->post) {
+        svc_post_dispatch(s, j, k);
         return;
     }
     g16_key *key = k->key;
@@ -691,7 +639,7 @@ static void dispatch(g16_service *s, svc_job *j)
     free(parts);
     g16_key_release(key);
 
-    waiter *w = st == G16_OK ? malloc(sizeof *w) : NULL;
+    svc_waiter *w = st == G16_OK ? malloc(sizeof *w) : NULL;
     pthread_t th;
     pthread_mutex_lock(&s->mu);
     if (st != G16_OK || !w) {
@@ -706,19 +654,19 @@ static void dispatch(g16_service *s, svc_job *j)
         }
         k->users--;
         s->inflight--;
-        fail_locked(s, j, st == G16_ERR_ARG ? "invalid_input" : g16_status_str(st), msg);
+        svc_job_fail_locked(s, j, st == G16_ERR_ARG ? "invalid_input" : g16_status_str(st), msg);
         return;
     }
     j->engine_id = eid;
     if (j->cancel || j->stopping) g16_engine_cancel(s->engine, eid);
-    *w = (waiter){s, j, k};
+    *w = (svc_waiter){s, j, k};
     pthread_attr_t at;
     pthread_attr_init(&at);
     pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
-    if (pthread_create(&th, &at, waiter_main, w)) {
+    if (pthread_create(&th, &at, svc_job_waiter_main, w)) {
         /* no thread: wait here instead (the dispatcher pauses for this job) */
         pthread_mutex_unlock(&s->mu);
-        waiter_main(w);
+        svc_job_waiter_main(w);
         pthread_mutex_lock(&s->mu);
     }
     pthread_attr_destroy(&at);

@@ -3,6 +3,8 @@
  *   paths.c    request paths confined to the configured roots
  *   keys.c     proving keys in tiers (cold on disk, warm in host memory, hot on the devices)
  *   jobs.c     the job table, the dispatcher into the engine and the waiters out of it
+ *   sjobs.c    snarkjs jobs (.zkey keys), proved beside the engine
+ *   post.c     Filecoin PoSt jobs: partitions laid out and witnesses written from vanilla proofs
  *   http.c     the HTTP server (libmicrohttpd): auth, limits, routing
  *   api.c      the endpoints' JSON (jansson)
  *   metrics.c  Prometheus text
@@ -73,6 +75,7 @@ typedef struct svc_job {
     char err_code[32];
     char *err_msg;
     int zkey;                  /* a snarkjs job: partitions are .wtns files (witness), no circuit */
+    struct svc_post *post;     /* a PoSt job (post.c): parts hold no paths, the vanilla proofs do */
     uint8_t *proof;            /* DONE: 192 · n_parts bytes, or (zkey) the JSON of proof.json and
                                   public.json of each partition */
     size_t proof_len;
@@ -229,6 +232,20 @@ void svc_uploads_remove(g16_service *s, const char *id);
 g16_status svc_job_cancel(g16_service *s, const char *id, int *http);
 void svc_job_recovered(g16_service *s, svc_job *j);   /* store load callback */
 void *svc_dispatcher_main(void *arg);
+/* For the job kinds' threads (sjobs.c, post.c), with s->mu held: a state change (counts and
+ * waiters kept), the error of a job, and a failure told to the store. */
+void svc_job_set_state(g16_service *s, svc_job *j, svc_state st);
+void svc_job_set_error(svc_job *j, const char *code, const char *msg);
+void svc_job_fail_locked(g16_service *s, svc_job *j, const char *code, const char *msg);
+/* A job's thread, its key acquired and counted as used (k->users) */
+typedef struct svc_waiter {
+    g16_service *s;
+    svc_job *j;
+    svc_key *k;
+} svc_waiter;
+/* Waits for the engine's job j->engine_id, then ends the svc job with its proofs; arg: a
+ * malloc'd svc_waiter (freed). */
+void *svc_job_waiter_main(void *arg);
 void *svc_janitor_main(void *arg);
 
 /* sjobs.c: snarkjs jobs ({"wtns": PATH} partitions against a .zkey), proved beside the engine,
@@ -246,6 +263,32 @@ g16_status svc_sj_check_wtns(const char *path, const char *key_path, uint32_t wa
  * scratch: a folder for the writers' files; *cancel nonzero stops between partitions. */
 g16_status svc_sj_prove_job(char **json_out, g16_service *s, const svc_key *k, char *const *wtns,
                             uint32_t n_parts, const char *scratch, volatile int *cancel);
+/* Starts a snarkjs job's thread (s->mu held; the key acquired and counted as used). */
+void svc_sj_dispatch(g16_service *s, svc_job *j, svc_key *k);
+
+/* post.c: PoSt jobs ({"post": {...}} against a .params / .g16k key of that PoSt's partition) */
+typedef struct svc_post svc_post;
+/* Reads the request's "post" object; max_parts caps WindowPoSt's partitions.  Out: *out,
+ * *n_parts (WinningPoSt 1; WindowPoSt the vanilla proofs over the sectors a partition).
+ * Returns G16_ERR_FORMAT / G16_ERR_NOMEM with err holding the 400's message. */
+g16_status svc_post_parse(svc_post **out, uint32_t *n_parts, const json_t *o, unsigned max_parts, char *err,
+                          size_t errlen);
+void svc_post_free(svc_post *p);
+json_t *svc_post_json(const svc_post *p); /* as svc_post_parse reads it (the store, GET) */
+const char *svc_post_kind_name(const svc_post *p); /* "winning-post", "window-post" */
+g16_priority svc_post_priority(const svc_post *p); /* the kind's default: CRITICAL, HIGH */
+/* Submit-time checks: every vanilla proof's path inside the roots (resolved in place; *http
+ * 403) and its file parsed (422, naming the file and offset). */
+g16_status svc_post_validate(g16_service *s, svc_post *p, int *http);
+/* With s->mu released: reads the vanilla proofs, lays out and checks the partitions, checks
+ * the key's input count against them, writes the witnesses and submits one engine job.
+ * Out: *engine_id.  G16_ERR_UNSATISFIED for a proof that does not check out. */
+g16_status svc_post_submit(g16_service *s, svc_job *j, struct g16_key *key, uint64_t *engine_id);
+void svc_post_inputs(svc_job *j);  /* j->inputs from the witnesses, once the proofs are in */
+void svc_post_release(svc_job *j); /* frees the witnesses (the engine's job has ended) */
+/* Starts a PoSt job's thread (s->mu held; the key acquired and counted as used): svc_post_submit,
+ * then svc_job_waiter_main. */
+void svc_post_dispatch(g16_service *s, svc_job *j, svc_key *k);
 
 /* http.c */
 g16_status svc_http_start(g16_service *s);

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "common/error.h"
@@ -152,4 +153,77 @@ g16_status svc_sj_prove_job(char **json_out, g16_service *s, const svc_key *k, c
     }
     json_decref(parts);
     return st;
+}
+
+/* ---------------------------------------------------------------- the job's thread */
+/* A snarkjs job's thread: proves its partitions one after the other, then ends the job. */
+static void *sj_main(void *arg)
+{
+    svc_waiter w = *(svc_waiter *)arg;
+    free(arg);
+    g16_service *s = w.s;
+    svc_job *j = w.j;
+    char scratch[PATH_MAX];
+    snprintf(scratch, sizeof scratch, "%s/uploads", s->data_dir);
+    mkdir(scratch, 0700);
+    snprintf(scratch, sizeof scratch, "%s/uploads/%s", s->data_dir, j->id);
+    mkdir(scratch, 0700);
+    char **wtns = malloc(j->n_parts * sizeof *wtns);
+    char *json = NULL;
+    g16_status st;
+    if (!wtns) {
+        st = g16_fail(G16_ERR_NOMEM, "no memory");
+    } else {
+        for (uint32_t i = 0; i < j->n_parts; i++) wtns[i] = j->parts[i].witness;
+        st = svc_sj_prove_job(&json, s, w.k, wtns, j->n_parts, scratch, &j->halt);
+    }
+    free(wtns);
+    char msg[512];
+    snprintf(msg, sizeof msg, "%s", st == G16_OK ? "" : g16_last_error());
+    rmdir(scratch); /* only when empty: uploaded inputs stay with the job */
+    pthread_mutex_lock(&s->mu);
+    w.k->users--;
+    s->inflight--;
+    j->queued_s = j->started - j->created;
+    j->run_s = svc_now() - j->created;
+    if (j->stopping && !j->cancel) {
+        free(json);
+        svc_job_set_state(s, j, SVC_QUEUED);
+    } else if (st == G16_OK) {
+        free(j->proof);
+        j->proof = (uint8_t *)json;
+        j->proof_len = strlen(json);
+        svc_job_set_state(s, j, SVC_DONE);
+        svc_log(s, "info", j->id, "done: %u snarkjs proof(s), %.3f s after submit", j->n_parts,
+                j->finished - j->created);
+    } else if (st == G16_ERR_CANCELLED || j->cancel) {
+        svc_job_set_error(j, "cancelled", "cancelled by a client while it ran");
+        svc_job_set_state(s, j, SVC_CANCELLED);
+    } else {
+        svc_job_fail_locked(s, j, g16_status_str(st), msg);
+        pthread_mutex_unlock(&s->mu);
+        return NULL;
+    }
+    if (j->state != SVC_QUEUED && svc_store_update(s, j) != G16_OK)
+        svc_log(s, "error", j->id, "%s", g16_last_error());
+    pthread_mutex_unlock(&s->mu);
+    return NULL;
+}
+
+/* Starts a snarkjs job's thread (s->mu held; the key is acquired and counted as used). */
+void svc_sj_dispatch(g16_service *s, svc_job *j, svc_key *k)
+{
+    svc_waiter *w = malloc(sizeof *w);
+    pthread_t th;
+    pthread_attr_t at;
+    if (w) *w = (svc_waiter){s, j, k};
+    pthread_attr_init(&at);
+    pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+    if (!w || pthread_create(&th, &at, sj_main, w)) {
+        free(w);
+        k->users--;
+        s->inflight--;
+        svc_job_fail_locked(s, j, "internal", "no memory or thread for the job");
+    }
+    pthread_attr_destroy(&at);
 }

@@ -93,6 +93,12 @@ void svc_store_close(g16_service *s)
 
 static char *parts_json(const svc_job *j)
 {
+    if (j->post) { /* {"post": {...}}: its partitions are laid out when it runs */
+        json_t *o = json_pack("{s:o}", "post", svc_post_json(j->post));
+        char *txt = o ? json_dumps(o, JSON_COMPACT) : NULL;
+        json_decref(o);
+        return txt;
+    }
     json_t *a = json_array();
     for (uint32_t i = 0; i < j->n_parts; i++)
         json_array_append_new(a, json_pack("[ss]", j->parts[i].circuit, j->parts[i].witness));
@@ -222,11 +228,19 @@ static svc_job *row_job(sqlite3_stmt *q)
     if (!j->key || j->prio > G16_PRIO_LOW || j->state > SVC_CANCELLED) goto bad;
     const unsigned char *pt = sqlite3_column_text(q, 6);
     parts = pt ? json_loads((const char *)pt, 0, NULL) : NULL;
-    if (!json_is_array(parts) || json_array_size(parts) == 0) goto bad;
-    j->n_parts = (uint32_t)json_array_size(parts);
+    json_t *post = json_object_get(parts, "post");
+    if (post) {
+        char msg[256];
+        if (svc_post_parse(&j->post, &j->n_parts, post, UINT32_MAX / 2349, msg, sizeof msg) != G16_OK) goto bad;
+    } else if (!json_is_array(parts) || json_array_size(parts) == 0) {
+        goto bad;
+    } else {
+        j->n_parts = (uint32_t)json_array_size(parts);
+    }
     j->parts = calloc(j->n_parts, sizeof *j->parts);
     if (!j->parts) goto bad;
-    for (uint32_t i = 0; i < j->n_parts; i++) {
+    for (uint32_t i = 0; post && i < j->n_parts; i++) j->parts[i].stage = -1;
+    for (uint32_t i = 0; !post && i < j->n_parts; i++) {
         const char *c = json_string_value(json_array_get(json_array_get(parts, i), 0));
         const char *w = json_string_value(json_array_get(json_array_get(parts, i), 1));
         if (!c || !w) goto bad;
@@ -245,7 +259,7 @@ static svc_job *row_job(sqlite3_stmt *q)
     if (ec) snprintf(j->err_code, sizeof j->err_code, "%s", (const char *)ec);
     j->err_msg = col_dup(q, 13);
     j->n_inputs = (uint32_t)sqlite3_column_int(q, 16);
-    j->zkey = j->parts[0].circuit[0] == 0; /* snarkjs partitions have no circuit */
+    j->zkey = !j->post && j->parts[0].circuit[0] == 0; /* snarkjs partitions have no circuit */
     if (j->state == SVC_DONE) {
         /* a snarkjs job's result is JSON text of any length */
         j->proof_len = j->zkey ? (size_t)sqlite3_column_bytes(q, 14) : (size_t)G16_PROOF_BYTES * j->n_parts;

@@ -1,0 +1,192 @@
+#!/usr/bin/env python3
+"""g16d's PoSt jobs end to end: {"post": {...}} from vanilla proofs against TEST-ONLY keys.
+
+usage: test_daemon_post.py G16 G16D
+
+WindowPoSt 2 KiB (three sectors, two a partition: the second partition padded) and WinningPoSt
+2 KiB through the daemon: default priorities (HIGH, CRITICAL), proofs verified with `g16 verify`,
+public inputs equal to `g16 filecoin post-prove`'s; the bad-request table (400 / 403 / 422 with
+what was wrong); vanilla proofs that parse but do not check out (a changed sibling, other
+randomness) and a key of another shape end the job failed with the reason; a job survives
+kill -9 and restart, and a finished one keeps its proofs.  Prints 'N passed, N failed'.
+"""
+import os
+import signal
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import harness  # noqa: E402
+from harness import TEMPS, check, run  # noqa: E402
+
+G16, G16D = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+TMP = tempfile.mkdtemp(prefix="g16_post_")
+TEMPS.append(TMP)
+ROOT = os.path.join(TMP, "in")
+TOKEN = "post-token-0123456789abcdef"
+TOKEN_FILE = os.path.join(TMP, "token")
+R = "ab" * 32
+R2 = "ac" * 32
+P = "01" * 32
+os.makedirs(ROOT)
+with open(TOKEN_FILE, "w") as f:
+    f.write(TOKEN + "\n")
+os.chmod(TOKEN_FILE, 0o600)
+
+
+def path(name):
+    return os.path.join(ROOT, name)
+
+
+# ------------------------------------------------------------------ fixtures
+for s in (7, 9, 11):
+    run(G16, "filecoin", "make-vanilla", "--kind", "window", "--sector-size", "2KiB", "--sector-id", str(s),
+        "--randomness", R, "--seed", f"s{s}", "-o", path(f"v{s}.vp"))
+run(G16, "filecoin", "make-vanilla", "--kind", "winning", "--sector-size", "2KiB", "--sector-id", "5",
+    "--randomness", R, "--seed", "w", "-o", path("win.vp"))
+for kind, name, seed in (("window", "w2k", 5), ("winning", "win", 3)):
+    run(G16, "filecoin", "circuit", "--kind", kind, "--sector-size", "2KiB", "-o", path(f"{name}.g16c"))
+    run(G16, "setup", "--circuit", path(f"{name}.g16c"), "--seed", str(seed), "-o", path(f"{name}.params"),
+        "--vk", path(f"{name}.vk"))
+# the same proofs through the CLI: the daemon's public inputs must equal these
+WIN_IN = path("w2k.cli.inputs")
+run(G16, "filecoin", "post-prove", "--kind", "window", "--sector-size", "2KiB", "--params", path("w2k.params"),
+    "--vanilla", path("v7.vp"), "--vanilla", path("v9.vp"), "--vanilla", path("v11.vp"), "--randomness", R,
+    "--prover-id", P, "-o", path("w2k.cli.proofs"), "--inputs-out", WIN_IN, "--backend", "cpu")
+# a changed sibling (parses, does not hash to comm_r_last), a truncated file, a zkey-named key
+data = bytearray(open(path("v7.vp"), "rb").read())
+data[300] ^= 1
+open(path("v7bad.vp"), "wb").write(data)
+open(path("v7short.vp"), "wb").write(open(path("v7.vp"), "rb").read()[:100])
+OUTSIDE = os.path.join(TMP, "outside.vp")
+open(OUTSIDE, "wb").write(open(path("v7.vp"), "rb").read())
+
+
+class Daemon(harness.Daemon):
+    def args(self, config=None):
+        return ["--listen", "127.0.0.1:0", "--data-dir", self.data, "--token-file", TOKEN_FILE, "--root", ROOT,
+                "--pw", "1", "--gw", "1", "--budget", "4G", "--key", f"w2k={path('w2k.params')}",
+                "--key", f"win={path('win.params')}"]
+
+
+def post(kind, vanilla, rnd=R, size="2KiB", **extra):
+    body = {"kind": kind, "sector_size": size, "randomness": rnd, "vanilla": vanilla}
+    body.update(extra)
+    return body
+
+
+def submit(d, key, body, **top):
+    b = {"key": key, "post": body}
+    b.update(top)
+    return d.json("POST", "/v1/jobs", b)
+
+
+def verify(name, d, jid, job, vk):
+    st, data, _ = d.request("GET", f"/v1/jobs/{jid}/proof")
+    n = len(job.get("partitions", []))
+    check(f"{name}: {192 * n} proof bytes", st == 200 and len(data) == 192 * n, (st, len(data), n))
+    pf, inf = path(f"{name}.bin"), path(f"{name}.in")
+    open(pf, "wb").write(data)
+    lines = [x for p in job["partitions"] for x in p.get("inputs", [])]
+    with open(inf, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    p = run(G16, "verify", "--vk", vk, "--proof", pf, "--inputs", inf, check_rc=False)
+    check(f"{name}: g16 verify", p.returncode == 0, p.stderr + p.stdout)
+    return lines
+
+
+d = Daemon(G16D, os.path.join(TMP, "data"), TMP, TOKEN).start()
+V3 = [path("v7.vp"), path("v9.vp"), path("v11.vp")]
+
+# ------------------------------------------------------------------ WindowPoSt: 3 sectors, 2 partitions
+st, r = submit(d, "w2k", post("window", V3), request_id="window-1")
+check("window: 202", st == 202, (st, r))
+wid = r.get("id")
+st, j = d.wait(wid)
+check("window: done", j.get("state") == "done", j)
+check("window: kind window-post, default priority high", j.get("kind") == "window-post" and
+      j.get("priority") == "high", (j.get("kind"), j.get("priority")))
+check("window: two partitions", len(j.get("partitions", [])) == 2, j.get("partitions"))
+check("window: the request is shown", j.get("post", {}).get("vanilla") == V3 and
+      j["post"].get("sector_size") == "2048" and j["post"].get("randomness") == R, j.get("post"))
+lines = verify("window", d, wid, j, path("w2k.vk"))
+cli = [x.strip() for x in open(WIN_IN) if x.strip()]
+check("window: public inputs equal post-prove's", lines == cli and len(cli) == 44, (lines[:2], cli[:2]))
+check("window: the short partition repeats its last sector", lines[22:33] == lines[33:44])
+st, r = submit(d, "w2k", post("window", V3), request_id="window-1")
+check("window: same request_id, same job", st == 200 and r.get("id") == wid and r.get("existing"), (st, r))
+
+# ------------------------------------------------------------------ WinningPoSt
+st, r = submit(d, "win", post("winning", [path("win.vp")]))
+check("winning: 202", st == 202, (st, r))
+st, j = d.wait(r.get("id"))
+check("winning: done, critical", j.get("state") == "done" and j.get("priority") == "critical" and
+      j.get("kind") == "winning-post", (j.get("state"), j.get("priority"), j.get("error")))
+verify("winning", d, r.get("id"), j, path("win.vk"))
+st, r = submit(d, "w2k", post("window", [path("v9.vp")]), priority="low")
+st, j = d.wait(r.get("id"))
+check("window at priority low: done, low", j.get("state") == "done" and j.get("priority") == "low", j)
+verify("window low", d, r.get("id"), j, path("w2k.vk"))
+
+# ------------------------------------------------------------------ bad requests
+both = {"key": "w2k", "post": post("window", V3), "partitions": [{"circuit": path("w2k.g16c"),
+                                                                   "witness": path("w2k.g16c")}]}
+cases = [
+    ("partitions and post", both, 400, "either 'partitions' or 'post'"),
+    ("post not an object", {"key": "w2k", "post": [1]}, 400, "must be an object"),
+    ("unknown post field", {"key": "w2k", "post": post("window", V3, prover="x")}, 400, "unknown field 'prover'"),
+    ("bad kind", {"key": "w2k", "post": post("porep", V3)}, 400, "post.kind"),
+    ("bad sector size", {"key": "w2k", "post": post("window", V3, size="4KiB")}, 400, "not 4KiB"),
+    ("short randomness", {"key": "w2k", "post": post("window", V3, rnd="ab" * 31)}, 400, "64 hex digits"),
+    ("randomness not hex", {"key": "w2k", "post": post("window", V3, rnd="zz" * 32)}, 400, "64 hex digits"),
+    ("no vanilla", {"key": "w2k", "post": post("window", [])}, 400, "post.vanilla"),
+    ("vanilla not a path", {"key": "w2k", "post": post("window", [7])}, 400, "post.vanilla[0] must be a path"),
+    ("winning of two sectors", {"key": "win", "post": post("winning", V3[:2])}, 400, "the sector its challenge"),
+    ("bad priority", {"key": "win", "post": post("winning", V3[:1]), "priority": "urgent"}, 400, "'priority'"),
+    ("unknown key", {"key": "nope", "post": post("window", V3)}, 422, "unknown key 'nope'"),
+    ("vanilla outside the roots", {"key": "w2k", "post": post("window", [OUTSIDE])}, 403, "outside the allowed roots"),
+    ("vanilla missing", {"key": "w2k", "post": post("window", [path("none.vp")])}, 403, "post.vanilla[0]"),
+    ("vanilla truncated", {"key": "w2k", "post": post("window", [path("v7.vp"), path("v7short.vp")])}, 422,
+     "post.vanilla[1]"),
+]
+for name, body, want, text in cases:
+    st, r = d.json("POST", "/v1/jobs", body)
+    msg = r.get("error", {}).get("message", "")
+    check(f"{name}: {want}", st == want and text in msg, (st, r))
+st, r = d.json("POST", "/v1/jobs", {"key": "w2k", "post": post("window", [path("v7short.vp")])})
+check("truncated vanilla: the message names the offset", "offset" in r.get("error", {}).get("message", ""), r)
+st, r = d.json("GET", "/readyz")
+check("still serving after the bad requests", st == 200, (st, r))
+
+# ------------------------------------------------------------------ accepted, then failed with the reason
+for name, key, body, text in [
+    ("changed sibling", "w2k", post("window", [path("v7bad.vp")]), "does not hash to comm_r_last"),
+    ("other randomness", "w2k", post("window", [path("v7.vp")], rnd=R2), "the randomness challenges leaf"),
+    ("window against the winning key", "win", post("window", [path("v7.vp")]), "public inputs"),
+]:
+    st, r = submit(d, key, body)
+    check(f"{name}: 202", st == 202, (st, r))
+    st, j = d.wait(r.get("id"))
+    err = j.get("error", {})
+    check(f"{name}: failed, invalid_input, '{text}'", j.get("state") == "failed" and err.get("code") ==
+          "invalid_input" and text in err.get("message", ""), (j.get("state"), err))
+    st, _, _ = d.request("GET", f"/v1/jobs/{r.get('id')}/proof")
+    check(f"{name}: no proof", st == 409, st)
+
+# ------------------------------------------------------------------ kill -9 and restart
+st, r = submit(d, "w2k", post("window", V3), request_id="window-kill")
+kid = r.get("id")
+check("before the kill: 202", st == 202, (st, r))
+d.proc.send_signal(signal.SIGKILL)
+d.proc.wait()
+d.start()
+st, j = d.wait(kid)
+check("after kill -9 and restart: the job ends done", j.get("state") == "done" and j.get("kind") == "window-post",
+      (j.get("state"), j.get("error")))
+verify("after restart", d, kid, j, path("w2k.vk"))
+st, j = d.json("GET", f"/v1/jobs/{wid}")
+check("a finished PoSt keeps its proofs and request across the restart",
+      st == 200 and j.get("state") == "done" and j.get("post", {}).get("vanilla") == V3, (st, j.get("state")))
+verify("window after restart", d, wid, j, path("w2k.vk"))
+check("SIGTERM exit 0", d.stop() == 0)
+harness.finish()
