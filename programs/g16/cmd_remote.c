@@ -17,6 +17,10 @@ static const char remote_usage[] =
     "\n"
     "  submit --key NAME --part C.g16c:W.g16w [--part ...] [--priority P] [--request-id R]\n"
     "                      queue a job; prints its id\n"
+    "  submit --key NAME --post-kind winning|window --sector-size S --randomness HEX\n"
+    "         --vanilla F.vproof [--vanilla ...] [--priority P] [--request-id R]\n"
+    "                      queue a Filecoin PoSt from vanilla proofs (paths on the daemon's\n"
+    "                      side); default priority critical (winning) / high (window)\n"
     "  status ID           the job as JSON\n"
     "  wait ID [--timeout S]   until the job ends (long polls); exit 0 done, 1 failed or\n"
     "                      cancelled, 2 error or timeout\n"
@@ -130,7 +134,7 @@ static int simple(const conn *c, const char *what, const char *method, const cha
 
 static int submit(const conn *c, int argc, char **argv)
 {
-    json_t *parts = json_array(), *o = json_object();
+    json_t *parts = json_array(), *o = json_object(), *van = json_array(), *post = json_object();
     const char *key = NULL;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -149,6 +153,14 @@ static int submit(const conn *c, int argc, char **argv)
             }
             json_array_append_new(parts, json_pack("{s:s%,s:s}", "circuit", v, (size_t)(colon - v),
                                                    "witness", colon + 1));
+        } else if (!strcmp(a, "--post-kind")) {
+            json_object_set_new(post, "kind", json_string(v));
+        } else if (!strcmp(a, "--sector-size")) {
+            json_object_set_new(post, "sector_size", json_string(v));
+        } else if (!strcmp(a, "--randomness")) {
+            json_object_set_new(post, "randomness", json_string(v));
+        } else if (!strcmp(a, "--vanilla")) {
+            json_array_append_new(van, json_string(v));
         } else if (!strcmp(a, "--priority")) {
             json_object_set_new(o, "priority", json_string(v));
         } else if (!strcmp(a, "--request-id")) {
@@ -158,15 +170,24 @@ static int submit(const conn *c, int argc, char **argv)
             goto bad;
         }
     }
-    if (!key || !json_array_size(parts)) {
-        fprintf(stderr, "g16 remote submit: --key and at least one --part are required\n");
+    int is_post = json_object_size(post) || json_array_size(van);
+    if (!key || !json_array_size(parts) == !is_post) {
+        fprintf(stderr, "g16 remote submit: --key and either --part ... or a PoSt (--post-kind, --sector-size, "
+                        "--randomness, --vanilla ...) are required\n");
         goto bad;
     }
     json_object_set_new(o, "key", json_string(key));
-    json_object_set(o, "partitions", parts);
+    if (is_post) {
+        json_object_set(post, "vanilla", van); /* the daemon names what is missing or wrong */
+        json_object_set(o, "post", post);
+    } else {
+        json_object_set(o, "partitions", parts);
+    }
     char *payload = json_dumps(o, JSON_COMPACT);
     json_decref(o);
     json_decref(parts);
+    json_decref(van);
+    json_decref(post);
     long code = 0;
     body b = {0};
     int rc = request(c, "POST", "/v1/jobs", payload, &code, &b, 60) ? CLI_ERROR : CLI_OK;
@@ -184,6 +205,8 @@ static int submit(const conn *c, int argc, char **argv)
 bad:
     json_decref(o);
     json_decref(parts);
+    json_decref(van);
+    json_decref(post);
     return CLI_ERROR;
 }
 

@@ -123,6 +123,24 @@ st, j = d.wait(r.get("id"))
 check("winning: done, critical", j.get("state") == "done" and j.get("priority") == "critical" and
       j.get("kind") == "winning-post", (j.get("state"), j.get("priority"), j.get("error")))
 verify("winning", d, r.get("id"), j, path("win.vk"))
+# the same through `g16 remote`
+url = "http://" + d.addr
+p = run(G16, "remote", "submit", "--url", url, "--token-file", TOKEN_FILE, "--key", "win", "--post-kind", "winning",
+        "--sector-size", "2KiB", "--randomness", R, "--vanilla", path("win.vp"), check_rc=False)
+rid = p.stdout.strip()
+check("remote submit of a PoSt: an id", p.returncode == 0 and len(rid) == 32, p.stderr)
+p = run(G16, "remote", "wait", rid, "--url", url, "--token-file", TOKEN_FILE, check_rc=False)
+check("remote wait: done", p.returncode == 0 and '"done"' in p.stdout, p.stderr + p.stdout)
+st, j = d.json("GET", f"/v1/jobs/{rid}")
+check("remote PoSt: critical by default", j.get("priority") == "critical", j.get("priority"))
+verify("remote winning", d, rid, j, path("win.vk"))
+p = run(G16, "remote", "submit", "--url", url, "--token-file", TOKEN_FILE, "--key", "win", "--post-kind", "winning",
+        "--sector-size", "2KiB", "--randomness", R, check_rc=False)
+check("remote submit of a PoSt without --vanilla: exit 2, the daemon says why",
+      p.returncode == 2 and "post.vanilla" in p.stderr, (p.returncode, p.stderr))
+p = run(G16, "remote", "submit", "--url", url, "--token-file", TOKEN_FILE, "--key", "win", "--post-kind", "winning",
+        "--part", "a:b", check_rc=False)
+check("remote submit with --part and a PoSt: exit 2", p.returncode == 2 and "either" in p.stderr, p.stderr)
 st, r = submit(d, "w2k", post("window", [path("v9.vp")]), priority="low")
 st, j = d.wait(r.get("id"))
 check("window at priority low: done, low", j.get("state") == "done" and j.get("priority") == "low", j)
