@@ -602,6 +602,23 @@ static svc_job *next_job(g16_service *s)
     return best;
 }
 
+void svc_job_thread(g16_service *s, svc_job *j, svc_key *k, void *(*fn)(void *))
+{
+    svc_waiter *w = malloc(sizeof *w);
+    pthread_t th;
+    pthread_attr_t at;
+    if (w) *w = (svc_waiter){s, j, k};
+    pthread_attr_init(&at);
+    pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+    if (!w || pthread_create(&th, &at, fn, w)) {
+        free(w);
+        k->users--;
+        s->inflight--;
+        svc_job_fail_locked(s, j, "internal", "no memory or thread for the job");
+    }
+    pthread_attr_destroy(&at);
+}
+
 /* Hands one job to the engine.  Called and returns with s->mu held. */
 static void dispatch(g16_service *s, svc_job *j)
 {
@@ -619,12 +636,8 @@ static void dispatch(g16_service *s, svc_job *j)
         return;
     }
     k->users++;
-    if (j->zkey) {
-        svc_sj_dispatch(s, j, k);
-        return;
-    }
-    if (j->post) {
-        svc_post_dispatch(s, j, k);
+    if (j->zkey || j->post) {
+        svc_job_thread(s, j, k, j->zkey ? svc_sj_main : svc_post_main);
         return;
     }
     g16_key *key = k->key;

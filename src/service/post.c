@@ -229,13 +229,16 @@ void svc_post_release(svc_job *j)
 /* ---------------------------------------------------------------- the job's thread */
 /* A PoSt job's thread: lays out its partitions and writes their witnesses from the vanilla
  * proofs (seconds for a WindowPoSt: not on the dispatcher), submits them, then waits as
- * svc_job_waiter_main.  The key was retained for it by svc_post_dispatch. */
-static void *post_main(void *arg)
+ * svc_job_waiter_main. */
+void *svc_post_main(void *arg)
 {
     svc_waiter *w = arg;
     g16_service *s = w->s;
     svc_job *j = w->j;
-    g16_key *key = w->k->key;
+    pthread_mutex_lock(&s->mu);
+    g16_key *key = w->k->key; /* loaded while the job uses it (k->users) */
+    g16_key_retain(key);
+    pthread_mutex_unlock(&s->mu);
     uint64_t eid = 0;
     g16_status st = svc_post_submit(s, j, key, &eid);
     char msg[512];
@@ -260,24 +263,4 @@ static void *post_main(void *arg)
     if (j->cancel || j->stopping) g16_engine_cancel(s->engine, eid);
     pthread_mutex_unlock(&s->mu);
     return svc_job_waiter_main(w);
-}
-
-/* Starts a PoSt job's thread (s->mu held; the key is acquired and counted as used). */
-void svc_post_dispatch(g16_service *s, svc_job *j, svc_key *k)
-{
-    svc_waiter *w = malloc(sizeof *w);
-    pthread_t th;
-    pthread_attr_t at;
-    if (w) *w = (svc_waiter){s, j, k};
-    pthread_attr_init(&at);
-    pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
-    g16_key_retain(k->key);
-    if (!w || pthread_create(&th, &at, post_main, w)) {
-        g16_key_release(k->key);
-        free(w);
-        k->users--;
-        s->inflight--;
-        svc_job_fail_locked(s, j, "internal", "no memory or thread for the job");
-    }
-    pthread_attr_destroy(&at);
 }

@@ -246,6 +246,9 @@ typedef struct svc_waiter {
 /* Waits for the engine's job j->engine_id, then ends the svc job with its proofs; arg: a
  * malloc'd svc_waiter (freed). */
 void *svc_job_waiter_main(void *arg);
+/* Starts fn(svc_waiter {s, j, k}) on a detached thread (s->mu held; the key acquired and
+ * counted as used); without memory or a thread the job fails. */
+void svc_job_thread(g16_service *s, svc_job *j, svc_key *k, void *(*fn)(void *));
 void *svc_janitor_main(void *arg);
 
 /* sjobs.c: snarkjs jobs ({"wtns": PATH} partitions against a .zkey), proved beside the engine,
@@ -263,8 +266,8 @@ g16_status svc_sj_check_wtns(const char *path, const char *key_path, uint32_t wa
  * scratch: a folder for the writers' files; *cancel nonzero stops between partitions. */
 g16_status svc_sj_prove_job(char **json_out, g16_service *s, const svc_key *k, char *const *wtns,
                             uint32_t n_parts, const char *scratch, volatile int *cancel);
-/* Starts a snarkjs job's thread (s->mu held; the key acquired and counted as used). */
-void svc_sj_dispatch(g16_service *s, svc_job *j, svc_key *k);
+/* A snarkjs job's thread (svc_job_thread): proves its partitions, then ends the job. */
+void *svc_sj_main(void *arg);
 
 /* post.c: PoSt jobs ({"post": {...}} against a .params / .g16k key of that PoSt's partition) */
 typedef struct svc_post svc_post;
@@ -286,9 +289,8 @@ g16_status svc_post_validate(g16_service *s, svc_post *p, int *http);
 g16_status svc_post_submit(g16_service *s, svc_job *j, struct g16_key *key, uint64_t *engine_id);
 void svc_post_inputs(svc_job *j);  /* j->inputs from the witnesses, once the proofs are in */
 void svc_post_release(svc_job *j); /* frees the witnesses (the engine's job has ended) */
-/* Starts a PoSt job's thread (s->mu held; the key acquired and counted as used): svc_post_submit,
- * then svc_job_waiter_main. */
-void svc_post_dispatch(g16_service *s, svc_job *j, svc_key *k);
+/* A PoSt job's thread (svc_job_thread): svc_post_submit, then svc_job_waiter_main. */
+void *svc_post_main(void *arg);
 
 /* http.c */
 g16_status svc_http_start(g16_service *s);

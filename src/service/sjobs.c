@@ -157,7 +157,7 @@ g16_status svc_sj_prove_job(char **json_out, g16_service *s, const svc_key *k, c
 
 /* ---------------------------------------------------------------- the job's thread */
 /* A snarkjs job's thread: proves its partitions one after the other, then ends the job. */
-static void *sj_main(void *arg)
+void *svc_sj_main(void *arg)
 {
     svc_waiter w = *(svc_waiter *)arg;
     free(arg);
@@ -208,22 +208,4 @@ static void *sj_main(void *arg)
         svc_log(s, "error", j->id, "%s", g16_last_error());
     pthread_mutex_unlock(&s->mu);
     return NULL;
-}
-
-/* Starts a snarkjs job's thread (s->mu held; the key is acquired and counted as used). */
-void svc_sj_dispatch(g16_service *s, svc_job *j, svc_key *k)
-{
-    svc_waiter *w = malloc(sizeof *w);
-    pthread_t th;
-    pthread_attr_t at;
-    if (w) *w = (svc_waiter){s, j, k};
-    pthread_attr_init(&at);
-    pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
-    if (!w || pthread_create(&th, &at, sj_main, w)) {
-        free(w);
-        k->users--;
-        s->inflight--;
-        svc_job_fail_locked(s, j, "internal", "no memory or thread for the job");
-    }
-    pthread_attr_destroy(&at);
 }
