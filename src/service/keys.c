@@ -170,7 +170,11 @@ g16_status svc_key_acquire(g16_service *s, svc_key *k, int want_hot)
     pthread_mutex_unlock(&s->mu);
     double t0 = svc_now();
     g16_key *key = NULL;
-    g16_status st = g16_key_load_cached(&key, k->path, k->cache_path, 0);
+    /* a configured .g16k is mapped as it is (it is its own cache); a .params goes through the
+     * data dir's cache */
+    g16_key_cache_info ci;
+    g16_status st = g16_key_cache_info_read(&ci, k->path) == G16_OK ? g16_key_cache_read(&key, k->path, 0)
+                                                                      : g16_key_load_cached(&key, k->path, k->cache_path, 0);
     int from_cache = st == G16_OK && g16_key_is_mapped(key);
     char msg[512] = "";
     if (st != G16_OK) snprintf(msg, sizeof msg, "%s", g16_last_error());

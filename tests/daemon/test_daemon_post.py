@@ -48,6 +48,8 @@ for kind, name, seed in (("window", "w2k", 5), ("winning", "win", 3)):
     run(G16, "filecoin", "circuit", "--kind", kind, "--sector-size", "2KiB", "-o", path(f"{name}.g16c"))
     run(G16, "setup", "--circuit", path(f"{name}.g16c"), "--seed", str(seed), "-o", path(f"{name}.params"),
         "--vk", path(f"{name}.vk"))
+# g16d takes a key cache (.g16k) as configured, as well as a .params
+run(G16, "key", "cache", path("win.params"), "-o", path("win.g16k"))
 # the same proofs through the CLI: the daemon's public inputs must equal these
 WIN_IN = path("w2k.cli.inputs")
 run(G16, "filecoin", "post-prove", "--kind", "window", "--sector-size", "2KiB", "--params", path("w2k.params"),
@@ -66,7 +68,7 @@ class Daemon(harness.Daemon):
     def args(self, config=None):
         return ["--listen", "127.0.0.1:0", "--data-dir", self.data, "--token-file", TOKEN_FILE, "--root", ROOT,
                 "--pw", "1", "--gw", "1", "--budget", "4G", "--key", f"w2k={path('w2k.params')}",
-                "--key", f"win={path('win.params')}"]
+                "--key", f"win={path('win.g16k')}"]
 
 
 def post(kind, vanilla, rnd=R, size="2KiB", **extra):
@@ -119,6 +121,9 @@ check("window: same request_id, same job", st == 200 and r.get("id") == wid and 
 # ------------------------------------------------------------------ WinningPoSt
 st, r = submit(d, "win", post("winning", [path("win.vp")]))
 check("winning: 202", st == 202, (st, r))
+st, v = d.json("GET", "/v1/status")
+wk = [k for k in v.get("keys", []) if k.get("name") == "win"]
+check("the .g16k key is loaded from the cache", wk and wk[0].get("loaded_from") == "cache", wk)
 st, j = d.wait(r.get("id"))
 check("winning: done, critical", j.get("state") == "done" and j.get("priority") == "critical" and
       j.get("kind") == "winning-post", (j.get("state"), j.get("priority"), j.get("error")))
