@@ -247,3 +247,26 @@ void *svc_key_loader_main(void *arg)
     pthread_mutex_unlock(&s->mu);
     return NULL;
 }
+
+g16_status svc_charge_wait(g16_service *s, const svc_key *k, uint64_t need, volatile int *cancel)
+{
+    g16_engine_stats es;
+    g16_engine_stats_get(s->engine, &es);
+    /* Everything else charged goes away in time (other jobs end, idle keys are evicted)
+     * but this job's own key: past that, waiting would never end. */
+    uint64_t room = es.budget_bytes - es.fixed_bytes;
+    room = room > k->bytes ? room - k->bytes : 0;
+    if (need > room)
+        return g16_fail(G16_ERR_NOMEM, "a job with key %s needs %" PRIu64 " bytes, more than the "
+                        "budget's %" PRIu64 " left beside the key (%" PRIu64 " bytes)", k->name, need,
+                        room, k->bytes);
+    for (;;) {
+        pthread_mutex_lock(&s->mu);
+        g16_status st = svc_charge(s, k, need);
+        pthread_mutex_unlock(&s->mu);
+        if (st != G16_ERR_NOMEM) return st;
+        st = g16_engine_reserve(s->engine, need, 1.0);
+        if (st != G16_ERR_NOMEM) return st;
+        if (*cancel) return g16_fail(G16_ERR_CANCELLED, "cancelled while waiting for memory");
+    }
+}

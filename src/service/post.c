@@ -25,6 +25,8 @@ struct svc_post {
     uint32_t n_vanilla;
     g16_fc_post_config cfg;
     g16_fc_post_job *fj; /* while in the engine: the witnesses and the partitions */
+    g16_engine *charged_to; /* the witnesses' bytes are charged to its budget while held */
+    uint64_t charged;
 };
 
 void svc_post_free(svc_post *p)
@@ -33,6 +35,7 @@ void svc_post_free(svc_post *p)
     for (uint32_t i = 0; p->vanilla && i < p->n_vanilla; i++) free(p->vanilla[i]);
     free(p->vanilla);
     g16_fc_post_job_free(p->fj);
+    if (p->charged) g16_engine_unreserve(p->charged_to, p->charged);
     free(p);
 }
 
@@ -167,7 +170,7 @@ g16_status svc_post_validate(g16_service *s, svc_post *p, int *http)
     return G16_OK;
 }
 
-g16_status svc_post_submit(g16_service *s, svc_job *j, g16_key *key, uint64_t *engine_id)
+g16_status svc_post_submit(g16_service *s, svc_job *j, const svc_key *k, g16_key *key, uint64_t *engine_id)
 {
     svc_post *p = j->post;
     g16_fc_vproof *v = calloc(p->n_vanilla, sizeof *v);
@@ -189,6 +192,15 @@ g16_status svc_post_submit(g16_service *s, svc_job *j, g16_key *key, uint64_t *e
         st = g16_fail(G16_ERR_ARG, "key '%s' has %llu public inputs; a %s partition of %llu-byte sectors has %llu",
                       j->key, (unsigned long long)g16_vk_inputs(g16_key_vk(key)), kind_name(p->kind),
                       (unsigned long long)p->sector_size, (unsigned long long)want);
+    /* the witnesses are written in memory before the engine takes them (the engine charges
+     * only the witnesses it reads from files): charged here, waiting for room as snarkjs
+     * proofs do, until svc_post_release */
+    uint64_t need = st == G16_OK ? (uint64_t)parts * (1 + lay.circuit_sectors * (lay.pub + lay.aux)) * 32 : 0;
+    if (st == G16_OK) {
+        st = svc_charge_wait(s, k, need, &j->halt);
+        if (st != G16_OK) g16_fail_ctx(st, "the witnesses of %u %s partition(s)", parts, kind_name(p->kind));
+        else p->charged_to = s->engine, p->charged = need;
+    }
     g16_fc_post_job *fj = NULL;
     if (st == G16_OK) st = g16_fc_post_submit(&fj, s->engine, key, &p->cfg, refs, parts, (int)j->prio);
     free(refs);
@@ -222,8 +234,11 @@ void svc_post_inputs(svc_job *j)
 
 void svc_post_release(svc_job *j)
 {
-    g16_fc_post_job_free(j->post->fj);
-    j->post->fj = NULL;
+    svc_post *p = j->post;
+    g16_fc_post_job_free(p->fj);
+    p->fj = NULL;
+    if (p->charged) g16_engine_unreserve(p->charged_to, p->charged);
+    p->charged = 0;
 }
 
 /* ---------------------------------------------------------------- the job's thread */
@@ -240,7 +255,7 @@ void *svc_post_main(void *arg)
     g16_key_retain(key);
     pthread_mutex_unlock(&s->mu);
     uint64_t eid = 0;
-    g16_status st = svc_post_submit(s, j, key, &eid);
+    g16_status st = svc_post_submit(s, j, w->k, key, &eid);
     char msg[512];
     snprintf(msg, sizeof msg, "%s", st == G16_OK ? "" : g16_last_error());
     g16_key_release(key);
@@ -251,6 +266,10 @@ void *svc_post_main(void *arg)
         s->inflight--;
         if (j->stopping && !j->cancel) {
             svc_job_set_state(s, j, SVC_QUEUED); /* a shutdown came while it was laid out: it runs again */
+        } else if (j->cancel) {
+            svc_job_set_error(j, "cancelled", "cancelled by a client while it ran");
+            svc_job_set_state(s, j, SVC_CANCELLED);
+            if (svc_store_update(s, j) != G16_OK) svc_log(s, "error", j->id, "%s", g16_last_error());
         } else {
             int bad_input = st == G16_ERR_ARG || st == G16_ERR_FORMAT || st == G16_ERR_UNSATISFIED;
             svc_job_fail_locked(s, j, bad_input ? "invalid_input" : g16_status_str(st), msg);

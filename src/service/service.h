@@ -266,6 +266,11 @@ g16_status svc_sj_check_wtns(const char *path, const char *key_path, uint32_t wa
  * scratch: a folder for the writers' files; *cancel nonzero stops between partitions. */
 g16_status svc_sj_prove_job(char **json_out, g16_service *s, const svc_key *k, char *const *wtns,
                             uint32_t n_parts, const char *scratch, volatile int *cancel);
+/* Charges need bytes a job holds beside the engine's partitions (a snarkjs proof, a PoSt's
+ * witnesses) to its budget: evicts idle keys other than k, then waits for the engine's
+ * partitions to give bytes back; gives up on *cancel, or at once when need can never fit
+ * beside k (G16_ERR_NOMEM with the bytes).  Give back with g16_engine_unreserve. */
+g16_status svc_charge_wait(g16_service *s, const svc_key *k, uint64_t need, volatile int *cancel);
 /* A snarkjs job's thread (svc_job_thread): proves its partitions, then ends the job. */
 void *svc_sj_main(void *arg);
 
@@ -286,7 +291,8 @@ g16_status svc_post_validate(g16_service *s, svc_post *p, int *http);
 /* With s->mu released: reads the vanilla proofs, lays out and checks the partitions, checks
  * the key's input count against them, writes the witnesses and submits one engine job.
  * Out: *engine_id.  G16_ERR_UNSATISFIED for a proof that does not check out. */
-g16_status svc_post_submit(g16_service *s, svc_job *j, struct g16_key *key, uint64_t *engine_id);
+g16_status svc_post_submit(g16_service *s, svc_job *j, const svc_key *k, struct g16_key *key,
+                           uint64_t *engine_id);
 void svc_post_inputs(svc_job *j);  /* j->inputs from the witnesses, once the proofs are in */
 void svc_post_release(svc_job *j); /* frees the witnesses (the engine's job has ended) */
 /* A PoSt job's thread (svc_job_thread): svc_post_submit, then svc_job_waiter_main. */

@@ -97,31 +97,6 @@ g16_status svc_sj_check_wtns(const char *path, const char *key_path, uint32_t wa
     return G16_OK;
 }
 
-/* Charges one proof's memory, evicting idle keys first, then waiting for the engine's
- * partitions to give bytes back; gives up on cancel or when it can never fit. */
-static g16_status charge_proof(g16_service *s, const svc_key *k, uint64_t need, volatile int *cancel)
-{
-    g16_engine_stats es;
-    g16_engine_stats_get(s->engine, &es);
-    /* Everything else charged goes away in time (other jobs end, idle keys are evicted)
-     * but this job's own key: past that, waiting would never end. */
-    uint64_t room = es.budget_bytes - es.fixed_bytes;
-    room = room > k->bytes ? room - k->bytes : 0;
-    if (need > room)
-        return g16_fail(G16_ERR_NOMEM, "a proof with key %s needs %" PRIu64 " bytes, more than the "
-                        "budget's %" PRIu64 " left beside the key (%" PRIu64 " bytes)", k->name, need,
-                        room, k->bytes);
-    for (;;) {
-        pthread_mutex_lock(&s->mu);
-        g16_status st = svc_charge(s, k, need);
-        pthread_mutex_unlock(&s->mu);
-        if (st != G16_ERR_NOMEM) return st;
-        st = g16_engine_reserve(s->engine, need, 1.0);
-        if (st != G16_ERR_NOMEM) return st;
-        if (*cancel) return g16_fail(G16_ERR_CANCELLED, "cancelled while waiting for memory");
-    }
-}
-
 g16_status svc_sj_prove_job(char **json_out, g16_service *s, const svc_key *k, char *const *wtns,
                             uint32_t n_parts, const char *scratch, volatile int *cancel)
 {
@@ -134,7 +109,7 @@ g16_status svc_sj_prove_job(char **json_out, g16_service *s, const svc_key *k, c
             st = g16_fail(G16_ERR_CANCELLED, "cancelled");
             break;
         }
-        st = charge_proof(s, k, need, cancel);
+        st = svc_charge_wait(s, k, need, cancel);
         if (st != G16_OK) {
             g16_fail_ctx(st, "partition %u", i);
             break;

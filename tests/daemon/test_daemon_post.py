@@ -212,4 +212,24 @@ check("a finished PoSt keeps its proofs and request across the restart",
       st == 200 and j.get("state") == "done" and j.get("post", {}).get("vanilla") == V3, (st, j.get("state")))
 verify("window after restart", d, wid, j, path("w2k.vk"))
 check("SIGTERM exit 0", d.stop() == 0)
+
+# ------------------------------------------------------------------ the witnesses count in the budget
+# 512 sectors (2 a partition at 2 KiB): 256 witnesses of ~0.7 MB, past a 64 MiB budget that holds
+# the key and any one partition
+small = Daemon(G16D, os.path.join(TMP, "data-small"), TMP, TOKEN)
+small.args = lambda config=None: ["--listen", "127.0.0.1:0", "--data-dir", small.data, "--token-file", TOKEN_FILE,
+                                  "--root", ROOT, "--pw", "1", "--gw", "1", "--budget", "64M",
+                                  "--key", f"w2k={path('w2k.params')}"]
+small.start()
+st, r = submit(small, "w2k", post("window", [path("v7.vp")] * 512))
+check("512 sectors: 202 (256 partitions)", st == 202, (st, r))
+st, j = small.wait(r.get("id"))
+err = j.get("error", {})
+check("witnesses past the budget: failed, naming the bytes", j.get("state") == "failed" and
+      "the witnesses of 256 window partition(s): a job with key w2k needs" in err.get("message", ""), (j.get("state"), err))
+st, r = submit(small, "w2k", post("window", V3))
+st, j = small.wait(r.get("id"))
+check("the same daemon then proves a job that fits", j.get("state") == "done", (j.get("state"), j.get("error")))
+verify("small budget", small, r.get("id"), j, path("w2k.vk"))
+check("SIGTERM exit 0 (small budget)", small.stop() == 0)
 harness.finish()
