@@ -296,22 +296,19 @@ static g16_status check_part(g16_service *s, svc_part *p, uint32_t idx, int *htt
 g16_status svc_job_validate(g16_service *s, svc_job *d, int *http)
 {
     svc_key *key = svc_key_find(s, d->key);
-    if (key && d->post && key->zkey) {
-        *http = 400;
-        return g16_fail(G16_ERR_ARG, "key '%s' is a snarkjs .zkey: a PoSt job needs the .params or .g16k key "
-                        "of its partition", d->key);
+    if (!key) {
+        *http = 422;
+        return g16_fail(G16_ERR_ARG, "unknown key '%s' (GET /v1/status lists the keys)", d->key);
     }
     if (d->post) {
-        if (!key) {
-            *http = 422;
-            return g16_fail(G16_ERR_ARG, "unknown key '%s' (GET /v1/status lists the keys)", d->key);
-        }
-        return svc_post_validate(s, d->post, http);
+        *http = 400;
+        return key->zkey ? g16_fail(G16_ERR_ARG, "key '%s' is a snarkjs .zkey: a PoSt job needs the .params or "
+                                    ".g16k key of its partition", d->key)
+                         : svc_post_validate(s, d->post, http);
     }
-    if (!key || d->zkey != key->zkey) {
-        *http = key ? 400 : 422;
-        return !key ? g16_fail(G16_ERR_ARG, "unknown key '%s' (GET /v1/status lists the keys)", d->key)
-               : key->zkey ? g16_fail(G16_ERR_ARG, "key '%s' is a snarkjs .zkey: partitions are "
+    if (d->zkey != key->zkey) {
+        *http = 400;
+        return key->zkey ? g16_fail(G16_ERR_ARG, "key '%s' is a snarkjs .zkey: partitions are "
                                                    "{\"wtns\": PATH}", d->key)
                            : g16_fail(G16_ERR_ARG, "key '%s' is a .params key: partitions are "
                                                    "{\"circuit\": PATH, \"witness\": PATH}", d->key);

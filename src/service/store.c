@@ -231,7 +231,8 @@ static svc_job *row_job(sqlite3_stmt *q)
     json_t *post = json_object_get(parts, "post");
     if (post) {
         char msg[256];
-        if (svc_post_parse(&j->post, &j->n_parts, post, UINT32_MAX / 2349, msg, sizeof msg) != G16_OK) goto bad;
+        /* no partition cap: the job was checked against this daemon's when it was taken */
+        if (svc_post_parse(&j->post, &j->n_parts, post, UINT32_MAX, msg, sizeof msg) != G16_OK) goto bad;
     } else if (!json_is_array(parts) || json_array_size(parts) == 0) {
         goto bad;
     } else {

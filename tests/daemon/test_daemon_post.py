@@ -64,11 +64,15 @@ OUTSIDE = os.path.join(TMP, "outside.vp")
 open(OUTSIDE, "wb").write(open(path("v7.vp"), "rb").read())
 
 
+MUL_ZKEY = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "interop", "fixtures", "multiplier",
+                        "circuit.zkey")
+
+
 class Daemon(harness.Daemon):
     def args(self, config=None):
         return ["--listen", "127.0.0.1:0", "--data-dir", self.data, "--token-file", TOKEN_FILE, "--root", ROOT,
                 "--pw", "1", "--gw", "1", "--budget", "4G", "--key", f"w2k={path('w2k.params')}",
-                "--key", f"win={path('win.g16k')}"]
+                "--key", f"win={path('win.g16k')}", "--key", f"mul={MUL_ZKEY}"]
 
 
 def post(kind, vanilla, rnd=R, size="2KiB", **extra):
@@ -167,6 +171,7 @@ cases = [
     ("winning of two sectors", {"key": "win", "post": post("winning", V3[:2])}, 400, "the sector its challenge"),
     ("bad priority", {"key": "win", "post": post("winning", V3[:1]), "priority": "urgent"}, 400, "'priority'"),
     ("unknown key", {"key": "nope", "post": post("window", V3)}, 422, "unknown key 'nope'"),
+    ("a snarkjs key", {"key": "mul", "post": post("window", V3)}, 400, "a PoSt job needs the .params or .g16k"),
     ("vanilla outside the roots", {"key": "w2k", "post": post("window", [OUTSIDE])}, 403, "outside the allowed roots"),
     ("vanilla missing", {"key": "w2k", "post": post("window", [path("none.vp")])}, 403, "post.vanilla[0]"),
     ("vanilla truncated", {"key": "w2k", "post": post("window", [path("v7.vp"), path("v7short.vp")])}, 422,
