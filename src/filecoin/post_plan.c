@@ -7,6 +7,73 @@
 #include "common/error.h"
 #include "groth16/groth16.h"
 
+/* Checks vanilla proof x (number f of the PoSt's, for the messages) against cfg and
+ * the masked randomness: one sector proof, its inclusion proofs opening the challenged
+ * leaves of a tree of cfg's shape, every path hashing to comm_r_last. */
+static g16_status check_vproof(const g16_fc_post_config *cfg, const g16_fc_vproof *x, size_t f, const uint8_t rnd[32],
+                               const g16_poseidon *p2)
+{
+    if (x->n_sectors != 1)
+        return g16_fail(G16_ERR_ARG, "vanilla proof %zu (sector %llu): %llu sector proofs; one a sector wanted", f,
+                        (unsigned long long)x->sector_id, (unsigned long long)x->n_sectors);
+    const g16_fc_sector *sec = &x->sectors[0];
+    if (sec->n_incl != cfg->challenges)
+        return g16_fail(G16_ERR_UNSATISFIED, "vanilla proof %zu (sector %llu): %llu inclusion proofs; this PoSt challenges %u",
+                        f, (unsigned long long)x->sector_id, (unsigned long long)sec->n_incl, cfg->challenges);
+    g16_fr pair[2] = {sec->comm_c, sec->comm_r_last}, h;
+    g16_poseidon_hash(&h, p2, pair);
+    if (!g16_fr_eq(&h, &x->comm_r))
+        return g16_fail(G16_ERR_UNSATISFIED, "vanilla proof %zu (sector %llu): Poseidon-2(comm_c, comm_r_last) is not comm_r",
+                        f, (unsigned long long)x->sector_id);
+    for (uint64_t j = 0; j < sec->n_incl; j++) {
+        const g16_fc_inclusion *inc = &x->incl[sec->incl0 + j];
+        uint64_t want = g16_fc_challenge_leaf(rnd, x->sector_id, j, cfg->shape.leaves);
+        if (inc->leaf_index != want)
+            return g16_fail(G16_ERR_UNSATISFIED, "vanilla proof %zu (sector %llu), inclusion proof %llu (offset %llu): opens leaf %llu; the randomness challenges leaf %llu",
+                            f, (unsigned long long)x->sector_id, (unsigned long long)j,
+                            (unsigned long long)inc->offset, (unsigned long long)inc->leaf_index,
+                            (unsigned long long)want);
+        unsigned levels[3] = {cfg->shape.base_levels, cfg->shape.sub_arity ? 1u : 0u, cfg->shape.top_arity ? 1u : 0u};
+        for (int part = 0; part < 3; part++)
+            if (inc->n_levels[part] != levels[part])
+                return g16_fail(G16_ERR_UNSATISFIED, "vanilla proof %zu, inclusion proof %llu (offset %llu): not a %llu-byte sector's tree",
+                                f, (unsigned long long)j, (unsigned long long)inc->offset,
+                                (unsigned long long)cfg->shape.sector_size);
+        g16_fr root;
+        G16_TRY(g16_fc_path_root(&root, x, inc));
+        if (!g16_fr_eq(&root, &sec->comm_r_last) || !g16_fr_eq(&inc->root, &sec->comm_r_last))
+            return g16_fail(G16_ERR_UNSATISFIED, "vanilla proof %zu (sector %llu), inclusion proof %llu (offset %llu): the path does not hash to comm_r_last",
+                            f, (unsigned long long)x->sector_id, (unsigned long long)j,
+                            (unsigned long long)inc->offset);
+    }
+    return G16_OK;
+}
+
+/* Checks v[0 .. n) (the PoSt's vanilla proofs first .. first + n − 1) and lays out
+ * `parts` partitions of them into r (parts × circuit_sectors), partition-major. */
+static g16_status plan(g16_fc_sector_ref *r, unsigned parts, const g16_fc_post_config *cfg, const g16_fc_layout *lay,
+                       const g16_fc_vproof *v, size_t n, size_t first, const uint8_t randomness[32])
+{
+    uint8_t rnd[32];
+    memcpy(rnd, randomness, 32);
+    rnd[31] &= 0x3f; /* Lotus and the FVM hand the library a field element */
+    const g16_poseidon *p2 = g16_poseidon_get(2);
+    if (!p2) return g16_fail(G16_ERR_NOMEM, "poseidon constants");
+    for (size_t f = 0; f < n; f++) G16_TRY(check_vproof(cfg, &v[f], first + f, rnd, p2));
+    for (unsigned p = 0; p < parts; p++)
+        for (unsigned j = 0; j < lay->circuit_sectors; j++) {
+            g16_fc_sector_ref *x = &r[(size_t)p * lay->circuit_sectors + j];
+            if (cfg->kind == G16_FC_WINNING) {
+                *x = (g16_fc_sector_ref){&v[0], 0, j};
+            } else {
+                size_t f = (size_t)p * cfg->sectors + j;
+                if (f >= n) f = n - 1; /* a short partition repeats its last sector */
+                *x = (g16_fc_sector_ref){&v[f], 0, 0};
+            }
+        }
+    return G16_OK;
+}
+
 g16_status g16_fc_post_plan(g16_fc_sector_ref **refs, unsigned *partitions, const g16_fc_post_config *cfg,
                             const g16_fc_vproof *v, size_t n_v, const uint8_t randomness[32])
 {
@@ -17,63 +84,50 @@ g16_status g16_fc_post_plan(g16_fc_sector_ref **refs, unsigned *partitions, cons
         return g16_fail(G16_ERR_ARG, "post plan: WinningPoSt proves one sector; %zu vanilla proofs given", n_v);
     g16_fc_layout lay;
     G16_TRY(g16_fc_layout_for(&lay, cfg));
-    uint8_t rnd[32];
-    memcpy(rnd, randomness, 32);
-    rnd[31] &= 0x3f; /* Lotus and the FVM hand the library a field element */
-    const g16_poseidon *p2 = g16_poseidon_get(2);
-    if (!p2) return g16_fail(G16_ERR_NOMEM, "poseidon constants");
-    for (size_t f = 0; f < n_v; f++) {
-        const g16_fc_vproof *x = &v[f];
-        if (x->n_sectors != 1)
-            return g16_fail(G16_ERR_ARG, "vanilla proof %zu (sector %llu): %llu sector proofs; one a sector wanted", f,
-                            (unsigned long long)x->sector_id, (unsigned long long)x->n_sectors);
-        const g16_fc_sector *sec = &x->sectors[0];
-        if (sec->n_incl != cfg->challenges)
-            return g16_fail(G16_ERR_UNSATISFIED, "vanilla proof %zu (sector %llu): %llu inclusion proofs; this PoSt challenges %u",
-                            f, (unsigned long long)x->sector_id, (unsigned long long)sec->n_incl, cfg->challenges);
-        g16_fr pair[2] = {sec->comm_c, sec->comm_r_last}, h;
-        g16_poseidon_hash(&h, p2, pair);
-        if (!g16_fr_eq(&h, &x->comm_r))
-            return g16_fail(G16_ERR_UNSATISFIED, "vanilla proof %zu (sector %llu): Poseidon-2(comm_c, comm_r_last) is not comm_r",
-                            f, (unsigned long long)x->sector_id);
-        for (uint64_t j = 0; j < sec->n_incl; j++) {
-            const g16_fc_inclusion *inc = &x->incl[sec->incl0 + j];
-            uint64_t want = g16_fc_challenge_leaf(rnd, x->sector_id, j, cfg->shape.leaves);
-            if (inc->leaf_index != want)
-                return g16_fail(G16_ERR_UNSATISFIED, "vanilla proof %zu (sector %llu), inclusion proof %llu (offset %llu): opens leaf %llu; the randomness challenges leaf %llu",
-                                f, (unsigned long long)x->sector_id, (unsigned long long)j,
-                                (unsigned long long)inc->offset, (unsigned long long)inc->leaf_index,
-                                (unsigned long long)want);
-            unsigned levels[3] = {cfg->shape.base_levels, cfg->shape.sub_arity ? 1u : 0u, cfg->shape.top_arity ? 1u : 0u};
-            for (int part = 0; part < 3; part++)
-                if (inc->n_levels[part] != levels[part])
-                    return g16_fail(G16_ERR_UNSATISFIED, "vanilla proof %zu, inclusion proof %llu (offset %llu): not a %llu-byte sector's tree",
-                                    f, (unsigned long long)j, (unsigned long long)inc->offset,
-                                    (unsigned long long)cfg->shape.sector_size);
-            g16_fr root;
-            G16_TRY(g16_fc_path_root(&root, x, inc));
-            if (!g16_fr_eq(&root, &sec->comm_r_last) || !g16_fr_eq(&inc->root, &sec->comm_r_last))
-                return g16_fail(G16_ERR_UNSATISFIED, "vanilla proof %zu (sector %llu), inclusion proof %llu (offset %llu): the path does not hash to comm_r_last",
-                                f, (unsigned long long)x->sector_id, (unsigned long long)j,
-                                (unsigned long long)inc->offset);
-        }
-    }
     unsigned parts = cfg->kind == G16_FC_WINNING ? 1 : (unsigned)((n_v + cfg->sectors - 1) / cfg->sectors);
     g16_fc_sector_ref *r = calloc((size_t)parts * lay.circuit_sectors, sizeof *r);
     if (!r) return g16_fail(G16_ERR_NOMEM, "post plan: %u partitions", parts);
-    for (unsigned p = 0; p < parts; p++)
-        for (unsigned j = 0; j < lay.circuit_sectors; j++) {
-            g16_fc_sector_ref *x = &r[(size_t)p * lay.circuit_sectors + j];
-            if (cfg->kind == G16_FC_WINNING) {
-                *x = (g16_fc_sector_ref){&v[0], 0, j};
-            } else {
-                size_t f = (size_t)p * cfg->sectors + j;
-                if (f >= n_v) f = n_v - 1; /* a short partition repeats its last sector */
-                *x = (g16_fc_sector_ref){&v[f], 0, 0};
-            }
-        }
+    g16_status st = plan(r, parts, cfg, &lay, v, n_v, 0, randomness);
+    if (st != G16_OK) {
+        free(r);
+        return st;
+    }
     *refs = r;
     *partitions = parts;
+    return G16_OK;
+}
+
+g16_status g16_fc_post_part_files(uint64_t *first, uint64_t *count, const g16_fc_post_config *cfg, uint64_t n_v,
+                                  unsigned part)
+{
+    uint64_t per = cfg->kind == G16_FC_WINNING ? 1 : cfg->sectors;
+    uint64_t parts = cfg->kind == G16_FC_WINNING ? (n_v == 1) : (n_v + per - 1) / per;
+    if (n_v == 0 || per == 0 || part >= parts)
+        return g16_fail(G16_ERR_ARG, "post plan: partition %u of a %s over %llu vanilla proofs (%llu partitions)", part,
+                        cfg->kind == G16_FC_WINNING ? "WinningPoSt" : "WindowPoSt", (unsigned long long)n_v,
+                        (unsigned long long)parts);
+    *first = (uint64_t)part * per;
+    *count = n_v - *first < per ? n_v - *first : per;
+    return G16_OK;
+}
+
+g16_status g16_fc_post_plan_one(g16_fc_sector_ref **refs, const g16_fc_post_config *cfg, const g16_fc_vproof *v,
+                                size_t n, size_t first, const uint8_t randomness[32])
+{
+    *refs = NULL;
+    g16_fc_layout lay;
+    G16_TRY(g16_fc_layout_for(&lay, cfg));
+    size_t per = cfg->kind == G16_FC_WINNING ? 1 : cfg->sectors;
+    if (n == 0 || n > per)
+        return g16_fail(G16_ERR_ARG, "post plan: a partition takes 1 to %zu vanilla proofs; %zu given", per, n);
+    g16_fc_sector_ref *r = calloc(lay.circuit_sectors, sizeof *r);
+    if (!r) return g16_fail(G16_ERR_NOMEM, "post plan: a partition");
+    g16_status st = plan(r, 1, cfg, &lay, v, n, first, randomness);
+    if (st != G16_OK) {
+        free(r);
+        return st;
+    }
+    *refs = r;
     return G16_OK;
 }
 

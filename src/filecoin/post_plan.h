@@ -23,6 +23,21 @@
 g16_status g16_fc_post_plan(g16_fc_sector_ref **refs, unsigned *partitions, const g16_fc_post_config *cfg,
                             const g16_fc_vproof *v, size_t n_v, const uint8_t randomness[32]);
 
+/* Which vanilla proofs partition `part` of a PoSt over n_v of them takes:
+ * [*first, *first + *count) (WindowPoSt cfg->sectors a partition, the last one
+ * short; WinningPoSt its one proof).  Returns G16_ERR_ARG for a partition the PoSt
+ * does not have. */
+g16_status g16_fc_post_part_files(uint64_t *first, uint64_t *count, const g16_fc_post_config *cfg, uint64_t n_v,
+                                  unsigned part);
+
+/* g16_fc_post_plan for one partition alone (a cluster node proving the partition it
+ * claimed reads and checks only that partition's vanilla proofs): v[0 .. n) are the
+ * PoSt's vanilla proofs first .. first + n − 1 (g16_fc_post_part_files), checked as
+ * g16_fc_post_plan checks them (its messages number them from first).  Out: *refs
+ * (malloc'd; the layout's circuit_sectors, a short partition padded as there). */
+g16_status g16_fc_post_plan_one(g16_fc_sector_ref **refs, const g16_fc_post_config *cfg, const g16_fc_vproof *v,
+                                size_t n, size_t first, const uint8_t randomness[32]);
+
 /* WinningPoSt's sector: index n's challenge picks u64le(SHA-256(prover_id ‖
  * randomness ‖ n u64 LE)[0..8]) mod set_len of the prover's sector set (Filecoin
  * challenges one, n = 0); the randomness's byte 31 masked with 0x3f first, as

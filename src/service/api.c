@@ -183,13 +183,6 @@ static const char *http_code(int http)
 static void cluster_submit(g16_service *s, svc_reply *r, svc_job *d)
 {
     int http = 503;
-    if (d->post) {
-        /* a cluster's nodes claim partitions of circuit + witness files; a PoSt's partitions
-         * exist only once its vanilla proofs are laid out, on the node that runs it */
-        svc_reply_error(r, 422, "invalid_input", "PoSt jobs are proved by a g16d of its own (no --cluster); "
-                        "this node is in cluster mode");
-        return;
-    }
     for (uint32_t i = 0; i < d->n_parts; i++)
         if (d->parts[i].up_circuit || d->parts[i].up_witness) {
             svc_reply_error(r, 400, "bad_request", "partition %u: uploaded inputs are not taken in cluster mode "

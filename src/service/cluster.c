@@ -62,6 +62,9 @@ static const char *const migrations[] = {
     " backend text NOT NULL,"
     " started timestamptz NOT NULL,"
     " heartbeat timestamptz NOT NULL);",
+    /* 2: PoSt jobs: the request ({"kind", "sector_size", "randomness", "vanilla"}, paths resolved
+     * at submit); its partitions' circuit and witness are empty, each node lays its partition out */
+    "ALTER TABLE g16_jobs ADD COLUMN post text;",
 };
 
 g16_status svc_cl_migrate(g16_service *s)
@@ -138,33 +141,37 @@ g16_status svc_cl_submit(g16_service *s, char id_out[SVC_ID_LEN + 1], int *exist
         free(ws);
         return g16_fail(G16_ERR_NOMEM, "no memory");
     }
-    for (uint32_t i = 0; i < d->n_parts; i++) {
-        cs[i] = d->parts[i].circuit;
-        ws[i] = d->parts[i].witness;
+    for (uint32_t i = 0; i < d->n_parts; i++) { /* a PoSt's partitions name no files */
+        cs[i] = d->parts[i].circuit ? d->parts[i].circuit : "";
+        ws[i] = d->parts[i].witness ? d->parts[i].witness : "";
     }
     char *ca = pg_array(cs, d->n_parts, 1), *wa = pg_array(ws, d->n_parts, 1);
     free(cs);
     free(ws);
+    json_t *pj = d->post ? svc_post_json(d->post) : NULL;
+    char *post = pj ? json_dumps(pj, JSON_COMPACT) : NULL;
+    json_decref(pj);
     char prio[8], nparts[16], created[32];
     snprintf(prio, sizeof prio, "%d", (int)d->prio);
     snprintf(nparts, sizeof nparts, "%u", d->n_parts);
     snprintf(created, sizeof created, "%.6f", svc_now());
     const char *p[] = {d->id, d->request_id, d->key, d->zkey ? "true" : "false", prio, nparts, created,
-                       s->node_name, ca, wa};
+                       s->node_name, ca, wa, post};
     g16_status st = G16_OK;
     PGconn *c = svc_pg_get(s->pg);
-    PGresult *r = ca && wa ? q(s, &c,
-        "WITH j AS (INSERT INTO g16_jobs (id, request_id, key, zkey, priority, state, n_parts, created, node)"
-        "  VALUES ($1, $2, $3, $4, $5, 0, $6, $7, $8) ON CONFLICT (request_id) DO NOTHING RETURNING id, seq),"
+    int ok = ca && wa && (post || !d->post);
+    PGresult *r = ok ? q(s, &c,
+        "WITH j AS (INSERT INTO g16_jobs (id, request_id, key, zkey, priority, state, n_parts, created, node, post)"
+        "  VALUES ($1, $2, $3, $4, $5, 0, $6, $7, $8, $11) ON CONFLICT (request_id) DO NOTHING RETURNING id, seq),"
         " p AS (INSERT INTO g16_parts (job, idx, circuit, witness, priority, seq)"
         "  SELECT j.id, t.i - 1, t.c, t.w, $5, j.seq FROM j,"
         "  unnest($9::text[], $10::text[]) WITH ORDINALITY AS t(c, w, i) RETURNING 1),"
         " n AS (SELECT pg_notify('g16', 'submit') FROM j)"
         "SELECT (SELECT id FROM j), (SELECT count(*) FROM p), (SELECT count(*) FROM n),"
-        " (SELECT id FROM g16_jobs WHERE request_id = $2), (SELECT state FROM g16_jobs WHERE request_id = $2)", 10, p)
-                              : NULL;
+        " (SELECT id FROM g16_jobs WHERE request_id = $2), (SELECT state FROM g16_jobs WHERE request_id = $2)", 11, p)
+                     : NULL;
     if (!r) {
-        st = ca && wa ? G16_ERR_IO : g16_fail(G16_ERR_NOMEM, "no memory");
+        st = ok ? G16_ERR_IO : g16_fail(G16_ERR_NOMEM, "no memory");
     } else if (!PQgetisnull(r, 0, 0)) {
         snprintf(id_out, SVC_ID_LEN + 1, "%s", PQgetvalue(r, 0, 0));
         *existed = 0;
@@ -180,6 +187,7 @@ g16_status svc_cl_submit(g16_service *s, char id_out[SVC_ID_LEN + 1], int *exist
     svc_pg_put(s->pg, c);
     free(ca);
     free(wa);
+    free(post);
     return st;
 }
 
@@ -188,7 +196,7 @@ static const char *const part_state_names[] = {"queued", "running", "done", "fai
 
 static json_t *job_row_json(PGresult *r, int i)
 {
-    /* id, request_id, key, zkey, priority, state, n_parts, created, started, finished, err_code, err_msg */
+    /* id, request_id, key, zkey, priority, state, n_parts, created, started, finished, err_code, err_msg, post */
     int state = atoi(PQgetvalue(r, i, 5));
     json_t *o = json_pack("{s:s,s:s,s:s,s:s,s:I,s:f,s:f,s:f}", "id", PQgetvalue(r, i, 0), "state",
                           svc_state_name((svc_state)state), "key", PQgetvalue(r, i, 2), "priority",
@@ -196,14 +204,19 @@ static json_t *job_row_json(PGresult *r, int i)
                           (json_int_t)atoi(PQgetvalue(r, i, 6)), "created", atof(PQgetvalue(r, i, 7)),
                           "started", atof(PQgetvalue(r, i, 8)), "finished", atof(PQgetvalue(r, i, 9)));
     if (!PQgetisnull(r, i, 1)) json_object_set_new(o, "request_id", json_string(PQgetvalue(r, i, 1)));
-    json_object_set_new(o, "kind", json_string(PQgetvalue(r, i, 3)[0] == 't' ? "snarkjs" : "bellperson"));
+    json_t *post = PQgetisnull(r, i, 12) ? NULL : json_loads(PQgetvalue(r, i, 12), 0, NULL);
+    const char *pk = json_string_value(json_object_get(post, "kind"));
+    json_object_set_new(o, "kind", json_string(post ? (pk && !strcmp(pk, "winning") ? "winning-post" : "window-post")
+                                               : PQgetvalue(r, i, 3)[0] == 't' ? "snarkjs" : "bellperson"));
+    if (post) json_object_set_new(o, "post", post);
     if (!PQgetisnull(r, i, 10))
         json_object_set_new(o, "error", json_pack("{s:s,s:s}", "code", PQgetvalue(r, i, 10), "message",
                                                   PQgetisnull(r, i, 11) ? "" : PQgetvalue(r, i, 11)));
     return o;
 }
 
-#define JOB_COLS "id, request_id, key, zkey, priority, state, n_parts, created, started, finished, err_code, err_msg"
+#define JOB_COLS                                                                                            \
+    "id, request_id, key, zkey, priority, state, n_parts, created, started, finished, err_code, err_msg, post"
 
 /* The job as GET /v1/jobs/{id} shows it.  Out: *o, or NULL when there is no such job. */
 static g16_status job_json(g16_service *s, PGconn **c, const char *id, json_t **o, int *state)
@@ -218,7 +231,7 @@ static g16_status job_json(g16_service *s, PGconn **c, const char *id, json_t **
     }
     *o = job_row_json(r, 0);
     *state = atoi(PQgetvalue(r, 0, 5));
-    int zkey = PQgetvalue(r, 0, 3)[0] == 't';
+    int zkey = PQgetvalue(r, 0, 3)[0] == 't', post = !PQgetisnull(r, 0, 12);
     PQclear(r);
     r = q(s, c,
           "SELECT idx, circuit, witness, state, owner, attempts, seconds, proved_by, inputs, n_inputs, err,"
@@ -228,7 +241,8 @@ static g16_status job_json(g16_service *s, PGconn **c, const char *id, json_t **
     json_t *parts = json_array();
     for (int i = 0; i < PQntuples(r); i++) {
         int ps = atoi(PQgetvalue(r, i, 3));
-        json_t *pj = zkey ? json_pack("{s:s}", "wtns", PQgetvalue(r, i, 2))
+        json_t *pj = post ? json_object()
+                   : zkey ? json_pack("{s:s}", "wtns", PQgetvalue(r, i, 2))
                           : json_pack("{s:s,s:s}", "circuit", PQgetvalue(r, i, 1), "witness", PQgetvalue(r, i, 2));
         json_object_set_new(pj, "stage", json_string(ps >= 0 && ps < 5 ? part_state_names[ps] : "?"));
         json_object_set_new(pj, "attempts", json_integer(atoi(PQgetvalue(r, i, 5))));

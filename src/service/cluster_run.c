@@ -31,7 +31,9 @@ typedef struct svc_task {
     char epoch[24];
     g16_priority prio;
     int zkey;
+    uint32_t n_parts;
     char *circuit, *witness, *key;
+    char *post; /* a PoSt job's request (svc_post_part lays this partition out); NULL otherwise */
     uint64_t engine_id;
     int cancel;
     volatile int halt;
@@ -43,6 +45,7 @@ static void task_free(svc_task *t)
     free(t->circuit);
     free(t->witness);
     free(t->key);
+    free(t->post);
     free(t);
 }
 
@@ -128,42 +131,65 @@ static void release(g16_service *s, PGconn **c, svc_task *t)
 }
 
 /* ---------------------------------------------------------------- one partition */
+/* One partition through the engine (its id in t->engine_id so that a cancel reaches it). */
+static g16_status engine_prove(g16_service *s, svc_task *t, g16_key *key, const g16_partition *part, uint8_t *proof)
+{
+    uint64_t eid = 0;
+    g16_status st = g16_engine_submit(s->engine, &eid, key, part, 1, t->prio);
+    if (st != G16_OK) return st;
+    pthread_mutex_lock(&s->mu);
+    t->engine_id = eid;
+    if (t->cancel) g16_engine_cancel(s->engine, eid);
+    pthread_mutex_unlock(&s->mu);
+    g16_job_status js;
+    st = g16_engine_await(s->engine, eid, -1, proof, G16_PROOF_BYTES, &js);
+    if (st != G16_OK && st != G16_ERR_CANCELLED && js.message[0]) g16_fail(st, "%s", js.message);
+    return st;
+}
+
 static g16_status run_engine(g16_service *s, svc_task *t, svc_key *k, uint8_t *proof, uint8_t **inputs,
                              uint32_t *n_inputs)
 {
-    g16_circuit *circ = NULL;
-    g16_status st = g16_circuit_load(&circ, t->circuit);
-    uint64_t eid = 0;
     pthread_mutex_lock(&s->mu);
     g16_key *key = k->key;
     if (key) g16_key_retain(key);
     pthread_mutex_unlock(&s->mu);
-    if (st == G16_OK && !key) st = g16_fail(G16_ERR_ARG, "key %s is not loaded", t->key);
-    /* the engine reads the witness once the partition is admitted (its bytes charged) */
-    g16_partition part = {.circuit = circ, .witness_path = t->witness};
-    if (st == G16_OK) st = g16_engine_submit(s->engine, &eid, key, &part, 1, t->prio);
-    g16_key_release(key);
-    if (st == G16_OK) {
-        pthread_mutex_lock(&s->mu);
-        t->engine_id = eid;
-        if (t->cancel) g16_engine_cancel(s->engine, eid);
-        pthread_mutex_unlock(&s->mu);
-        g16_job_status js;
-        st = g16_engine_await(s->engine, eid, -1, proof, G16_PROOF_BYTES, &js);
-        if (st != G16_OK && st != G16_ERR_CANCELLED && js.message[0]) g16_fail(st, "%s", js.message);
+    if (!key) return g16_fail(G16_ERR_ARG, "key %s is not loaded", t->key);
+    const g16_circuit *circ = NULL;
+    g16_circuit *loaded = NULL;
+    g16_witness *wit = NULL;
+    uint64_t charged = 0;
+    g16_status st;
+    g16_partition part = {0};
+    if (t->post) { /* laid out here from its vanilla proofs, the witness in memory */
+        st = svc_post_part(s, t->post, t->idx, t->n_parts, k, t->key, key, &t->halt, &circ, &wit, &charged);
+        part = (g16_partition){.circuit = circ, .witness = wit};
+    } else { /* the engine reads the witness once the partition is admitted (its bytes charged) */
+        st = g16_circuit_load(&loaded, t->circuit);
+        circ = loaded;
+        part = (g16_partition){.circuit = circ, .witness_path = t->witness};
     }
+    if (st == G16_OK) st = engine_prove(s, t, key, &part, proof);
+    g16_key_release(key);
     if (st == G16_OK) {
         g16_circuit_info ci;
         g16_circuit_get_info(&ci, circ);
         uint32_t n = ci.n_pub;
         *inputs = malloc(32ull * n + 1);
-        if (*inputs && g16_witness_inputs(*inputs, n, t->witness) != G16_OK) {
+        for (uint32_t i = 0; *inputs && wit && i < n; i++)
+            if (g16_witness_get(*inputs + 32ull * i, wit, i + 1) != G16_OK) {
+                free(*inputs);
+                *inputs = NULL;
+            }
+        if (*inputs && !wit && g16_witness_inputs(*inputs, n, t->witness) != G16_OK) {
             free(*inputs);
             *inputs = NULL;
         }
         *n_inputs = *inputs ? n : 0;
     }
-    g16_circuit_destroy(circ);
+    g16_witness_destroy(wit);
+    if (charged) g16_engine_unreserve(s->engine, charged);
+    g16_circuit_destroy(loaded);
     return st;
 }
 
@@ -215,7 +241,8 @@ static void *task_main(void *arg)
     } else if (cancelled && (s->draining || s->stopping)) {
         release(s, &c, t);
     } else if (!cancelled) {
-        fail_part(s, &c, t, st == G16_ERR_ARG ? "invalid_input" : g16_status_str(st), msg);
+        int bad_input = st == G16_ERR_ARG || st == G16_ERR_FORMAT || st == G16_ERR_UNSATISFIED;
+        fail_part(s, &c, t, bad_input ? "invalid_input" : g16_status_str(st), msg);
     }
     free(json);
     free(inputs);
@@ -255,7 +282,7 @@ static unsigned claim(g16_service *s, PGconn **c, unsigned want, int max_prio)
         "  RETURNING p.job, p.idx, p.circuit, p.witness, p.epoch, p.priority),"
         " j AS (UPDATE g16_jobs SET state = 1, started = $5 WHERE id IN (SELECT job FROM u) AND state = 0"
         "  RETURNING id)"
-        "SELECT u.job, u.idx, u.circuit, u.witness, u.epoch, u.priority, g.key, g.zkey,"
+        "SELECT u.job, u.idx, u.circuit, u.witness, u.epoch, u.priority, g.key, g.zkey, g.post, g.n_parts,"
         " (SELECT count(*) FROM j), (SELECT count(*) FROM s) FROM u JOIN g16_jobs g ON g.id = u.job",
         5, p, NULL, NULL);
     if (!r) {
@@ -275,6 +302,8 @@ static unsigned claim(g16_service *s, PGconn **c, unsigned want, int max_prio)
         t->prio = (g16_priority)atoi(PQgetvalue(r, (int)i, 5));
         t->key = svc_strdup(PQgetvalue(r, (int)i, 6));
         t->zkey = PQgetvalue(r, (int)i, 7)[0] == 't';
+        t->post = PQgetisnull(r, (int)i, 8) ? NULL : svc_strdup(PQgetvalue(r, (int)i, 8));
+        t->n_parts = (uint32_t)atoi(PQgetvalue(r, (int)i, 9));
         pthread_mutex_lock(&s->mu);
         t->next = s->cl.tasks;
         s->cl.tasks = t;

@@ -170,6 +170,22 @@ g16_status svc_post_validate(g16_service *s, svc_post *p, int *http)
     return G16_OK;
 }
 
+/* The key must be one made for this PoSt's partition: its public inputs are the layout's. */
+static g16_status key_fits(const svc_post *p, const g16_fc_layout *lay, const char *name, const g16_key *key)
+{
+    uint64_t want = (uint64_t)lay->circuit_sectors * lay->pub;
+    if (g16_vk_inputs(g16_key_vk(key)) == want) return G16_OK;
+    return g16_fail(G16_ERR_ARG, "key '%s' has %llu public inputs; a %s partition of %llu-byte sectors has %llu", name,
+                    (unsigned long long)g16_vk_inputs(g16_key_vk(key)), kind_name(p->kind),
+                    (unsigned long long)p->sector_size, (unsigned long long)want);
+}
+
+/* The bytes of `parts` partitions' witnesses held in memory. */
+static uint64_t witness_bytes(const g16_fc_layout *lay, unsigned parts)
+{
+    return (uint64_t)parts * (1 + lay->circuit_sectors * (lay->pub + lay->aux)) * 32;
+}
+
 g16_status svc_post_submit(g16_service *s, svc_job *j, const svc_key *k, g16_key *key, uint64_t *engine_id)
 {
     svc_post *p = j->post;
@@ -187,15 +203,11 @@ g16_status svc_post_submit(g16_service *s, svc_job *j, const svc_key *k, g16_key
                       j->n_parts);
     g16_fc_layout lay;
     if (st == G16_OK) st = g16_fc_layout_for(&lay, &p->cfg);
-    uint64_t want = st == G16_OK ? (uint64_t)lay.circuit_sectors * lay.pub : 0;
-    if (st == G16_OK && g16_vk_inputs(g16_key_vk(key)) != want)
-        st = g16_fail(G16_ERR_ARG, "key '%s' has %llu public inputs; a %s partition of %llu-byte sectors has %llu",
-                      j->key, (unsigned long long)g16_vk_inputs(g16_key_vk(key)), kind_name(p->kind),
-                      (unsigned long long)p->sector_size, (unsigned long long)want);
+    if (st == G16_OK) st = key_fits(p, &lay, j->key, key);
     /* the witnesses are written in memory before the engine takes them (the engine charges
      * only the witnesses it reads from files): charged here, waiting for room as snarkjs
      * proofs do, until svc_post_release */
-    uint64_t need = st == G16_OK ? (uint64_t)parts * (1 + lay.circuit_sectors * (lay.pub + lay.aux)) * 32 : 0;
+    uint64_t need = st == G16_OK ? witness_bytes(&lay, parts) : 0;
     if (st == G16_OK) {
         st = svc_charge_wait(s, k, need, &j->halt);
         if (st != G16_OK) g16_fail_ctx(st, "the witnesses of %u %s partition(s)", parts, kind_name(p->kind));
@@ -282,4 +294,61 @@ void *svc_post_main(void *arg)
     if (j->cancel || j->stopping) g16_engine_cancel(s->engine, eid);
     pthread_mutex_unlock(&s->mu);
     return svc_job_waiter_main(w);
+}
+
+/* ---------------------------------------------------------------- cluster mode */
+g16_status svc_post_part(g16_service *s, const char *post_json, uint32_t idx, uint32_t n_parts, const svc_key *k,
+                         const char *key_name, const g16_key *key, volatile int *halt, const g16_circuit **circuit,
+                         g16_witness **wit, uint64_t *charged)
+{
+    *circuit = NULL;
+    *wit = NULL;
+    *charged = 0;
+    json_error_t je;
+    json_t *o = json_loads(post_json ? post_json : "", 0, &je);
+    svc_post *p = NULL;
+    uint32_t parts = 0;
+    char err[512];
+    g16_status st = o ? svc_post_parse(&p, &parts, o, n_parts, err, sizeof err)
+                      : g16_fail(G16_ERR_FORMAT, "the stored PoSt request does not parse: %s", je.text);
+    json_decref(o);
+    if (o && st != G16_OK) return g16_fail(st, "the stored PoSt request: %s", err);
+    if (st != G16_OK) return st;
+    if (parts != n_parts) {
+        svc_post_free(p);
+        return g16_fail(G16_ERR_INTERNAL, "the stored PoSt makes %u partitions, the job has %u", parts, n_parts);
+    }
+    /* this partition's vanilla proofs alone: a node reads and hashes only what it proves */
+    uint64_t first = 0, count = 0;
+    g16_fc_vproof *v = NULL;
+    uint64_t nread = 0;
+    st = g16_fc_post_part_files(&first, &count, &p->cfg, p->n_vanilla, idx);
+    if (st == G16_OK && !(v = calloc(count, sizeof *v))) st = g16_fail(G16_ERR_NOMEM, "no memory for %llu vanilla proofs",
+                                                                       (unsigned long long)count);
+    for (; st == G16_OK && nread < count; nread++)
+        if ((st = g16_fc_vproof_read(&v[nread], p->vanilla[first + nread])) != G16_OK)
+            g16_fail_ctx(st, "post.vanilla[%llu]", (unsigned long long)(first + nread));
+    if (st != G16_OK && nread) nread--; /* the failed one holds nothing */
+    g16_fc_sector_ref *refs = NULL;
+    if (st == G16_OK) st = g16_fc_post_plan_one(&refs, &p->cfg, v, count, first, p->randomness);
+    g16_fc_layout lay;
+    if (st == G16_OK) st = g16_fc_layout_for(&lay, &p->cfg);
+    if (st == G16_OK) st = key_fits(p, &lay, key_name, key);
+    if (st == G16_OK) {
+        uint64_t need = witness_bytes(&lay, 1);
+        st = svc_charge_wait(s, k, need, halt);
+        if (st != G16_OK) g16_fail_ctx(st, "the witness of %s partition %u", kind_name(p->kind), idx);
+        else *charged = need;
+    }
+    if (st == G16_OK) st = g16_fc_post_circuit_cached(circuit, &p->cfg);
+    if (st == G16_OK) st = g16_fc_post_witness(wit, &p->cfg, refs, lay.circuit_sectors);
+    if (st != G16_OK && *charged) {
+        g16_engine_unreserve(s->engine, *charged);
+        *charged = 0;
+    }
+    free(refs);
+    for (uint64_t i = 0; i < nread; i++) g16_fc_vproof_free(&v[i]); /* the witness is written */
+    free(v);
+    svc_post_free(p);
+    return st;
 }

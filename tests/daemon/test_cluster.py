@@ -211,13 +211,6 @@ for part in range(4):
     p = run(G16, "verify", "--vk", f"{MUL}/verification_key.json", "--proof", pf, "--public", uf, check_rc=False)
     check(f"zkey partition {part}: valid", st1 == st2 == 200 and p.returncode == 0, (st1, st2, p.stdout, p.stderr))
 
-# PoSt jobs are laid out by the node that runs them: refused in cluster mode, saying why
-st, r = nodes[1].json("POST", "/v1/jobs", {"key": "k", "post": {"kind": "winning", "sector_size": "2KiB",
-                                                                "randomness": "ab" * 32,
-                                                                "vanilla": [os.path.join(ROOT, "w.vp")]}})
-check("a PoSt job in cluster mode: 422 naming the cluster", st == 422 and
-      "cluster mode" in r.get("error", {}).get("message", ""), (st, r))
-
 # cancel travels through NOTIFY: a job accepted by node1 and running on node2 ends cancelled
 st, r = nodes[1].submit([(C, W)] * 40, prio="low")
 cj = r.get("id")

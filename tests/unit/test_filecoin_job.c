@@ -33,6 +33,30 @@ int main(void)
     unsigned parts = 0;
     CHECK(g16_fc_post_plan(&refs, &parts, &cfg, v, 3, rnd) == G16_OK && parts == 2, "plan: %s", g16_last_error());
     CHECK(refs && refs[2].v == &v[2] && refs[3].v == &v[2], "the short partition repeats its last sector");
+    /* one partition alone (a cluster node's claim): the same layout from its own proofs */
+    uint64_t first = 9, count = 9;
+    CHECK(g16_fc_post_part_files(&first, &count, &cfg, 3, 0) == G16_OK && first == 0 && count == 2, "partition 0: "
+          "proofs 0..1 (%llu, %llu)", (unsigned long long)first, (unsigned long long)count);
+    CHECK(g16_fc_post_part_files(&first, &count, &cfg, 3, 1) == G16_OK && first == 2 && count == 1,
+          "partition 1: proof 2 (%llu, %llu)", (unsigned long long)first, (unsigned long long)count);
+    CHECK(g16_fc_post_part_files(&first, &count, &cfg, 3, 2) == G16_ERR_ARG &&
+              strstr(g16_last_error(), "2 partitions"), "no partition 2: %s", g16_last_error());
+    g16_fc_sector_ref *one = NULL;
+    CHECK(g16_fc_post_plan_one(&one, &cfg, &v[2], 1, 2, rnd) == G16_OK && one && one[0].v == &v[2] &&
+              one[1].v == &v[2], "partition 1 alone: %s", g16_last_error());
+    free(one);
+    one = NULL;
+    CHECK(g16_fc_post_plan_one(&one, &cfg, v, 2, 0, rnd) == G16_OK && one &&
+              !memcmp(one, refs, 2 * sizeof *one), "partition 0 alone: as the whole plan's");
+    free(one);
+    one = NULL;
+    CHECK(g16_fc_post_plan_one(&one, &cfg, v, 3, 0, rnd) == G16_ERR_ARG && !one, "three proofs are no partition");
+    uint8_t other[32];
+    memcpy(other, rnd, 32);
+    other[0] ^= 1;
+    /* vanilla proof 2 under other randomness: its message numbers it as the PoSt's proof 2 */
+    CHECK(g16_fc_post_plan_one(&one, &cfg, &v[2], 1, 2, other) == G16_ERR_UNSATISFIED && !one &&
+              strstr(g16_last_error(), "vanilla proof 2 (sector 102)"), "other randomness: %s", g16_last_error());
     const g16_circuit *c = NULL;
     g16_key *key = NULL;
     CHECK(g16_fc_post_circuit_cached(&c, &cfg) == G16_OK, "matrices");
