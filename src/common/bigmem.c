@@ -4,6 +4,7 @@
 #include "common/fault.h"
 
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 
 #define HUGE_PAGE ((size_t)2 << 20)
@@ -19,5 +20,15 @@ void *g16_big_alloc(size_t bytes)
     /* advice only: the memory works the same without it */
     (void)madvise(p, len, MADV_HUGEPAGE);
 #endif
+    return p;
+}
+
+void *g16_big_calloc(size_t n, size_t size)
+{
+    if (size && n > (size_t)-1 / size) return NULL;
+    size_t bytes = n * size;
+    if (bytes < HUGE_PAGE) return g16_calloc(bytes ? n : 1, bytes ? size : 1);
+    void *p = g16_big_alloc(bytes);
+    if (p) memset(p, 0, bytes);
     return p;
 }

@@ -1,7 +1,10 @@
 /* Large arrays that are walked at random (the setup's fixed-base tables, its
- * outputs): backed by 2 MiB pages where the kernel allows it.  With 4 KiB pages
- * every random read of a 100 MB table misses the TLB and a page walk stalls the
- * prefetch that was meant to hide the miss (docs/groth16.md, "Setup"). */
+ * outputs) or written once in full (a proof's MSM scratch, its witness): backed by
+ * 2 MiB pages where the kernel allows it.  With 4 KiB pages every random read of a
+ * 100 MB table misses the TLB and a page walk stalls the prefetch that was meant
+ * to hide the miss (docs/groth16.md, "Setup"), and a fresh array costs a page fault
+ * every 4 KiB: a WinningPoSt proof took 117,000 faults and ≈ 1 core-second of
+ * kernel time on them (docs/msm.md, "Fresh memory"). */
 #ifndef G16_COMMON_BIGMEM_H
 #define G16_COMMON_BIGMEM_H
 
@@ -11,5 +14,8 @@
  * Arrays of 2 MiB and more are 2 MiB aligned and advised as huge pages
  * (MADV_HUGEPAGE; a no-op where transparent huge pages are off). */
 void *g16_big_alloc(size_t bytes);
+
+/* g16_big_alloc of n × size zeroed bytes (NULL when the product overflows). */
+void *g16_big_calloc(size_t n, size_t size);
 
 #endif

@@ -136,14 +136,18 @@ static int prefault_on(void)
     return !(v && !strcmp(v, "0"));
 }
 
-/* G16_POOL_HUGE=1 asks for transparent huge pages on new buffers (madvise; where
- * THP is "madvise" or "always"): a 2^27 partition's 17 GB of fresh buffers are then
- * faulted in and page-locked 2 MiB at a time instead of 4 KiB, which is the first
- * job's ramp-up (docs/BENCHMARKS.md, issue 22).  Read at each new buffer. */
-static int huge_on(void)
+/* Transparent huge pages on new buffers (madvise; where THP is "madvise" or
+ * "always"): faulted in 2 MiB at a time instead of 4 KiB.  On by default for
+ * buffers that stay pageable (a CPU engine: a WinningPoSt proof's a, b, c took
+ * 11,000 faults fewer); for buffers page-locked for a GPU only with
+ * G16_POOL_HUGE=1, since at 2^27 it sped the first synthesis and slowed the second
+ * (docs/BENCHMARKS.md, issue 22).  G16_POOL_HUGE=0 turns it off.  Read at each new
+ * buffer. */
+static int huge_on(int pinned)
 {
     const char *v = getenv("G16_POOL_HUGE");
-    return v && !strcmp(v, "1");
+    if (v && (!strcmp(v, "0") || !strcmp(v, "1"))) return v[0] == '1';
+    return !pinned;
 }
 
 g16_status g16_bufpool_alloc(g16_engine *e, g16_buf *b, size_t bytes)
@@ -158,7 +162,7 @@ g16_status g16_bufpool_alloc(g16_engine *e, g16_buf *b, size_t bytes)
         return g16_fail(G16_ERR_NOMEM, "engine: cannot map a %zu-byte buffer", bytes);
     }
 #ifdef MADV_HUGEPAGE
-    if (huge_on()) (void)madvise(p, bytes, MADV_HUGEPAGE); /* advice only: 4 KiB pages serve too */
+    if (huge_on(e->pin_be != NULL)) (void)madvise(p, bytes, MADV_HUGEPAGE); /* advice only: 4 KiB pages serve too */
 #endif
     /* Page-locked once, when the buffer is made: it is reused by exact size,
      * so the lock costs nothing per proof and every copy to the GPU is direct. */

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "common/bigmem.h"
 #include "common/error.h"
 #include "common/fault.h"
 #include "groth16/ops.h"
@@ -68,8 +69,8 @@ g16_status g16_batch_add_by_msm(g16_backend *be, g16_g1_jac *out, const g16_g1_a
 {
     size_t m = 0;
     for (size_t i = 0; i < n; i++) m += (bits[i >> 6] >> (i & 63)) & 1;
-    g16_fr *ones = g16_malloc((n ? n : 1) * sizeof *ones);
-    g16_g1_affine *sel = g16_malloc((m ? m : 1) * sizeof *sel);
+    g16_fr *ones = g16_big_alloc((n ? n : 1) * sizeof *ones);
+    g16_g1_affine *sel = g16_big_alloc((m ? m : 1) * sizeof *sel);
     g16_status st;
     if (!ones || !sel) {
         st = g16_fail(G16_ERR_NOMEM, "batch_add: out of memory for %zu points", n);
@@ -90,7 +91,7 @@ static g16_status load_padded(g16_fr **out, g16_prove_input *in, g16_fr **src, s
                               const char *what)
 {
     size_t rows = in->n_rows;
-    g16_fr *w = g16_malloc(N * sizeof *w);
+    g16_fr *w = g16_big_alloc(N * sizeof *w);
     if (!w) return g16_fail(G16_ERR_NOMEM, "prove: cannot allocate %zu entries for %s", N, what);
     memcpy(w, *src, rows * sizeof *w);
     memset(w + rows, 0, (N - rows) * sizeof *w);

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "common/bigmem.h"
 #include "common/error.h"
 #include "common/pool.h"
 #include "curve/curve.h"
@@ -178,11 +179,11 @@ static g16_status merge_plan_make(merge_plan *p, const g16_fr *s, size_t n, cons
     size_t parts = 1, nblk = (n + PLAN_BLOCK - 1) / PLAN_BLOCK;
     while (2 * parts <= g16_pool_size(NULL) && 2 * parts <= 64) parts *= 2;
     plan_pass *x = calloc(1, sizeof *x);
-    uint32_t *tab = calloc(cap, sizeof *tab);
-    uint32_t *cnt = malloc((n + 1) * sizeof *cnt), *first = malloc((n + 1) * sizeof *first);
-    uint32_t *kk = malloc((n + 1) * sizeof *kk);
-    uint64_t *hv = malloc((n + 1) * sizeof *hv);
-    uint8_t *typ = malloc(n + 1);
+    uint32_t *tab = g16_big_calloc(cap, sizeof *tab);
+    uint32_t *cnt = g16_big_alloc((n + 1) * sizeof *cnt), *first = g16_big_alloc((n + 1) * sizeof *first);
+    uint32_t *kk = g16_big_alloc((n + 1) * sizeof *kk);
+    uint64_t *hv = g16_big_alloc((n + 1) * sizeof *hv);
+    uint8_t *typ = g16_big_alloc(n + 1);
     size_t *blk_k = malloc((nblk + 1) * sizeof *blk_k);
     g16_status st = G16_OK;
     if (!x || !tab || !cnt || !first || !kk || !hv || !typ || !blk_k) {
@@ -225,16 +226,16 @@ static g16_status merge_plan_make(merge_plan *p, const g16_fr *s, size_t n, cons
     if (!p->worth) goto done;
     p->n_groups = G;
     p->n_lone = ne - members;
-    p->lone_i = malloc((p->n_lone + 1) * sizeof *p->lone_i);
-    p->lone_k = malloc((p->n_lone + 1) * sizeof *p->lone_k);
-    p->mem_k = malloc((members + 1) * sizeof *p->mem_k);
+    p->lone_i = g16_big_alloc((p->n_lone + 1) * sizeof *p->lone_i);
+    p->lone_k = g16_big_alloc((p->n_lone + 1) * sizeof *p->lone_k);
+    p->mem_k = g16_big_alloc((members + 1) * sizeof *p->mem_k);
     p->start = malloc((G + 2) * sizeof *p->start);
     p->group_i = malloc((G + 1) * sizeof *p->group_i);
     p->group_k = malloc((G + 1) * sizeof *p->group_k);
     p->order = malloc((G + 1) * sizeof *p->order);
-    uint32_t *gid = malloc((n + 1) * sizeof *gid);    /* first occurrence -> group, or NONE */
+    uint32_t *gid = g16_big_alloc((n + 1) * sizeof *gid);   /* first occurrence -> group, or NONE */
     uint32_t *fill = malloc((G + 1) * sizeof *fill);  /* next member slot of a group */
-    uint32_t *by_size = calloc(n + 2, sizeof *by_size);
+    uint32_t *by_size = g16_big_calloc(n + 2, sizeof *by_size);
     if (!p->lone_i || !p->lone_k || !p->mem_k || !p->start || !p->group_i || !p->group_k || !p->order ||
         !gid || !fill || !by_size) {
         st = g16_fail(G16_ERR_NOMEM, "msm merge: plan for %zu scalars", n);

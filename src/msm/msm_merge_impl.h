@@ -97,14 +97,14 @@ static g16_status MG_LOCAL(run)(MG_JAC *out, const MG_AFF *bases, const g16_fr *
     const uint32_t *group_s = form ? pl.group_k : pl.group_i;
     /* the compact MSM: the lone scalars with their bases, then one point a group */
     size_t m = pl.n_lone + pl.n_groups;
-    g16_fr *cs = malloc((m ? m : 1) * sizeof *cs);
-    MG_AFF *cb = malloc((m ? m : 1) * sizeof *cb);
+    g16_fr *cs = g16_big_alloc((m ? m : 1) * sizeof *cs);
+    MG_AFF *cb = g16_big_alloc((m ? m : 1) * sizeof *cb);
     if (!cs || !cb) {
         st = g16_fail(G16_ERR_NOMEM, "msm merge: %zu points", m);
     } else {
         size_t members = pl.start[pl.n_groups];
-        MG_LOCAL(job) j = {malloc((members + 1) * sizeof(MG_AFF)), cb, cs, bases, s, &pl,
-                           form ? pl.lone_k : pl.lone_i, malloc(members + 1),
+        MG_LOCAL(job) j = {g16_big_alloc((members + 1) * sizeof(MG_AFF)), cb, cs, bases, s, &pl,
+                           form ? pl.lone_k : pl.lone_i, g16_big_alloc(members + 1),
                            2 * (size_t)g16_pool_size(NULL), G16_OK};
         if (!j.acc || !j.ok) j.err = G16_ERR_NOMEM;
         else g16_pool_tasks(NULL, j.tasks, MG_LOCAL(task), &j);

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/bigmem.h"
 #include "common/pool.h"
 #include "common/fault.h"
 #include "curve/curve.h"
@@ -18,11 +19,11 @@ g16_status g16_msm_prep_alloc(msm_prep *p, size_t cap, int psi)
     if (psi) return G16_ERR_ARG; /* BLS12-381's G2 only */
 #endif
     if (psi)
-        p->k64 = g16_malloc(MSM_PSI_PLANES * cap * sizeof *p->k64);
+        p->k64 = g16_big_alloc(MSM_PSI_PLANES * cap * sizeof *p->k64);
     else
-        p->k = g16_malloc(cap * sizeof *p->k);
-    p->idx = g16_malloc((psi ? MSM_PSI_PLANES : 1) * cap * sizeof *p->idx);
-    p->ones = g16_malloc(cap * sizeof *p->ones);
+        p->k = g16_big_alloc(cap * sizeof *p->k);
+    p->idx = g16_big_alloc((psi ? MSM_PSI_PLANES : 1) * cap * sizeof *p->idx);
+    p->ones = g16_big_alloc(cap * sizeof *p->ones);
     p->cap = cap;
     if ((!p->k && !p->k64) || !p->idx || !p->ones) {
         g16_msm_prep_free(p);
