@@ -3,6 +3,7 @@
 #include "common/bigmem.h"
 #include "common/fault.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -31,4 +32,28 @@ void *g16_big_calloc(size_t n, size_t size)
     void *p = g16_big_alloc(bytes);
     if (p) memset(p, 0, bytes);
     return p;
+}
+
+void *g16_big_map(size_t bytes, size_t *len)
+{
+    *len = 0;
+    size_t n = (bytes + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+    if (!bytes || n < bytes || n + HUGE_PAGE < n || g16_fault_hit(G16_FAULT_ALLOC)) return NULL;
+    /* one huge page more than needed, then the unaligned head and tail given back */
+    char *m = mmap(NULL, n + HUGE_PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED) return NULL;
+    char *p = (char *)(((uintptr_t)m + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
+    if (p > m) munmap(m, (size_t)(p - m));
+    size_t tail = (size_t)(m + n + HUGE_PAGE - (p + n));
+    if (tail) munmap(p + n, tail);
+#ifdef MADV_HUGEPAGE
+    (void)madvise(p, n, MADV_HUGEPAGE);
+#endif
+    *len = n;
+    return p;
+}
+
+void g16_big_unmap(void *p, size_t len)
+{
+    if (p && len) munmap(p, len);
 }

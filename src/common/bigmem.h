@@ -18,4 +18,12 @@ void *g16_big_alloc(size_t bytes);
 /* g16_big_alloc of n × size zeroed bytes (NULL when the product overflows). */
 void *g16_big_calloc(size_t n, size_t size);
 
+/* Zeroed memory for a large array that is written once in parallel (a witness):
+ * a private anonymous mapping, 2 MiB aligned and advised as huge pages, zeroed by
+ * the kernel page by page as it is first written (no serial memset, as calloc
+ * would spare too, but on 2 MiB pages).  Out: *len, the length to hand to
+ * g16_big_unmap.  Returns NULL when bytes is 0 or the mapping fails. */
+void *g16_big_map(size_t bytes, size_t *len);
+void g16_big_unmap(void *p, size_t len); /* NULL ok */
+
 #endif

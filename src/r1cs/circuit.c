@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "common/bigmem.h"
 #include "common/error.h"
 #include "common/fault.h"
 #include "common/pool.h"
@@ -67,10 +68,11 @@ g16_status g16_csr_alloc_(g16_csr *m, uint64_t n_rows, uint64_t nnz)
     if (n_rows >= SIZE_MAX / 8 || nnz >= SIZE_MAX / 4)
         return g16_fail(G16_ERR_NOMEM, "CSR of %llu rows, %llu terms", (unsigned long long)n_rows,
                         (unsigned long long)nnz);
-    m->row_start = g16_malloc((size_t)(n_rows + 1) * sizeof *m->row_start);
-    /* malloc(0) may return NULL: keep one element so NULL always means failure */
-    m->col = g16_malloc((size_t)(nnz ? nnz : 1) * sizeof *m->col);
-    m->coef = g16_malloc((size_t)(nnz ? nnz : 1) * sizeof *m->coef);
+    /* written once in full (in parallel for PoSt's repeated sectors): 2 MiB pages from
+     * 2 MiB up; one element at least, so NULL always means failure */
+    m->row_start = g16_big_alloc((size_t)(n_rows + 1) * sizeof *m->row_start);
+    m->col = g16_big_alloc((size_t)(nnz ? nnz : 1) * sizeof *m->col);
+    m->coef = g16_big_alloc((size_t)(nnz ? nnz : 1) * sizeof *m->coef);
     if (!m->row_start || !m->col || !m->coef) {
         free(m->row_start);
         free(m->col);
@@ -109,7 +111,9 @@ g16_status g16_witness_alloc_(g16_witness **out, uint64_t n, uint32_t n_pub)
                         (unsigned long long)n, n_pub);
     g16_witness *w = g16_calloc(1, sizeof *w);
     if (!w) return g16_fail(G16_ERR_NOMEM, "witness handle");
-    w->z = g16_calloc((size_t)n, sizeof *w->z);
+    /* a large witness is written once by many threads: zeroed 2 MiB pages, no serial memset */
+    size_t bytes = (size_t)n * sizeof *w->z;
+    w->z = bytes >= ((size_t)2 << 20) ? g16_big_map(bytes, &w->z_map) : g16_calloc((size_t)n, sizeof *w->z);
     if (!w->z) {
         free(w);
         return g16_fail(G16_ERR_NOMEM, "witness of %llu values", (unsigned long long)n);
@@ -124,7 +128,8 @@ g16_status g16_witness_alloc_(g16_witness **out, uint64_t n, uint32_t n_pub)
 void g16_witness_destroy(g16_witness *w)
 {
     if (!w) return;
-    free(w->z);
+    if (w->z_map) g16_big_unmap(w->z, w->z_map);
+    else free(w->z);
     free(w);
 }
 

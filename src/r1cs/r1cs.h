@@ -80,7 +80,8 @@ g16_status g16_circuit_is_satisfied(const g16_circuit *circ, const g16_fr *z, si
 struct g16_witness {
     uint64_t n;     /* values: n_vars of the circuit it belongs to */
     uint32_t n_pub; /* z[1 .. n_pub] are the public inputs */
-    g16_fr *z;      /* Montgomery form, z[0] = 1; heap */
+    g16_fr *z;      /* Montgomery form, z[0] = 1; heap, or a mapping of z_map bytes */
+    size_t z_map;   /* nonzero: z is a g16_big_map mapping of this length */
 };
 
 /* Heap-allocates an empty circuit / a witness of n values (zeroed, z[0] = 1). */
