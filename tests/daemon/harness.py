@@ -207,6 +207,53 @@ class Postgres:
         return [line.split("|") for line in out.strip().splitlines()]
 
 
+def start_postgres(tmp):
+    """A started throwaway PostgreSQL in tmp (Postgres), its start checked; ends the test when the
+    machine has no server."""
+    try:
+        pg = Postgres(tmp)
+    except RuntimeError as e:
+        check("a PostgreSQL server", False, str(e))
+        finish()
+    p = pg.start()
+    check("PostgreSQL started", p.returncode == 0, p.stderr + p.stdout)
+    return pg
+
+
+def post_fixtures(g16, root, sectors, rnd):
+    """2 KiB PoSt fixtures in root: a synthetic WindowPoSt vanilla proof v<id>.vp for each sector
+    id, a WinningPoSt one win.vp (sector 5), and the circuits and TEST-ONLY keys (.params, .vk)
+    of both partitions: w2k (window) and win (winning)."""
+    def path(name):
+        return os.path.join(root, name)
+    for s in sectors:
+        run(g16, "filecoin", "make-vanilla", "--kind", "window", "--sector-size", "2KiB", "--sector-id", str(s),
+            "--randomness", rnd, "--seed", f"s{s}", "-o", path(f"v{s}.vp"))
+    run(g16, "filecoin", "make-vanilla", "--kind", "winning", "--sector-size", "2KiB", "--sector-id", "5",
+        "--randomness", rnd, "--seed", "w", "-o", path("win.vp"))
+    for kind, name, seed in (("window", "w2k", 5), ("winning", "win", 3)):
+        run(g16, "filecoin", "circuit", "--kind", kind, "--sector-size", "2KiB", "-o", path(f"{name}.g16c"))
+        run(g16, "setup", "--circuit", path(f"{name}.g16c"), "--seed", str(seed), "-o", path(f"{name}.params"),
+            "--vk", path(f"{name}.vk"))
+
+
+def verify_post(g16, d, jid, job, vk, stem):
+    """A PoSt job's proofs from d (192 bytes a partition) checked by `g16 verify` against the
+    public inputs its GET listed; files stem.bin, stem.in.  Returns the inputs, a line each."""
+    name = os.path.basename(stem)
+    st, data, _ = d.request("GET", f"/v1/jobs/{jid}/proof")
+    n = len(job.get("partitions", []))
+    check(f"{name}: {192 * n} proof bytes", st == 200 and len(data) == 192 * n, (st, len(data), n))
+    pf, inf = stem + ".bin", stem + ".in"
+    open(pf, "wb").write(data)
+    lines = [x for q in job["partitions"] for x in q.get("inputs", [])]
+    with open(inf, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    p = run(g16, "verify", "--vk", vk, "--proof", pf, "--inputs", inf, check_rc=False)
+    check(f"{name}: g16 verify", p.returncode == 0, p.stderr + p.stdout)
+    return lines
+
+
 class Inputs:
     """A token file and one porep-profile circuit with its witness under tmp/in, a TEST-ONLY key
     and vk for it, and its public inputs as `g16 verify --inputs` reads them."""

@@ -32,13 +32,7 @@ TOKEN = "cluster-token-0123456789abcdef"
 LEASE = 3.0
 
 # ------------------------------------------------------------------ PostgreSQL
-try:
-    PG = harness.Postgres(TMP)
-except RuntimeError as e:
-    check("a PostgreSQL server", False, str(e))
-    harness.finish()
-p = PG.start()
-check("PostgreSQL started", p.returncode == 0, p.stderr + p.stdout)
+PG = harness.start_postgres(TMP)
 URL = PG.url
 
 # ------------------------------------------------------------------ inputs and nodes

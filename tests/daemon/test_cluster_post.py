@@ -28,13 +28,7 @@ LEASE = 3.0
 R = "ab" * 32
 P = "01" * 32
 
-try:
-    PG = harness.Postgres(TMP)
-except RuntimeError as e:
-    check("a PostgreSQL server", False, str(e))
-    harness.finish()
-p = PG.start()
-check("PostgreSQL started", p.returncode == 0, p.stderr + p.stdout)
+PG = harness.start_postgres(TMP)
 
 IN = harness.Inputs(G16, TMP, TOKEN, 12)  # the token, the root and a small key "k"
 ROOT = IN.root
@@ -45,15 +39,7 @@ def path(name):
 
 
 SECTORS = (7, 9, 11, 13, 15)
-for s in SECTORS:
-    run(G16, "filecoin", "make-vanilla", "--kind", "window", "--sector-size", "2KiB", "--sector-id", str(s),
-        "--randomness", R, "--seed", f"s{s}", "-o", path(f"v{s}.vp"))
-run(G16, "filecoin", "make-vanilla", "--kind", "winning", "--sector-size", "2KiB", "--sector-id", "5",
-    "--randomness", R, "--seed", "w", "-o", path("win.vp"))
-for kind, name, seed in (("window", "w2k", 5), ("winning", "win", 3)):
-    run(G16, "filecoin", "circuit", "--kind", kind, "--sector-size", "2KiB", "-o", path(f"{name}.g16c"))
-    run(G16, "setup", "--circuit", path(f"{name}.g16c"), "--seed", str(seed), "-o", path(f"{name}.params"),
-        "--vk", path(f"{name}.vk"))
+harness.post_fixtures(G16, ROOT, SECTORS, R)
 V5 = [path(f"v{s}.vp") for s in SECTORS]
 CLI_IN = path("w2k.cli.inputs")
 args = [G16, "filecoin", "post-prove", "--kind", "window", "--sector-size", "2KiB", "--params", path("w2k.params"),
@@ -84,17 +70,7 @@ def submit(d, key, kind, vanilla, **top):
 
 
 def verify(name, d, jid, job, vk):
-    st, data, _ = d.request("GET", f"/v1/jobs/{jid}/proof")
-    n = len(job.get("partitions", []))
-    check(f"{name}: {192 * n} proof bytes", st == 200 and len(data) == 192 * n, (st, len(data), n))
-    pf, inf = path(f"{name}.bin"), path(f"{name}.in")
-    open(pf, "wb").write(data)
-    lines = [x for q in job["partitions"] for x in q.get("inputs", [])]
-    with open(inf, "w") as f:
-        f.write("\n".join(lines) + "\n")
-    p = run(G16, "verify", "--vk", vk, "--proof", pf, "--inputs", inf, check_rc=False)
-    check(f"{name}: g16 verify", p.returncode == 0, p.stderr + p.stdout)
-    return lines
+    return harness.verify_post(G16, d, jid, job, vk, path(name))
 
 
 # ------------------------------------------------------------------ WindowPoSt: 5 sectors, 3 partitions

@@ -39,15 +39,7 @@ def path(name):
 
 
 # ------------------------------------------------------------------ fixtures
-for s in (7, 9, 11):
-    run(G16, "filecoin", "make-vanilla", "--kind", "window", "--sector-size", "2KiB", "--sector-id", str(s),
-        "--randomness", R, "--seed", f"s{s}", "-o", path(f"v{s}.vp"))
-run(G16, "filecoin", "make-vanilla", "--kind", "winning", "--sector-size", "2KiB", "--sector-id", "5",
-    "--randomness", R, "--seed", "w", "-o", path("win.vp"))
-for kind, name, seed in (("window", "w2k", 5), ("winning", "win", 3)):
-    run(G16, "filecoin", "circuit", "--kind", kind, "--sector-size", "2KiB", "-o", path(f"{name}.g16c"))
-    run(G16, "setup", "--circuit", path(f"{name}.g16c"), "--seed", str(seed), "-o", path(f"{name}.params"),
-        "--vk", path(f"{name}.vk"))
+harness.post_fixtures(G16, ROOT, (7, 9, 11), R)
 # g16d takes a key cache (.g16k) as configured, as well as a .params
 run(G16, "key", "cache", path("win.params"), "-o", path("win.g16k"))
 # the same proofs through the CLI: the daemon's public inputs must equal these
@@ -88,17 +80,7 @@ def submit(d, key, body, **top):
 
 
 def verify(name, d, jid, job, vk):
-    st, data, _ = d.request("GET", f"/v1/jobs/{jid}/proof")
-    n = len(job.get("partitions", []))
-    check(f"{name}: {192 * n} proof bytes", st == 200 and len(data) == 192 * n, (st, len(data), n))
-    pf, inf = path(f"{name}.bin"), path(f"{name}.in")
-    open(pf, "wb").write(data)
-    lines = [x for p in job["partitions"] for x in p.get("inputs", [])]
-    with open(inf, "w") as f:
-        f.write("\n".join(lines) + "\n")
-    p = run(G16, "verify", "--vk", vk, "--proof", pf, "--inputs", inf, check_rc=False)
-    check(f"{name}: g16 verify", p.returncode == 0, p.stderr + p.stdout)
-    return lines
+    return harness.verify_post(G16, d, jid, job, vk, path(name))
 
 
 d = Daemon(G16D, os.path.join(TMP, "data"), TMP, TOKEN).start()
