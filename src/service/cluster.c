@@ -64,8 +64,12 @@ static const char *const migrations[] = {
     " heartbeat timestamptz NOT NULL);",
     /* 2: PoSt jobs: the request ({"kind", "sector_size", "randomness", "vanilla"}, paths resolved
      * at submit); its partitions' circuit and witness are empty, each node lays its partition out */
-    "ALTER TABLE g16_jobs ADD COLUMN post text;",
+    "ALTER TABLE g16_jobs ADD COLUMN post text;"
+    /* the schema each node runs (a node of schema 1 would claim a PoSt partition and fail it) */
+    "ALTER TABLE g16_nodes ADD COLUMN schema int NOT NULL DEFAULT 1;",
 };
+
+int svc_cl_schema(void) { return (int)(sizeof migrations / sizeof *migrations); }
 
 g16_status svc_cl_migrate(g16_service *s)
 {
@@ -151,6 +155,26 @@ g16_status svc_cl_submit(g16_service *s, char id_out[SVC_ID_LEN + 1], int *exist
     json_t *pj = d->post ? svc_post_json(d->post) : NULL;
     char *post = pj ? json_dumps(pj, JSON_COMPACT) : NULL;
     json_decref(pj);
+    if (d->post) { /* during a rolling upgrade: no live node may be one that cannot run it */
+        char lease[32];
+        snprintf(lease, sizeof lease, "%.3f", 3 * s->lease_s);
+        const char *lp[] = {lease};
+        PGconn *c = svc_pg_get(s->pg);
+        PGresult *r = q(s, &c,
+                        "SELECT string_agg(name, ', ' ORDER BY name) FROM g16_nodes WHERE schema < 2"
+                        " AND heartbeat > clock_timestamp() - make_interval(secs => $1::float8)", 1, lp);
+        g16_status st = !r ? G16_ERR_IO
+                        : PQgetisnull(r, 0, 0) ? G16_OK
+                        : g16_fail(G16_ERR_BACKEND, "PoSt jobs need every live node at g16d's schema 2 or later; "
+                                   "node(s) %s run an older g16d: upgrade them first", PQgetvalue(r, 0, 0));
+        PQclear(r);
+        svc_pg_put(s->pg, c);
+        if (st != G16_OK) {
+            free(ca);
+            free(wa);
+            return st;
+        }
+    }
     char prio[8], nparts[16], created[32];
     snprintf(prio, sizeof prio, "%d", (int)d->prio);
     snprintf(nparts, sizeof nparts, "%u", d->n_parts);
@@ -445,7 +469,7 @@ void svc_cl_view(g16_service *s, svc_reply *rep)
                     "SELECT n.name, n.instance, n.addr, n.devices, n.backend,"
                     " extract(epoch from n.heartbeat), extract(epoch from clock_timestamp() - n.heartbeat),"
                     " (SELECT count(*) FROM g16_parts p WHERE p.owner = n.instance AND p.state = 1),"
-                    " (SELECT count(*) FROM g16_parts p WHERE p.proved_by = n.name AND p.state = 2)"
+                    " (SELECT count(*) FROM g16_parts p WHERE p.proved_by = n.name AND p.state = 2), n.schema"
                     " FROM g16_nodes n ORDER BY n.name", 0, NULL);
     PGresult *qr = r ? q(s, &c, "SELECT count(*) FILTER (WHERE state = 0), count(*) FILTER (WHERE state = 1)"
                                 " FROM g16_parts", 0, NULL)
@@ -463,6 +487,8 @@ void svc_cl_view(g16_service *s, svc_reply *rep)
                              atof(PQgetvalue(r, i, 6)), "leases", (json_int_t)atoll(PQgetvalue(r, i, 7)),
                              "partitions_proved", (json_int_t)atoll(PQgetvalue(r, i, 8)), "self",
                              !strcmp(PQgetvalue(r, i, 0), s->node_name)));
+        for (int i = 0; i < PQntuples(r); i++)
+            json_object_set_new(json_array_get(a, (size_t)i), "schema", json_integer(atoi(PQgetvalue(r, i, 9))));
         json_t *o = json_pack("{s:s,s:f,s:o,s:{s:I,s:I}}", "node", s->node_name, "lease_s", s->lease_s,
                               "nodes", a, "partitions", "queued", (json_int_t)atoll(PQgetvalue(qr, 0, 0)),
                               "leased", (json_int_t)atoll(PQgetvalue(qr, 0, 1)));

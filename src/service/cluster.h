@@ -10,6 +10,7 @@
 
 /* cluster.c */
 g16_status svc_cl_migrate(g16_service *s);
+int svc_cl_schema(void); /* the schema version this g16d writes (its migrations' count) */
 /* Stores a validated job and its partitions (one statement), or finds the job of its request_id.
  * Out: id_out, *existed.  Returns G16_OK or G16_ERR_IO. */
 g16_status svc_cl_submit(g16_service *s, char id_out[SVC_ID_LEN + 1], int *existed, int *state, svc_job *d);

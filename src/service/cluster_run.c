@@ -525,19 +525,21 @@ g16_status svc_cl_start(g16_service *s)
     g16_engine_stats_get(s->engine, &es);
     char dev[16];
     snprintf(dev, sizeof dev, "%u", es.devices);
-    const char *p[] = {s->node_name, s->instance, s->addr, dev, s->devices_cuda ? "cuda" : "cpu"};
+    char schema[16];
+    snprintf(schema, sizeof schema, "%d", svc_cl_schema());
+    const char *p[] = {s->node_name, s->instance, s->addr, dev, s->devices_cuda ? "cuda" : "cpu", schema};
     PGconn *c = svc_pg_get(s->pg);
     /* this node's claims from before a restart go back to the queue now, not after their lease */
     PGresult *r = svc_pg_exec(s->pg, &c,
         "WITH rel AS (UPDATE g16_parts SET state = 0, owner = NULL, lease_until = NULL"
         "  WHERE state = 1 AND left(owner, length($1) + 1) = $1 || '#' AND owner <> $2 RETURNING 1),"
         " n AS (SELECT pg_notify('g16', 'requeue') WHERE EXISTS (SELECT 1 FROM rel)),"
-        " up AS (INSERT INTO g16_nodes (name, instance, addr, devices, backend, started, heartbeat)"
-        "  VALUES ($1, $2, $3, $4::int, $5, clock_timestamp(), clock_timestamp())"
+        " up AS (INSERT INTO g16_nodes (name, instance, addr, devices, backend, started, heartbeat, schema)"
+        "  VALUES ($1, $2, $3, $4::int, $5, clock_timestamp(), clock_timestamp(), $6::int)"
         "  ON CONFLICT (name) DO UPDATE SET instance = $2, addr = $3, devices = $4::int, backend = $5,"
-        "  started = clock_timestamp(), heartbeat = clock_timestamp() RETURNING 1)"
+        "  started = clock_timestamp(), heartbeat = clock_timestamp(), schema = $6::int RETURNING 1)"
         "SELECT (SELECT count(*) FROM rel), (SELECT count(*) FROM n), (SELECT count(*) FROM up)",
-        5, p, NULL, NULL);
+        6, p, NULL, NULL);
     g16_status st = r ? G16_OK : G16_ERR_IO;
     if (r && atoi(PQgetvalue(r, 0, 0)))
         svc_log(s, "info", NULL, "cluster: %s partition(s) claimed before this node restarted are queued again",

@@ -106,6 +106,19 @@ check("winning: done, critical", j.get("state") == "done" and j.get("priority") 
       j.get("kind") == "winning-post", (j.get("state"), j.get("priority"), j.get("error")))
 verify("winning", nodes[0], r.get("id"), j, path("win.vk"))
 
+# ------------------------------------------------------------------ a rolling upgrade
+st, v = nodes[0].json("GET", "/v1/cluster")
+check("every node shows schema 2", st == 200 and [n.get("schema") for n in v.get("nodes", [])] == [2, 2], v)
+# a live node of the schema before PoSt jobs would claim a PoSt partition and fail it: refused while it runs
+PG.sql("UPDATE g16_nodes SET schema = 1 WHERE name = 'node1'")
+st, r = submit(nodes[0], "win", "winning", [path("win.vp")])
+check("a PoSt while an older node is live: 503 naming it", st == 503 and
+      "node1" in r.get("error", {}).get("message", ""), (st, r))
+st, r = nodes[0].submit([(IN.circuit, IN.witness)], prio="normal")
+check("other jobs are still taken", st == 202, (st, r))
+nodes[0].wait(r.get("id"))
+PG.sql("UPDATE g16_nodes SET schema = 2 WHERE name = 'node1'")
+
 # ------------------------------------------------------------------ failures found by the claiming node
 bad = V5[:2] + [path("v11bad.vp")] + V5[3:]
 st, r = submit(nodes[0], "w2k", "window", bad)
