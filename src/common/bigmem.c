@@ -10,9 +10,20 @@
 
 #define HUGE_PAGE ((size_t)2 << 20)
 
+/* G16_NO_HUGE=1: plain malloc / calloc everywhere (the A/B of docs/msm.md, "Fresh memory"). */
+static int huge_off(void)
+{
+    static int off = -1;
+    if (off < 0) {
+        const char *v = getenv("G16_NO_HUGE");
+        off = v && !strcmp(v, "1");
+    }
+    return off;
+}
+
 void *g16_big_alloc(size_t bytes)
 {
-    if (bytes < HUGE_PAGE) return g16_malloc(bytes ? bytes : 1);
+    if (bytes < HUGE_PAGE || huge_off()) return g16_malloc(bytes ? bytes : 1);
     size_t len = (bytes + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
     if (len < bytes) return NULL; /* rounding overflowed */
     void *p = NULL;
@@ -28,7 +39,7 @@ void *g16_big_calloc(size_t n, size_t size)
 {
     if (size && n > (size_t)-1 / size) return NULL;
     size_t bytes = n * size;
-    if (bytes < HUGE_PAGE) return g16_calloc(bytes ? n : 1, bytes ? size : 1);
+    if (bytes < HUGE_PAGE || huge_off()) return g16_calloc(bytes ? n : 1, bytes ? size : 1);
     void *p = g16_big_alloc(bytes);
     if (p) memset(p, 0, bytes);
     return p;
@@ -38,7 +49,7 @@ void *g16_big_map(size_t bytes, size_t *len)
 {
     *len = 0;
     size_t n = (bytes + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
-    if (!bytes || n < bytes || n + HUGE_PAGE < n || g16_fault_hit(G16_FAULT_ALLOC)) return NULL;
+    if (!bytes || n < bytes || n + HUGE_PAGE < n || huge_off() || g16_fault_hit(G16_FAULT_ALLOC)) return NULL;
     /* one huge page more than needed, then the unaligned head and tail given back */
     char *m = mmap(NULL, n + HUGE_PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (m == MAP_FAILED) return NULL;

@@ -22,7 +22,9 @@ void *g16_big_calloc(size_t n, size_t size);
  * a private anonymous mapping, 2 MiB aligned and advised as huge pages, zeroed by
  * the kernel page by page as it is first written (no serial memset, as calloc
  * would spare too, but on 2 MiB pages).  Out: *len, the length to hand to
- * g16_big_unmap.  Returns NULL when bytes is 0 or the mapping fails. */
+ * g16_big_unmap.  Returns NULL when bytes is 0, the mapping fails or G16_NO_HUGE=1
+ * (callers then fall back to calloc).  G16_NO_HUGE=1 also makes g16_big_alloc and
+ * g16_big_calloc plain malloc and calloc (for A/B runs). */
 void *g16_big_map(size_t bytes, size_t *len);
 void g16_big_unmap(void *p, size_t len); /* NULL ok */
 

@@ -113,7 +113,8 @@ g16_status g16_witness_alloc_(g16_witness **out, uint64_t n, uint32_t n_pub)
     if (!w) return g16_fail(G16_ERR_NOMEM, "witness handle");
     /* a large witness is written once by many threads: zeroed 2 MiB pages, no serial memset */
     size_t bytes = (size_t)n * sizeof *w->z;
-    w->z = bytes >= ((size_t)2 << 20) ? g16_big_map(bytes, &w->z_map) : g16_calloc((size_t)n, sizeof *w->z);
+    w->z = bytes >= ((size_t)2 << 20) ? g16_big_map(bytes, &w->z_map) : NULL;
+    if (!w->z) w->z = g16_calloc((size_t)n, sizeof *w->z);
     if (!w->z) {
         free(w);
         return g16_fail(G16_ERR_NOMEM, "witness of %llu values", (unsigned long long)n);
