@@ -5,7 +5,8 @@
  * vectors through pinned staging).
  *
  *   g16_gpu_bench [--quick] [--only ntt|h|g1|g2|pin|copy] [--lo L] [--hi H] [--no-hmsm] [--fold C]
- * (--lo/--hi bound the log sizes of the G1/G2 MSM loops; --no-hmsm skips the
+ * (--lo/--hi bound the log sizes of the G1/G2 MSM loops, G2 to 2^24 unless --hi
+ * is 25 or 26; --no-hmsm skips the
  * H step + H-query MSM pairs: for quick A/B runs of MSM tuning knobs.)
  * (g1 also times prove_start's H part: H step + H-query MSM from the device h.)
  * (--fold C: the G1 MSMs over bases folded for window C (g16_cuda_bases_fold; 0: its
@@ -262,7 +263,9 @@ int main(int argc, char **argv)
     }
 #endif
     float k[7], t[7];
-    const unsigned ntt_max = quick ? 22 : 27, g1_max = quick ? 20 : 26, g2_max = quick ? 18 : 24;
+    /* G2 stops at 2^24 unless --hi asks for 2^25 or 2^26 (12.9 GB of bases at 2^26) */
+    const unsigned ntt_max = quick ? 22 : 27, g1_max = quick ? 20 : 26;
+    const unsigned g2_max = quick ? 18 : hi_lg >= 25 && hi_lg <= 26 ? hi_lg : 24;
 
     /* Host vectors are page-locked, as the engine keeps them (pinned staging):
      * the total then shows the bus, not a host memcpy. */
