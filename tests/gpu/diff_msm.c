@@ -269,11 +269,14 @@ void diff_test_msm_g2(g16_cuda_ctx *ctx, size_t max_n)
         }
         make_g2_bases(bases, n);
         int fails = 0;
-        for (int v = 0; v < 4; v++) {
+        for (int v = 0; v < 6; v++) {
             int dist = v == 1 || v == 3 ? 1 : 0, use_dens = v == 3;
             g16_cuda_msm_opts o = {0, 0, 0};
             if (v == 2) o.window = 6, o.no_split = 1;
             if (v == 3) o.max_pairs = 4 * n; /* in chunks */
+            /* v 4 and 5: the windows of large G2 MSMs (20 from 2^25 points: 13 windows) */
+            if (v == 4) o.window = 20;
+            if (v == 5) o.window = 18;
             make_scalars(sc, n, dist);
             size_t nb = n;
             const g16_g2_affine *bp = bases;
@@ -287,7 +290,8 @@ void diff_test_msm_g2(g16_cuda_ctx *ctx, size_t max_n)
             g16_status s = g16_msm_g2(&want, bp, nb, sc, n, use_dens ? dens : NULL);
             CHECK(s == G16_OK, "cpu msm: %s", g16_last_error());
             int ok = cuda_msm_eq_g2(ctx, &want, bp, nb, sc, n, use_dens ? dens : NULL, &o);
-            CHECK(ok, "G2 MSM n=%zu variant %d (dist %d, density %d) differs", n, v, dist, use_dens);
+            CHECK(ok, "G2 MSM n=%zu variant %d (dist %d, density %d, window %u) differs", n, v, dist, use_dens,
+                  o.window);
             fails += !ok;
         }
         printf("msm g2 n=%zu: %s\n", n, fails ? "FAIL" : "ok");

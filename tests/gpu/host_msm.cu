@@ -175,7 +175,12 @@ int main(void)
               "density bits of word 0");
         CHECK(!msm_counts(m2, dens, 126, 1) && msm_counts(m2, dens, 127, 1), "density bits of word 1");
     }
-    // The window choice: 4..16 by size, 20 from 2^lg_big (G1 24, G2 26), capped by c_max.
+    // The window choice: 4..16 by size, 20 from 2^lg_big (G1 24, G2 25), capped by c_max.
+    CHECK(msm_traits<g16_dfp>::lg_big_window == 24 && msm_traits<g16_dfp2>::lg_big_window == 25,
+          "c = 20 from 2^24 points (G1), 2^25 (G2)");
+    CHECK(msm_auto_window((size_t)1 << 25, 22, msm_traits<g16_dfp2>::lg_big_window) == 20 &&
+              msm_auto_window(((size_t)1 << 25) - 1, 22, msm_traits<g16_dfp2>::lg_big_window) == 16,
+          "G2: 16 below 2^25, 20 from it");
     CHECK(msm_auto_window(1, 22, 24) == 4 && msm_auto_window(1u << 10, 22, 24) == 6, "small windows");
     CHECK(msm_auto_window(1u << 20, 22, 24) == 16 && msm_auto_window((1u << 24) - 1, 22, 24) == 16,
           "c = 16 cap");

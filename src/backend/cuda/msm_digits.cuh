@@ -75,12 +75,13 @@ G16_HD bool msm_counts(const g16_dfr &v, const uint64_t *dens, size_t i, int spl
 }
 
 // The window from n, measured on the H200 (docs/cuda.md): c = log2 n − 4 up to 16,
-// and 20 from 2^lg_big (G1: 2^24, G2: 2^26).  Larger windows cost more in the bucket
+// and 20 from 2^lg_big (G1: 2^24, G2: 2^25).  Larger windows cost more in the bucket
 // reduction (W·2^(c−1) buckets) than they save in additions until the reduction
 // and level 0 of the accumulation are cheap per bucket.  Session 6 (reduction of
 // msm_reduce.cuh, flat level 0 in chunks of 32): G1 2^24 c = 16/20 126.9/118.5 ms,
 // 2^26 c = 20/21/22 426/458/455 (sessions 2–5 chose 16 and 19 with a reduction 4×
-// slower per bucket).  G2 2^24: c = 16/19 448/445, so G2 keeps 16 there.  c_max
+// slower per bucket).  G2 2^24: c = 16/19 448/445, so G2 keeps 16 there (with the lane
+// pairs, eighth session: 16/18 374/378 ms); from 2^25 20 (680 against 755 ms at 16).  c_max
 // (tuning) caps the result.
 static inline unsigned msm_auto_window(size_t n, unsigned c_max, unsigned lg_big)
 {

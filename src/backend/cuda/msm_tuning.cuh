@@ -23,7 +23,7 @@
 //                        the same, every MSM runs at c, e.g. to time a proof's H MSM
 //                        at 19: docs/cuda.md, Left)
 //   G16_CUDA_MSM_AFFINE=1  G1 buckets by batch-affine rounds (msm_affine.cuh)
-//   G16_CUDA_MSM_BIG=lg    c = 20 from 2^lg points (default G1 24, G2 26; msm_auto_window)
+//   G16_CUDA_MSM_BIG=lg    c = 20 from 2^lg points (default G1 24, G2 25; msm_auto_window)
 //   G16_CUDA_MSM_FLAT=0    level 0 of the accumulation in pieces of each bucket's run
 //                        (run_pieces) instead of flat chunks (msm_flat.cuh)
 //   G16_CUDA_MSM_LIVEWIN=0 window sized by the bases only, not by the device scalars
