@@ -172,6 +172,7 @@ g16_status svc_cl_submit(g16_service *s, char id_out[SVC_ID_LEN + 1], int *exist
         if (st != G16_OK) {
             free(ca);
             free(wa);
+            free(post);
             return st;
         }
     }
