@@ -30,7 +30,8 @@ static const char usage[] =
     "                 --randomness HEX32 --seed S -o F     (TEST-ONLY synthetic vanilla proof)\n"
     "       g16 filecoin synth-bench --kind window|winning --sector-size SIZE --vanilla F --sectors N\n"
     "       g16 filecoin post-bench --kind window|winning --sector-size SIZE --vanilla F [--sectors N]\n"
-    "                 [--backend cpu|cuda|auto] [--reps R] [--overlap] [--json] [--progress]\n"
+    "                 [--backend cpu|cuda|auto] [--reps R] [--overlap] [--witness-only] [--json]\n"
+    "                 [--progress]\n"
     "       g16 filecoin winning-sector --randomness HEX32 --prover-id HEX32 --sector-set-size N\n"
     "\n"
     "poseidon    Filecoin's Poseidon (neptune, Standard strength, Merkle-tree domain tag) of\n"
@@ -80,6 +81,8 @@ static const char usage[] =
     "            --progress: a line on stderr as each stage ends.  --overlap: proofs after\n"
     "            the first compute their synthesis beside the MSMs over z (as the engine's\n"
     "            early device start does; its total is then witness + prove).\n"
+    "            --witness-only: only the witness, R times (a full partition's fits where\n"
+    "            its proof does not); says how many path hashes the IFMA batch made.\n"
     "\n"
     "exit status: 0 valid / done, 1 invalid (a check failed: says which), 2 error\n";
 

@@ -21,6 +21,8 @@ typedef struct g16_bench_post_args {
     int progress;           /* nonzero: a line on stderr as each stage ends (long runs) */
     int overlap;            /* nonzero: proofs after the first run their synthesis beside the
                                MSMs over z, as the engine's early device start does */
+    int witness_only;       /* nonzero: only the witness, R times (no matrices, key or proof:
+                               a full partition's witness fits where its proof does not) */
 } g16_bench_post_args;
 
 typedef struct g16_bench_post_stage {
@@ -44,6 +46,9 @@ typedef struct g16_bench_post_result {
     double check;                           /* seconds of that check (not in total) */
     g16_bench_post_stage first, best;       /* the first proof, the fastest by total */
     unsigned reps, overlapped_reps;         /* proofs; of them with the synthesis overlapped */
+    uint64_t witness_batched;               /* Poseidon gadgets a witness took from the batched
+                                               path pass (post_batch.h; 0 without AVX-512 IFMA) */
+    int witness_only;
     long peak_rss_kb;
     char backend[64];
 } g16_bench_post_result;

@@ -18,11 +18,39 @@
 /* Three modes: b set: build (variables with values, rows); wpub/waux set: witness
  * only (values written in allocation order through the two cursors, no rows: the
  * fast path once the matrices are cached); neither: count only (no values). */
+typedef struct g16_fc_hash_log g16_fc_hash_log;
+typedef struct g16_fc_pretrace g16_fc_pretrace;
+
 typedef struct g16_fc_cs {
     g16_builder *b;
     g16_fr *wpub, *waux; /* witness mode: where the next input / aux value goes */
     uint64_t inputs, aux, constraints;
+    g16_fc_hash_log *log; /* counting, optional: each Poseidon gadget's aux offset and arity */
+    g16_fc_pretrace *pre; /* witness, optional: Poseidon traces a batched pass wrote (post_batch.h) */
 } g16_fc_cs;
+
+/* The Poseidon gadgets of a count, in call order: where each one's values start
+ * (cs->aux when it was called) and its arity. */
+struct g16_fc_hash_log {
+    uint64_t *off;
+    unsigned char *arity;
+    size_t n, cap;
+};
+void g16_fc_hash_log_free(g16_fc_hash_log *log);
+
+/* For one circuit sector's witness: the gadgets of `log` whose traces are already in
+ * the witness (done[k]), starting at aux0 + log->off[k], with the inputs they hashed
+ * (in[8k ..]).  In witness mode the Poseidon gadget at entry `next` takes the trace
+ * when it sits at that place and gets the same inputs, and hashes itself otherwise,
+ * so a wrong or missing entry costs time, never a wrong value. */
+struct g16_fc_pretrace {
+    const g16_fc_hash_log *log;
+    const g16_fr *aux0;
+    const g16_fr *in;
+    const unsigned char *done;
+    size_t next;
+    uint64_t hits;
+};
 
 /* An allocated variable and its value (the value is meaningless when counting). */
 typedef struct g16_fc_num {

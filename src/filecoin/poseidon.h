@@ -58,6 +58,17 @@ void g16_poseidon_hash(g16_fr *out, const g16_poseidon *p, const g16_fr *in);
  * 2 / 4 / 8 / 11.  Returns the number written. */
 size_t g16_poseidon_hash_trace(g16_fr *out, const g16_poseidon *p, const g16_fr *in, g16_fr *aux);
 
+/* Returns: how many values g16_poseidon_hash_trace writes for p (311 / 377 / 505 / 598). */
+size_t g16_poseidon_trace_len(const g16_poseidon *p);
+
+/* Eight traces at once with AVX-512 IFMA (poseidon_ifma.c): lane k < lanes (≤ 8) hashes
+ * in[k][0 .. p->arity − 1] and writes what g16_poseidon_hash_trace writes, the digest
+ * last, to aux[k], bit for bit.  Returns the values written a lane, or 0 (nothing
+ * written) where the build or the CPU has no IFMA or G16_NO_IFMA is set: the caller
+ * then hashes one at a time. */
+size_t g16_poseidon_hash_trace8(const g16_poseidon *p, const g16_fr *const in[8], g16_fr *const aux[8],
+                                unsigned lanes);
+
 /* The plain definition (every round: add constants, S-box, dense MDS); slow,
  * kept as the reference the fast schedule is tested against. */
 void g16_poseidon_hash_plain(g16_fr *out, const g16_poseidon *p, const g16_fr *in);

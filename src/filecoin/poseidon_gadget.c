@@ -229,19 +229,60 @@ static g16_status full_round(pstate *s, const g16_fr **keys, int first, int last
 
 static g16_status gadget(pstate *s, g16_fc_cs *cs, g16_fc_num *out, const g16_poseidon *p, const g16_fc_num *in);
 
+/* Whether the batched pass already wrote this gadget's trace at waux (gadgets.h,
+ * g16_fc_pretrace): the entry at this place, with the same inputs. */
+static int pretraced(g16_fc_pretrace *pt, const g16_fr *waux, const g16_poseidon *p, const g16_fr *in)
+{
+    if (!pt || pt->next >= pt->log->n || pt->aux0 + pt->log->off[pt->next] != waux) return 0;
+    size_t k = pt->next++;
+    if (!pt->done[k] || pt->log->arity[k] != p->arity || memcmp(&pt->in[8 * k], in, p->arity * sizeof *in)) return 0;
+    pt->hits++;
+    return 1;
+}
+
+static g16_status log_gadget(g16_fc_hash_log *log, uint64_t off, unsigned arity)
+{
+    if (log->n == log->cap) {
+        size_t cap = log->cap ? 2 * log->cap : 64;
+        uint64_t *o = realloc(log->off, cap * sizeof *o);
+        if (o) log->off = o;
+        unsigned char *a = o ? realloc(log->arity, cap) : NULL;
+        if (!a) return g16_fail(G16_ERR_NOMEM, "poseidon gadget log of %zu entries", cap);
+        log->arity = a;
+        log->cap = cap;
+    }
+    log->off[log->n] = off;
+    log->arity[log->n++] = (unsigned char)arity;
+    return G16_OK;
+}
+
+void g16_fc_hash_log_free(g16_fc_hash_log *log)
+{
+    free(log->off);
+    free(log->arity);
+    *log = (g16_fc_hash_log){0};
+}
+
 g16_status g16_fc_poseidon_gadget(g16_fc_cs *cs, g16_fc_num *out, const g16_poseidon *p, const g16_fc_num *in)
 {
     if (g16_fc_witnessing(cs)) {
         /* witness mode: the native hash writes the gadget's values in its order */
         g16_fr in_v[G16_POSEIDON_MAX_T];
         for (unsigned i = 0; i < p->arity; i++) in_v[i] = in[i].val;
-        size_t n = g16_poseidon_hash_trace(&out->val, p, in_v, cs->waux);
+        size_t n;
+        if (pretraced(cs->pre, cs->waux, p, in_v)) {
+            n = g16_poseidon_trace_len(p);
+            out->val = cs->waux[n - 1];
+        } else {
+            n = g16_poseidon_hash_trace(&out->val, p, in_v, cs->waux);
+        }
         cs->waux += n;
         cs->aux += n;
         cs->constraints += n;
         out->var = 0;
         return G16_OK;
     }
+    if (cs->log) G16_TRY(log_gadget(cs->log, cs->aux, p->arity));
     /* on the heap, not thread-local: 64 KB of static TLS would be zeroed, and so
      * resident, in every thread of every process linking this layer */
     pstate *sp = malloc(sizeof *sp);

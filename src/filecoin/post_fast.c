@@ -8,6 +8,7 @@
 
 #include "common/error.h"
 #include "common/pool.h"
+#include "filecoin/post_batch.h"
 #include "r1cs/r1cs.h"
 
 g16_status g16_fc_layout_for(g16_fc_layout *out, const g16_fc_post_config *cfg)
@@ -164,57 +165,100 @@ typedef struct wit_ctx {
     const g16_fc_post_config *cfg;
     const g16_fc_layout *lay;
     const g16_fc_sector_ref *refs;
+    const g16_fc_batch_plan *plan;
+    unsigned group;
     g16_fr *z;
     unsigned n;
     pthread_mutex_t lock;
     g16_status st;
+    uint64_t batched; /* Poseidon gadgets whose trace the batch wrote */
     char msg[256];
 } wit_ctx;
 
+static int wit_fail(wit_ctx *x, size_t j, g16_status st)
+{
+    pthread_mutex_lock(&x->lock);
+    if (x->st == G16_OK) {
+        x->st = st;
+        snprintf(x->msg, sizeof x->msg, "circuit sector %zu: %s", j, g16_last_error());
+    }
+    pthread_mutex_unlock(&x->lock);
+    return 1;
+}
+
+/* Circuit sectors [begin, end): their path hashes batched a group at a time
+ * (post_batch.h), then every gadget in witness mode. */
 static void witness_range(void *vctx, size_t begin, size_t end, unsigned worker)
 {
     (void)worker;
     wit_ctx *x = vctx;
     const g16_fc_layout *lay = x->lay;
-    for (size_t j = begin; j < end; j++) {
-        g16_fc_cs cs = {.wpub = x->z + 1 + j * lay->pub, .waux = x->z + 1 + (uint64_t)x->n * lay->pub + j * lay->aux};
-        const g16_fc_sector_ref *r = &x->refs[j];
-        g16_status st = g16_fc_post_sector(&cs, &x->cfg->shape, lay->challenges, r->v, r->sector, r->first);
-        if (st == G16_OK && (cs.inputs != lay->pub || cs.aux != lay->aux))
-            st = g16_fail(G16_ERR_INTERNAL, "post witness: %llu inputs, %llu aux; the layout has %llu, %llu",
-                          (unsigned long long)cs.inputs, (unsigned long long)cs.aux, (unsigned long long)lay->pub,
-                          (unsigned long long)lay->aux);
-        if (st != G16_OK) {
-            pthread_mutex_lock(&x->lock);
-            if (x->st == G16_OK) {
-                x->st = st;
-                snprintf(x->msg, sizeof x->msg, "circuit sector %zu: %s", j, g16_last_error());
-            }
-            pthread_mutex_unlock(&x->lock);
-            return;
+    unsigned g = x->group;
+    void *scratch = malloc(g16_fc_batch_scratch(x->plan, g));
+    g16_fc_pretrace pre[64];
+    g16_fr *aux0[64];
+    uint64_t hits = 0;
+    for (size_t g0 = begin; g0 < end; g0 += g) {
+        unsigned m = (unsigned)(end - g0 < g ? end - g0 : g);
+        for (unsigned i = 0; i < m; i++) aux0[i] = x->z + 1 + (uint64_t)x->n * lay->pub + (g0 + i) * lay->aux;
+        if (scratch) g16_fc_batch_paths(x->plan, &x->refs[g0], aux0, m, pre, scratch);
+        for (unsigned i = 0; i < m; i++) {
+            size_t j = g0 + i;
+            g16_fc_cs cs = {.wpub = x->z + 1 + j * lay->pub, .waux = aux0[i], .pre = scratch ? &pre[i] : NULL};
+            const g16_fc_sector_ref *r = &x->refs[j];
+            g16_status st = g16_fc_post_sector(&cs, &x->cfg->shape, lay->challenges, r->v, r->sector, r->first);
+            if (st == G16_OK && (cs.inputs != lay->pub || cs.aux != lay->aux))
+                st = g16_fail(G16_ERR_INTERNAL, "post witness: %llu inputs, %llu aux; the layout has %llu, %llu",
+                              (unsigned long long)cs.inputs, (unsigned long long)cs.aux, (unsigned long long)lay->pub,
+                              (unsigned long long)lay->aux);
+            if (st != G16_OK && wit_fail(x, j, st)) goto out;
+            if (scratch) hits += pre[i].hits;
         }
     }
+out:
+    free(scratch);
+    pthread_mutex_lock(&x->lock);
+    x->batched += hits;
+    pthread_mutex_unlock(&x->lock);
 }
 
-g16_status g16_fc_post_witness(g16_witness **wit, const g16_fc_post_config *cfg, const g16_fc_sector_ref *refs,
-                               unsigned n)
+g16_status g16_fc_post_witness_n(g16_witness **wit, uint64_t *batched, const g16_fc_post_config *cfg,
+                                 const g16_fc_sector_ref *refs, unsigned n)
 {
     *wit = NULL;
+    if (batched) *batched = 0;
     g16_fc_layout lay;
     G16_TRY(g16_fc_layout_for(&lay, cfg));
     if (n == 0) return g16_fail(G16_ERR_ARG, "post witness: no circuit sector");
     for (unsigned j = 0; j < n; j++)
         if (!refs[j].v) return g16_fail(G16_ERR_ARG, "post witness: circuit sector %u has no vanilla proof", j);
+    g16_fc_batch_plan plan;
+    G16_TRY(g16_fc_batch_plan_make(&plan, cfg, lay.challenges));
     g16_witness *w;
-    G16_TRY(g16_witness_alloc_(&w, 1 + (uint64_t)n * (lay.pub + lay.aux), (uint32_t)(n * lay.pub)));
-    wit_ctx x = {.cfg = cfg, .lay = &lay, .refs = refs, .z = w->z, .n = n, .st = G16_OK};
+    g16_status st = g16_witness_alloc_(&w, 1 + (uint64_t)n * (lay.pub + lay.aux), (uint32_t)(n * lay.pub));
+    if (st != G16_OK) {
+        g16_fc_batch_plan_free(&plan);
+        return st;
+    }
+    unsigned group = g16_fc_batch_group(&plan);
+    if (group > 64) group = 64;
+    wit_ctx x = {.cfg = cfg, .lay = &lay, .refs = refs, .plan = &plan, .group = group, .z = w->z, .n = n,
+                 .st = G16_OK};
     pthread_mutex_init(&x.lock, NULL);
-    g16_parallel_for(n, 1, witness_range, &x);
+    g16_parallel_for(n, group, witness_range, &x);
     pthread_mutex_destroy(&x.lock);
+    g16_fc_batch_plan_free(&plan);
     if (x.st != G16_OK) {
         g16_witness_destroy(w);
         return g16_fail(x.st, "%s", x.msg);
     }
+    if (batched) *batched = x.batched;
     *wit = w;
     return G16_OK;
+}
+
+g16_status g16_fc_post_witness(g16_witness **wit, const g16_fc_post_config *cfg, const g16_fc_sector_ref *refs,
+                               unsigned n)
+{
+    return g16_fc_post_witness_n(wit, NULL, cfg, refs, n);
 }

@@ -8,8 +8,8 @@
  * value-free template), repeated with its input and aux indices shifted.  The
  * witness runs the very gadget code in witness mode (gadgets.h: values written in
  * allocation order, no rows, Poseidon native with the gadget's intermediate
- * values), one circuit sector a task on the default pool, each writing its own
- * slice of z.  Tests check both against the general builder, bit for bit. */
+ * values), a group of circuit sectors a task on the default pool, each writing its
+ * own slices of z, the group's path hashes first eight at a time (post_batch.h).  Tests check both against the general builder, bit for bit. */
 #ifndef G16_FILECOIN_POST_FAST_H
 #define G16_FILECOIN_POST_FAST_H
 
@@ -47,5 +47,9 @@ void g16_fc_post_cache_clear(void);
  * circuit sector, for a sector proof of another shape or with too few proofs. */
 g16_status g16_fc_post_witness(g16_witness **wit, const g16_fc_post_config *cfg, const g16_fc_sector_ref *refs,
                                unsigned n);
+/* The same; *batched: how many Poseidon gadgets took their trace from the batched
+ * path pass (post_batch.h) instead of hashing one at a time (for tests and benches). */
+g16_status g16_fc_post_witness_n(g16_witness **wit, uint64_t *batched, const g16_fc_post_config *cfg,
+                                 const g16_fc_sector_ref *refs, unsigned n);
 
 #endif

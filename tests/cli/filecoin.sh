@@ -225,6 +225,16 @@ run "post-bench JSON" 0 "$g16" filecoin post-bench --kind window --sector-size 3
     has "post-bench JSON" "$tmp/out" '"circuit_sectors":1,"full_sectors":2349,"rows":53345,.*"timing_key":true,"valid":null'
 run "post-bench changed leaf" 1 "$g16" filecoin post-bench --kind window --sector-size 32GiB --vanilla "$tmp/lf.json" \
     --sectors 1 --reps 1 --backend cpu && has "post-bench changed leaf" "$tmp/out" "^not satisfied: post bench: row"
+# --witness-only: the witness alone, 3 circuit sectors of 10 paths of 10 levels; on a CPU with
+# AVX-512 IFMA all 300 path hashes come from the batched pass, under G16_NO_IFMA none
+ifma=0
+grep -qw avx512ifma /proc/cpuinfo && grep -qw avx512vl /proc/cpuinfo && ifma=300
+run "post-bench witness only" 0 "$g16" filecoin post-bench --kind window --sector-size 32GiB --vanilla "$vp" \
+    --sectors 3 --reps 2 --witness-only --json &&
+    has "witness only JSON" "$tmp/out" "\"circuit_sectors\":3,\"full_sectors\":2349,\"witness_only\":true,\"reps\":2,.*\"witness_batched\":$ifma,"
+run "post-bench witness scalar" 0 env G16_NO_IFMA=1 "$g16" filecoin post-bench --kind window --sector-size 32GiB \
+    --vanilla "$vp" --sectors 3 --reps 1 --witness-only &&
+    has "witness scalar" "$tmp/out" "witness only (.* MiB, 0 path hashes batched)"
 run "post-bench truncated" 2 "$g16" filecoin post-bench --kind window --sector-size 32GiB --vanilla "$tmp/tr.json" --sectors 1
 run "post-bench no kind" 2 "$g16" filecoin post-bench --sector-size 32GiB --vanilla "$vp"
 run "post-bench sectors 0" 2 "$g16" filecoin post-bench --kind window --sector-size 32GiB --vanilla "$vp" --sectors 0

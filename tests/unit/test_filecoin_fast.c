@@ -9,6 +9,7 @@
 #include "check.h"
 #include "common/error.h"
 #include "files.h"
+#include "field/fp_batch.h"
 #include "filecoin/post_fast.h"
 
 #define FIXTURES G16_VECTOR_DIR "/../filecoin/"
@@ -20,15 +21,39 @@ static int csr_eq(const g16_csr *x, const g16_csr *y, uint64_t rows)
            !memcmp(x->col, y->col, nnz * 4) && !memcmp(x->coef, y->coef, nnz * 4);
 }
 
+/* The fast witness with its path hashes batched (AVX-512 IFMA, where the CPU has it) and
+ * one at a time: the same values; with IFMA every path hash came from the batch. */
+static void batched_witness(const char *what, g16_witness **wf, const g16_fc_post_config *cfg,
+                            const g16_fc_sector_ref *refs, unsigned n, uint64_t path_hashes)
+{
+    uint64_t batched = 0, scalar_batched = 1;
+    g16_witness *ws = NULL;
+    CHECK(g16_fc_post_witness_n(wf, &batched, cfg, refs, n) == G16_OK, "%s: fast witness: %s", what,
+          g16_last_error());
+    g16_fp_batch_force_scalar(1);
+    CHECK(g16_fc_post_witness_n(&ws, &scalar_batched, cfg, refs, n) == G16_OK, "%s: scalar witness: %s", what,
+          g16_last_error());
+    g16_fp_batch_force_scalar(0);
+    CHECK(scalar_batched == 0, "%s: without IFMA nothing is batched (%llu)", what,
+          (unsigned long long)scalar_batched);
+    uint64_t want = g16_use_ifma ? path_hashes : 0;
+    CHECK(batched == want, "%s: %llu of %llu path hashes batched (IFMA %d)", what, (unsigned long long)batched,
+          (unsigned long long)want, g16_use_ifma);
+    if (*wf && ws)
+        CHECK(ws->n == (*wf)->n && !memcmp(ws->z, (*wf)->z, ws->n * sizeof(g16_fr)),
+              "%s: batched and one-at-a-time witnesses equal", what);
+    g16_witness_destroy(ws);
+}
+
 static void compare(const char *what, const g16_fc_post_config *cfg, const g16_fc_vproof *v,
-                    const g16_fc_sector_ref *refs, unsigned n)
+                    const g16_fc_sector_ref *refs, unsigned n, uint64_t path_hashes)
 {
     g16_circuit *cb = NULL, *cf = NULL;
     g16_witness *wb = NULL, *wf = NULL;
     g16_fc_counts cnt;
     CHECK(g16_fc_post_build(&cb, &wb, &cnt, cfg, v) == G16_OK, "%s: builder: %s", what, g16_last_error());
     CHECK(g16_fc_post_circuit(&cf, cfg, n) == G16_OK, "%s: fast circuit: %s", what, g16_last_error());
-    CHECK(g16_fc_post_witness(&wf, cfg, refs, n) == G16_OK, "%s: fast witness: %s", what, g16_last_error());
+    batched_witness(what, &wf, cfg, refs, n, path_hashes);
     if (cb && cf && wb && wf) {
         CHECK(cb->n_pub == cf->n_pub && cb->n_aux == cf->n_aux && cb->n_constraints == cf->n_constraints,
               "%s: sizes (%u/%u, %u/%u, %llu/%llu)", what, cb->n_pub, cf->n_pub, cb->n_aux, cf->n_aux,
@@ -66,7 +91,7 @@ static void test_real_window(void)
     g16_fc_post_config cfg;
     g16_fc_post_config_for(&cfg, G16_FC_WINDOW, 32ull << 30);
     g16_fc_sector_ref ref = {&v, 0, 0};
-    compare("window 32 GiB real sector", &cfg, &v, &ref, 1);
+    compare("window 32 GiB real sector", &cfg, &v, &ref, 1, 10 * 10);
     g16_fc_layout lay;
     CHECK(g16_fc_layout_for(&lay, &cfg) == G16_OK && lay.circuit_sectors == 2349 && lay.pub == 11 &&
               lay.rows == 53333,
@@ -110,7 +135,7 @@ static void test_winning(void)
         g16_fc_post_config_for(&cfg, G16_FC_WINNING, 32ull << 30);
         g16_fc_sector_ref refs[66];
         for (unsigned j = 0; j < 66; j++) refs[j] = (g16_fc_sector_ref){&v, 0, j};
-        compare("winning 32 GiB", &cfg, &v, refs, 66);
+        compare("winning 32 GiB", &cfg, &v, refs, 66, 66 * 10);
         const g16_circuit *c1 = NULL, *c2 = NULL;
         CHECK(g16_fc_post_circuit_cached(&c1, &cfg) == G16_OK && c1 && c1->n_constraints == 370590 &&
                   c1->n_pub == 132,
