@@ -23,6 +23,8 @@
 #           3. the window bench with --backend cpu --sectors 235 (a tenth; CPU prove for
 #              comparison), skipped when SKIP_CPU=1 or when 330 s have gone already;
 #           4. a short table; the logs under $OUT (default build-post/out).
+#           Step 0, first: the full partition's witness alone (`post-bench --witness-only`), with
+#           the path hashes batched on AVX-512 IFMA and one at a time (G16_NO_IFMA=1), twice each.
 # Env: POST_TIMEOUT (seconds for step 1, default 360; step 2 gets at most 180), POST_REPS (default 3),
 #      SKIP_WINNING=1 (no step 2), SKIP_CPU=1 (no step 3).
 # Exit status: 0 when step 1 ran and every row checked.
@@ -58,6 +60,12 @@ run() {
     say() { echo "[post.sh $(date -u +%H:%M:%S)] $*"; }
     say "host: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB; $(nvidia-smi -L 2>/dev/null | head -1)"
     "$g16" --version 2>/dev/null | head -1
+    say "0. WindowPoSt 32 GiB, full partition, the witness alone: path hashes batched (IFMA) / one at a time"
+    for mode in batched scalar batched scalar; do
+        if [ $mode = scalar ]; then ifma_env="G16_NO_IFMA=1"; else ifma_env="G16_NO_IFMA=0"; fi
+        env $ifma_env timeout 60 "$g16" filecoin post-bench --kind window --sector-size 32GiB --vanilla "$vp" \
+            --witness-only --reps 3 2>&1 | sed "s/^/[$mode] /" | tee -a "$out/window-witness.txt"
+    done
     say "1. WindowPoSt 32 GiB, full partition, cuda (TIMING-ONLY key: proofs NOT valid, not verified)"
     local t0=$SECONDS rc
     timeout "${POST_TIMEOUT:-360}" "$g16" filecoin post-bench --kind window --sector-size 32GiB --vanilla "$vp" \
@@ -92,6 +100,7 @@ run() {
         cat "$out/window-cpu-235.txt"
     fi
     say "4. table (bar: full partition <= 4 s incl. synthesis; synthesis <= 60 core-s)"
+    grep -E '^\[(batched|scalar)\] best' "$out/window-witness.txt"
     grep -E '^(once|check|first|best|  )' "$out/window-cuda.txt"
     return $rc
 }
