@@ -26,6 +26,8 @@
 #           Step 0, first: the full partition's witness alone (`post-bench --witness-only`), with
 #           the path hashes batched on AVX-512 IFMA and one at a time (G16_NO_IFMA=1), twice each.
 # Env: POST_TIMEOUT (seconds for step 1, default 360; step 2 gets at most 180), POST_REPS (default 3),
+#      POST_SECTORS=N (step 1 on N circuit sectors instead of the full partition: an H100's 80 GB
+#      do not hold the full partition's key; the sixth session used 800),
 #      SKIP_WINNING=1 (no step 2), SKIP_CPU=1 (no step 3).
 # Exit status: 0 when step 1 ran and every row checked.
 set -u
@@ -69,7 +71,8 @@ run() {
     say "1. WindowPoSt 32 GiB, full partition, cuda (TIMING-ONLY key: proofs NOT valid, not verified)"
     local t0=$SECONDS rc
     timeout "${POST_TIMEOUT:-360}" "$g16" filecoin post-bench --kind window --sector-size 32GiB --vanilla "$vp" \
-        --backend cuda --reps "${POST_REPS:-3}" --overlap --progress >"$out/window-cuda.txt" 2>&1
+        --backend cuda --reps "${POST_REPS:-3}" --overlap --progress ${POST_SECTORS:+--sectors "$POST_SECTORS"} \
+        >"$out/window-cuda.txt" 2>&1
     rc=$?
     cat "$out/window-cuda.txt"
     say "step 1: rc $rc, $((SECONDS - t0)) s"
