@@ -15,20 +15,7 @@
 
 static g16_rng rng;
 
-static void fill(g16_fr *v, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        uint64_t k = g16_rng_u64(&rng) % 8;
-        if (k == 0)
-            g16_fr_set_zero(&v[i]);
-        else if (k == 1)
-            g16_fr_set_one(&v[i]);
-        else if (k == 2)
-            for (int j = 0; j < G16_FR_LIMBS; j++) v[i].l[j] = g16_fr_modulus[j] - (j == 0);
-        else
-            g16_test_rand_fr(&rng, &v[i]);
-    }
-}
+static void fill(g16_fr *v, size_t n) { g16_test_fill_fr_edges(&rng, v, n, 8); }
 
 #define SLOT 700 /* > 598, the longest trace */
 

@@ -24,20 +24,7 @@
 
 static g16_rng rng;
 
-static void fill(g16_fr *v, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        uint64_t k = g16_rng_u64(&rng) % 16;
-        if (k == 0)
-            g16_fr_set_zero(&v[i]);
-        else if (k == 1)
-            g16_fr_set_one(&v[i]);
-        else if (k == 2) /* the largest reduced representation */
-            for (int j = 0; j < G16_FR_LIMBS; j++) v[i].l[j] = g16_fr_modulus[j] - (j == 0);
-        else
-            g16_test_rand_fr(&rng, &v[i]);
-    }
-}
+static void fill(g16_fr *v, size_t n) { g16_test_fill_fr_edges(&rng, v, n, 16); }
 
 typedef void (*xform)(const g16_domain *, g16_fr *);
 static const struct {

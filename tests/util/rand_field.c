@@ -31,3 +31,18 @@ void g16_test_rand_fr(g16_rng *rng, g16_fr *r)
 #endif
     } while (g16_fr_from_canonical(r, c) != G16_OK);
 }
+
+void g16_test_fill_fr_edges(g16_rng *rng, g16_fr *v, size_t n, unsigned odds)
+{
+    for (size_t i = 0; i < n; i++) {
+        uint64_t k = g16_rng_u64(rng) % odds;
+        if (k == 0)
+            g16_fr_set_zero(&v[i]);
+        else if (k == 1)
+            g16_fr_set_one(&v[i]);
+        else if (k == 2) /* the largest reduced representation */
+            for (int j = 0; j < G16_FR_LIMBS; j++) v[i].l[j] = g16_fr_modulus[j] - (j == 0);
+        else
+            g16_test_rand_fr(rng, &v[i]);
+    }
+}
