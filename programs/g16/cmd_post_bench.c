@@ -37,7 +37,7 @@ int cli_filecoin_post_bench(int argc, char **argv)
 {
     const char *kind = NULL, *size = NULL, *vanilla = NULL, *backend = "auto";
     unsigned long sectors = 0, reps = 2;
-    int json = 0, progress = 0, overlap = 0, witness_only = 0;
+    int json = 0, progress = 0, overlap = 0, witness_only = 0, distinct = 0;
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i];
         if (!strcmp(o, "--json")) {
@@ -54,6 +54,10 @@ int cli_filecoin_post_bench(int argc, char **argv)
         }
         if (!strcmp(o, "--witness-only")) {
             witness_only = 1;
+            continue;
+        }
+        if (!strcmp(o, "--distinct")) {
+            distinct = 1;
             continue;
         }
         if (i + 1 >= argc) {
@@ -86,17 +90,18 @@ int cli_filecoin_post_bench(int argc, char **argv)
         fprintf(stderr, "g16 filecoin post-bench: --kind window|winning is required\n");
         return CLI_ERROR;
     }
-    if (!size || !vanilla) {
-        fprintf(stderr, "g16 filecoin post-bench: --sector-size and --vanilla are required\n");
+    if (!size || (!vanilla && !distinct) || (vanilla && distinct)) {
+        fprintf(stderr, "g16 filecoin post-bench: --sector-size and one of --vanilla F or --distinct are required\n");
         return CLI_ERROR;
     }
     g16_backend_kind bk;
     g16_status st = g16_backend_parse(backend, &bk);
     if (st == G16_OK) st = g16_fc_parse_sector_size(&a.sector_size, size);
     if (st != G16_OK) return cli_fail("filecoin post-bench", st);
-    g16_fc_vproof v;
-    if ((st = g16_fc_vproof_read(&v, vanilla)) != G16_OK) return cli_fail("filecoin post-bench", st);
+    g16_fc_vproof v = {0};
+    if (vanilla && (st = g16_fc_vproof_read(&v, vanilla)) != G16_OK) return cli_fail("filecoin post-bench", st);
     a.v = &v;
+    a.distinct = distinct;
     a.sectors = (unsigned)sectors;
     a.backend = (int)bk;
     a.reps = (unsigned)reps;
@@ -114,31 +119,34 @@ int cli_filecoin_post_bench(int argc, char **argv)
     if (r.witness_only) {
         if (json)
             printf("{\"kind\":\"%s\",\"circuit_sectors\":%u,\"full_sectors\":%u,\"witness_only\":true,"
-                   "\"reps\":%u,\"witness_bytes\":%zu,\"witness_batched\":%llu,\"first\":{\"witness\":%.6f,"
+                   "\"distinct_sectors\":%u,\"reps\":%u,\"witness_bytes\":%zu,\"witness_batched\":%llu,"
+                   "\"first\":{\"witness\":%.6f,"
                    "\"witness_cpu\":%.6f},\"best\":{\"witness\":%.6f,\"witness_cpu\":%.6f},\"peak_rss_kb\":%ld}\n",
-                   kind, r.circuit_sectors, r.full_sectors, r.reps, r.witness_bytes,
+                   kind, r.circuit_sectors, r.full_sectors, r.distinct_sectors, r.reps, r.witness_bytes,
                    (unsigned long long)r.witness_batched, r.first.witness, r.first.witness_cpu, r.best.witness,
                    r.best.witness_cpu, r.peak_rss_kb);
         else
-            printf("%s PoSt %s, %u of %u circuit sectors, witness only (%.1f MiB, %llu path hashes batched):\n"
+            printf("%s PoSt %s, %u of %u circuit sectors%s, witness only (%.1f MiB, %llu path hashes batched):\n"
                    "first  witness %.3f s (%.2f core-s)\nbest   witness %.3f s (%.2f core-s) of %u\n",
-                   kind, size, r.circuit_sectors, r.full_sectors, (double)r.witness_bytes / (1 << 20),
+                   kind, size, r.circuit_sectors, r.full_sectors, r.distinct_sectors ? " (synthetic)" : "",
+                   (double)r.witness_bytes / (1 << 20),
                    (unsigned long long)r.witness_batched, r.first.witness, r.first.witness_cpu, r.best.witness,
                    r.best.witness_cpu, r.reps);
         return CLI_OK;
     }
     if (json) {
         printf("{\"kind\":\"%s\",\"circuit_sectors\":%u,\"full_sectors\":%u,\"rows\":%llu,\"inputs\":%llu,"
-               "\"aux\":%llu,\"domain\":%llu,\"terms\":%llu,\"matrices\":%.6f,\"matrices_cpu\":%.6f,"
+               "\"aux\":%llu,\"aux_in_a\":%llu,\"aux_in_b\":%llu,\"domain\":%llu,\"terms\":%llu,\"matrices\":%.6f,\"matrices_cpu\":%.6f,"
                "\"matrix_bytes\":%zu,\"density\":%.6f,\"key\":%.6f,\"key_bytes\":%zu,\"upload\":%.6f,"
                "\"witness_bytes\":%zu,\"rows_checked\":%llu,\"check\":%.6f,\"reps\":%u,\"overlapped_reps\":%u,"
-               "\"backend\":\"%s\",\"witness_batched\":%llu,"
+               "\"backend\":\"%s\",\"witness_batched\":%llu,\"distinct_sectors\":%u,"
                "\"peak_rss_kb\":%ld,\"timing_key\":true,\"valid\":null,",
                kind, r.circuit_sectors, r.full_sectors, (unsigned long long)r.rows, (unsigned long long)r.inputs,
-               (unsigned long long)r.aux, (unsigned long long)r.domain, (unsigned long long)r.terms, r.matrices,
+               (unsigned long long)r.aux, (unsigned long long)r.aux_in_a, (unsigned long long)r.aux_in_b,
+               (unsigned long long)r.domain, (unsigned long long)r.terms, r.matrices,
                r.matrices_cpu, r.matrix_bytes, r.density, r.key, r.key_bytes, r.upload, r.witness_bytes,
                (unsigned long long)r.rows_checked, r.check, r.reps, r.overlapped_reps, r.backend,
-               (unsigned long long)r.witness_batched, r.peak_rss_kb);
+               (unsigned long long)r.witness_batched, r.distinct_sectors, r.peak_rss_kb);
         stage_json("first", &r.first);
         putchar(',');
         stage_json("best", &r.best);
@@ -149,10 +157,16 @@ int cli_filecoin_post_bench(int argc, char **argv)
            "backend %s\n",
            kind, size, r.circuit_sectors, r.full_sectors, (unsigned long long)r.rows, __builtin_ctzll(r.domain),
            (unsigned long long)r.inputs, (unsigned long long)r.aux, (unsigned long long)r.terms, r.backend);
-    printf("once:  matrices %.3f s (%.2f core-s, %.1f MiB), density %.3f s, TIMING-ONLY key %.3f s (%.1f MiB), "
-           "key upload %.3f s\n",
-           r.matrices, r.matrices_cpu, (double)r.matrix_bytes / (1 << 20), r.density, r.key,
-           (double)r.key_bytes / (1 << 20), r.upload);
+    if (r.distinct_sectors)
+        printf("values: %u TEST-ONLY synthetic sector proofs (made in %.3f s, not timed)\n", r.distinct_sectors,
+               r.distinct_secs);
+    else
+        printf("values: sector proof 0 of %s in every circuit sector\n", vanilla);
+    printf("once:  matrices %.3f s (%.2f core-s, %.1f MiB), density %.3f s (aux in A %llu, in B %llu), "
+           "TIMING-ONLY key %.3f s (%.1f MiB), key upload %.3f s\n",
+           r.matrices, r.matrices_cpu, (double)r.matrix_bytes / (1 << 20), r.density,
+           (unsigned long long)r.aux_in_a, (unsigned long long)r.aux_in_b, r.key, (double)r.key_bytes / (1 << 20),
+           r.upload);
     printf("check: a·b = c on all %llu rows (%.3f s, not in the totals); witness %.1f MiB, %llu path hashes "
            "batched\n",
            (unsigned long long)r.rows_checked, r.check, (double)r.witness_bytes / (1 << 20),

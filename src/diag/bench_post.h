@@ -14,7 +14,7 @@
 typedef struct g16_bench_post_args {
     g16_fc_post_kind kind;
     uint64_t sector_size;   /* bytes */
-    const g16_fc_vproof *v; /* its sector proof 0 fills every circuit sector */
+    const g16_fc_vproof *v; /* its sector proof 0 fills every circuit sector (unless distinct) */
     unsigned sectors;       /* circuit sectors (0: a full partition) */
     int backend;            /* a g16_backend_kind */
     unsigned reps;          /* proofs (>= 1): witness, synthesis and proof each time */
@@ -23,6 +23,10 @@ typedef struct g16_bench_post_args {
                                MSMs over z, as the engine's early device start does */
     int witness_only;       /* nonzero: only the witness, R times (no matrices, key or proof:
                                a full partition's witness fits where its proof does not) */
+    int distinct;           /* nonzero: v is not used; each circuit sector gets its own TEST-ONLY
+                               synthetic sector proof (g16_fc_vproof_synth: pseudo-random values,
+                               as real sectors have; WinningPoSt one sector of 66 challenges), so
+                               no value repeats across circuit sectors */
 } g16_bench_post_args;
 
 typedef struct g16_bench_post_stage {
@@ -39,6 +43,7 @@ typedef struct g16_bench_post_result {
     unsigned circuit_sectors, full_sectors; /* measured, and a full partition's */
     uint64_t rows, inputs, aux, domain;     /* rows include the per-input rows */
     uint64_t terms;                         /* nonzeros of A, B and C */
+    uint64_t aux_in_a, aux_in_b;            /* aux variables in A / in B: the A and B1/B2 MSMs' sizes */
     double matrices, matrices_cpu;          /* once per process (cached by post-prove) */
     double density, key, upload;            /* density bitmaps; TIMING-ONLY key; its upload */
     size_t matrix_bytes, key_bytes, witness_bytes;
@@ -49,6 +54,8 @@ typedef struct g16_bench_post_result {
     uint64_t witness_batched;               /* Poseidon gadgets a witness took from the batched
                                                path pass (post_batch.h; 0 without AVX-512 IFMA) */
     int witness_only;
+    unsigned distinct_sectors;              /* synthetic sector proofs made (--distinct) */
+    double distinct_secs;                   /* making them (not in any total) */
     long peak_rss_kb;
     char backend[64];
 } g16_bench_post_result;
