@@ -24,7 +24,9 @@
 #              comparison), skipped when SKIP_CPU=1 or when 330 s have gone already;
 #           4. a short table; the logs under $OUT (default build-post/out).
 #           Step 0, first: the full partition's witness alone (`post-bench --witness-only`), with
-#           the path hashes batched on AVX-512 IFMA and one at a time (G16_NO_IFMA=1), twice each.
+#           the path hashes batched on AVX-512 IFMA and one at a time (G16_NO_IFMA=1), twice each,
+#           then batched over distinct synthetic sectors.  POST_DISTINCT=1: step 1 again with
+#           --distinct (a synthetic sector proof per circuit sector, no value repeated).
 # Env: POST_TIMEOUT (seconds for step 1, default 360; step 2 gets at most 180), POST_REPS (default 3),
 #      POST_SECTORS=N (step 1 on N circuit sectors instead of the full partition: an H100's 80 GB
 #      do not hold the full partition's key; the sixth session used 800),
@@ -63,9 +65,11 @@ run() {
     say "host: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB; $(nvidia-smi -L 2>/dev/null | head -1)"
     "$g16" --version 2>/dev/null | head -1
     say "0. WindowPoSt 32 GiB, full partition, the witness alone: path hashes batched (IFMA) / one at a time"
-    for mode in batched scalar batched scalar; do
-        if [ $mode = scalar ]; then ifma_env="G16_NO_IFMA=1"; else ifma_env="G16_NO_IFMA=0"; fi
-        env $ifma_env timeout 60 "$g16" filecoin post-bench --kind window --sector-size 32GiB --vanilla "$vp" \
+    for mode in batched scalar batched scalar distinct; do
+        local src=(--vanilla "$vp") ifma_env="G16_NO_IFMA=0"
+        [ $mode = scalar ] && ifma_env="G16_NO_IFMA=1"
+        [ $mode = distinct ] && src=(--distinct)
+        env $ifma_env timeout 60 "$g16" filecoin post-bench --kind window --sector-size 32GiB "${src[@]}" \
             --witness-only --reps 3 2>&1 | sed "s/^/[$mode] /" | tee -a "$out/window-witness.txt"
     done
     say "1. WindowPoSt 32 GiB, full partition, cuda (TIMING-ONLY key: proofs NOT valid, not verified)"
@@ -76,6 +80,15 @@ run() {
     rc=$?
     cat "$out/window-cuda.txt"
     say "step 1: rc $rc, $((SECONDS - t0)) s"
+    if [ "${POST_DISTINCT:-0}" = 1 ]; then
+        say "1b. the same with a synthetic sector proof per circuit sector (--distinct: no repeated values)"
+        t0=$SECONDS
+        timeout "${POST_TIMEOUT:-360}" "$g16" filecoin post-bench --kind window --sector-size 32GiB --distinct \
+            --backend cuda --reps "${POST_REPS:-3}" --overlap --progress ${POST_SECTORS:+--sectors "$POST_SECTORS"} \
+            >"$out/window-cuda-distinct.txt" 2>&1
+        cat "$out/window-cuda-distinct.txt"
+        say "step 1b: rc $?, $((SECONDS - t0)) s"
+    fi
     local w=$out/win R=cdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd
     local P=0101010101010101010101010101010101010101010101010101010101010101
     mkdir -p "$w"
@@ -103,8 +116,10 @@ run() {
         cat "$out/window-cpu-235.txt"
     fi
     say "4. table (bar: full partition <= 4 s incl. synthesis; synthesis <= 60 core-s)"
-    grep -E '^\[(batched|scalar)\] best' "$out/window-witness.txt"
+    grep -E '^\[(batched|scalar|distinct)\] best' "$out/window-witness.txt"
     grep -E '^(once|check|first|best|  )' "$out/window-cuda.txt"
+    [ -f "$out/window-cuda-distinct.txt" ] && echo "--distinct:" &&
+        grep -E '^(values|once|check|first|best|  )' "$out/window-cuda-distinct.txt"
     return $rc
 }
 
