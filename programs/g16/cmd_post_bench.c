@@ -40,24 +40,15 @@ int cli_filecoin_post_bench(int argc, char **argv)
     int json = 0, progress = 0, overlap = 0, witness_only = 0, distinct = 0;
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i];
-        if (!strcmp(o, "--json")) {
-            json = 1;
-            continue;
-        }
-        if (!strcmp(o, "--progress")) {
-            progress = 1;
-            continue;
-        }
-        if (!strcmp(o, "--overlap")) {
-            overlap = 1;
-            continue;
-        }
-        if (!strcmp(o, "--witness-only")) {
-            witness_only = 1;
-            continue;
-        }
-        if (!strcmp(o, "--distinct")) {
-            distinct = 1;
+        const struct {
+            const char *name;
+            int *on;
+        } flags[] = {{"--json", &json},           {"--progress", &progress}, {"--overlap", &overlap},
+                     {"--witness-only", &witness_only}, {"--distinct", &distinct}};
+        size_t f = 0;
+        while (f < sizeof flags / sizeof flags[0] && strcmp(o, flags[f].name)) f++;
+        if (f < sizeof flags / sizeof flags[0]) {
+            *flags[f].on = 1;
             continue;
         }
         if (i + 1 >= argc) {
