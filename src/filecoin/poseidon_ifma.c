@@ -162,36 +162,83 @@ static IFMA_INLINE void sboxes(sink *o, v8 *s, unsigned lo, unsigned hi, const l
     }
 }
 
+/* r = Σ_k a[k]·c[k]·2^-256 mod r for n ≤ 12 lanes-wide terms, each c[k] a constant:
+ * the products' 10 columns summed unreduced, one Montgomery reduction for the sum.
+ * Why it is exact: a column gets at most 10 terms below 2^52 a product, so 12 products
+ * stay below 2^59; the reduction's rounds (fp_ifma.h's, on the summed columns) give
+ * u = (T + m·r)/2^256 < T/2^256 + r < (12·0.46 + 1)·r < 8r for T < 12r², and three
+ * conditional subtractions of 4r, 2r, r leave the reduced value, the scalar's bit for bit.
+ * A product costs half its multiply-adds this way (the reduction's half is shared). */
+static const uint64_t r52x[3][FP_NL] = {
+    /* 4r, 2r, r in radix 2^52 (4r < 2^257: the top limb holds it) */
+    {(FP_W0 << 2) & M52, ((FP_W0 >> 50) | (FP_W1 << 14)) & M52, ((FP_W1 >> 38) | (FP_W2 << 26)) & M52,
+     ((FP_W2 >> 26) | (FP_W3 << 38)) & M52, FP_W3 >> 14},
+    {(FP_W0 << 1) & M52, ((FP_W0 >> 51) | (FP_W1 << 13)) & M52, ((FP_W1 >> 39) | (FP_W2 << 25)) & M52,
+     ((FP_W2 >> 27) | (FP_W3 << 37)) & M52, FP_W3 >> 15},
+    FP_LIMBS52_4W,
+};
+
+static IFMA_INLINE void dot8(v8 *r, const v8 *const *a, const limbs *const *c, unsigned n)
+{
+    const __m512i m52 = _mm512_set1_epi64((long long)M52), k0 = _mm512_set1_epi64((long long)k0_52);
+    const __m512i z = _mm512_setzero_si512();
+    __m512i t[2 * FP_NL + 1];
+    for (int j = 0; j < 2 * FP_NL + 1; j++) t[j] = z;
+    for (unsigned k = 0; k < n; k++)
+        for (int j = 0; j < FP_NL; j++) {
+            const __m512i cj = _mm512_set1_epi64((long long)(*c[k])[j]);
+            for (int i = 0; i < FP_NL; i++) {
+                t[i + j] = _mm512_madd52lo_epu64(t[i + j], a[k]->l[i], cj);
+                t[i + j + 1] = _mm512_madd52hi_epu64(t[i + j + 1], a[k]->l[i], cj);
+            }
+        }
+    /* the reduction rounds, sliding down one column a round as MONT8 does */
+    __m512i *u = t;
+    for (int i = 0; i < FP_NL; i++) {
+        __m512i m = _mm512_madd52lo_epu64(z, u[0], k0);
+        if (i == FP_NL - 1) m = _mm512_and_si512(m, _mm512_set1_epi64((1LL << FP_LAST) - 1));
+        for (int j = 0; j < FP_NL; j++) {
+            const __m512i pj = _mm512_set1_epi64((long long)p52[j]);
+            u[j] = _mm512_madd52lo_epu64(u[j], m, pj);
+            u[j + 1] = _mm512_madd52hi_epu64(u[j + 1], m, pj);
+        }
+        if (i < FP_NL - 1) {
+            u[1] = _mm512_add_epi64(u[1], _mm512_srli_epi64(u[0], 52));
+            u++;
+        }
+    }
+    /* u[0 .. FP_NL + 1] is divisible by 2^FP_LAST: normalise, shift right by it */
+    for (int j = 0; j < FP_NL + 1; j++) {
+        u[j + 1] = _mm512_add_epi64(u[j + 1], _mm512_srli_epi64(u[j], 52));
+        u[j] = _mm512_and_si512(u[j], m52);
+    }
+    __m512i x[FP_NL];
+    for (int j = 0; j < FP_NL; j++)
+        x[j] = _mm512_and_si512(
+            _mm512_or_si512(_mm512_srli_epi64(u[j], FP_LAST), _mm512_slli_epi64(u[j + 1], 52 - FP_LAST)), m52);
+    for (int q = 0; q < 3; q++) {
+        __m512i d[FP_NL], bw = z;
+        for (int j = 0; j < FP_NL; j++) {
+            d[j] = _mm512_sub_epi64(_mm512_sub_epi64(x[j], _mm512_set1_epi64((long long)r52x[q][j])), bw);
+            bw = _mm512_srli_epi64(d[j], 63);
+            d[j] = _mm512_and_si512(d[j], m52);
+        }
+        const __mmask8 ge = _mm512_cmpeq_epi64_mask(bw, z);
+        for (int j = 0; j < FP_NL; j++) x[j] = _mm512_mask_blend_epi64(ge, x[j], d[j]);
+    }
+    for (int j = 0; j < FP_NL; j++) r->l[j] = x[j];
+}
+
 /* s = s · m (a t × t matrix acting on a row vector) */
 static IFMA_INLINE void vec_mat8(v8 *s, const limbs m[G16_POSEIDON_MAX_T][G16_POSEIDON_MAX_T], unsigned t)
 {
     v8 r[G16_POSEIDON_MAX_T];
+    const v8 *a[G16_POSEIDON_MAX_T];
+    const limbs *c[G16_POSEIDON_MAX_T];
+    for (unsigned i = 0; i < t; i++) a[i] = &s[i];
     for (unsigned j = 0; j < t; j++) {
-        v8 acc, q0, q1, c0, c1;
-        unsigned i = 0;
-        bcast(&c0, m[0][j]);
-        if (t > 1) {
-            bcast(&c1, m[1][j]);
-            mul2(&acc, &q1, &s[0], &c0, &s[1], &c1);
-            v8_add(&acc, &acc, &q1);
-            i = 2;
-        } else {
-            mont8_1(&acc, &s[0], &c0);
-            i = 1;
-        }
-        for (; i + 1 < t; i += 2) {
-            bcast(&c0, m[i][j]);
-            bcast(&c1, m[i + 1][j]);
-            mul2(&q0, &q1, &s[i], &c0, &s[i + 1], &c1);
-            v8_add(&acc, &acc, &q0);
-            v8_add(&acc, &acc, &q1);
-        }
-        if (i < t) {
-            bcast(&c0, m[i][j]);
-            mont8_1(&q0, &s[i], &c0);
-            v8_add(&acc, &acc, &q0);
-        }
-        r[j] = acc;
+        for (unsigned i = 0; i < t; i++) c[i] = &m[i][j];
+        dot8(&r[j], a, c, t);
     }
     for (unsigned j = 0; j < t; j++) s[j] = r[j];
 }
@@ -199,15 +246,28 @@ static IFMA_INLINE void vec_mat8(v8 *s, const limbs m[G16_POSEIDON_MAX_T][G16_PO
 /* One partial round's sparse matrix: s0' = Σ s_j·w_j, s_j' = s_j + s0·v_(j−1). */
 static IFMA_INLINE void sparse8(v8 *s, const limbs *w, const limbs *v, unsigned t)
 {
-    v8 x0 = s[0], c0, c1, q0, q1, acc;
-    bcast(&c0, w[0]);
-    mont8_1(&acc, &x0, &c0);
-    for (unsigned j = 1; j < t; j++) {
-        bcast(&c0, w[j]);
-        bcast(&c1, v[j - 1]);
-        mul2(&q0, &q1, &s[j], &c0, &x0, &c1);
-        v8_add(&acc, &acc, &q0);
-        v8_add(&s[j], &s[j], &q1);
+    v8 x0 = s[0], c0, c1, q0, q1;
+    const v8 *a[G16_POSEIDON_MAX_T];
+    const limbs *c[G16_POSEIDON_MAX_T];
+    a[0] = &x0;
+    for (unsigned j = 0; j < t; j++) {
+        if (j) a[j] = &s[j];
+        c[j] = &w[j];
+    }
+    v8 acc;
+    dot8(&acc, a, c, t);
+    unsigned j = 1;
+    for (; j + 1 < t; j += 2) {
+        bcast(&c0, v[j - 1]);
+        bcast(&c1, v[j]);
+        mul2(&q0, &q1, &x0, &c0, &x0, &c1);
+        v8_add(&s[j], &s[j], &q0);
+        v8_add(&s[j + 1], &s[j + 1], &q1);
+    }
+    if (j < t) {
+        bcast(&c0, v[j - 1]);
+        mont8_1(&q0, &x0, &c0);
+        v8_add(&s[j], &s[j], &q0);
     }
     s[0] = acc;
 }
