@@ -24,8 +24,14 @@ extern "C" {
 struct g16_key;
 struct g16_circuit;
 struct g16_witness;
+struct g16_fr;
 
 typedef struct g16_engine g16_engine;
+
+/* Writes partition `index`'s full assignment, z[0 .. n − 1] with z[0] = 1, Montgomery form
+ * (g16_partition.witness_fill).  Returns G16_OK, or an error (with g16_fail's message)
+ * that fails the job at synthesis. */
+typedef g16_status (*g16_witness_fill_fn)(void *user, size_t index, struct g16_fr *z, uint64_t n);
 
 typedef enum g16_priority {
     G16_PRIO_CRITICAL = 0, /* e.g. WinningPoSt: must never wait behind PoReps */
@@ -96,6 +102,13 @@ typedef struct g16_partition {
      * assignment is copied, keeping only the public inputs.  Copied at submit; checked then
      * by its header (g16_witness_peek); a file that fails to read fails the job. */
     const char *witness_path;
+    /* Instead of both (witness and witness_path NULL): a producer the engine calls when the
+     * partition is admitted to synthesis, on the synthesis stage's threads, to write the
+     * assignment straight into the engine's own buffer (page-locked on a GPU engine): no
+     * copy of the witness is held before or beside it, so it costs the budget nothing of
+     * its own.  user must stay valid until the job has ended. */
+    g16_witness_fill_fn witness_fill;
+    void *witness_user;
 } g16_partition;
 
 /* Queues a job.  The engine takes a reference to key (released when the job ends).

@@ -478,7 +478,7 @@ static int cmd_post_prove(int argc, char **argv)
     double t_prove = now_s();
     for (unsigned p = 0; st == G16_OK && p < parts; p++) {
         uint8_t *in_p = &inputs[(size_t)p * c->n_pub * 32];
-        for (uint32_t i = 1; st == G16_OK && i <= c->n_pub; i++) st = g16_witness_get(&in_p[(i - 1) * 32], job->wits[p], i);
+        st = g16_fc_post_job_inputs(job, p, in_p);
         if (st == G16_OK) {
             st = g16_verify(g16_key_vk(key), &proofs[(size_t)p * G16_PROOF_BYTES], in_p, c->n_pub);
             if (st != G16_OK) st = g16_fail(st, "partition %u: the proof does not verify", p);
@@ -504,10 +504,10 @@ static int cmd_post_prove(int argc, char **argv)
                "priority %s\n",
                parts, nf, parts, outp, parts * G16_PROOF_BYTES, pn[job->priority]);
         /* read+check runs beside key and matrices (vread_job): each from t0 */
-        printf("times: read+check %.3f s, key %.3f s, matrices %.3f s (beside read+check), witness+submit %.3f s "
-               "(witness %.3f s), prove %.3f s, verify %.3f s, total %.3f s\n",
+        printf("times: read+check %.3f s, key %.3f s, matrices %.3f s (beside read+check), submit %.3f s, "
+               "prove %.3f s (witnesses %.3f s of it, written by the engine), verify %.3f s, total %.3f s\n",
                t_read - t0, t_key - t0, t_circ - t_key, t_sub - (t_circ > t_read ? t_circ : t_read),
-               job->witness_s, t_prove - t_sub, t_verify - t_prove, now_s() - t0);
+               t_prove - t_sub, g16_fc_post_job_witness_s(job), t_verify - t_prove, now_s() - t0);
         rc = CLI_OK;
     } else if (st == G16_ERR_UNSATISFIED) {
         printf("invalid: %s\n", g16_last_error());

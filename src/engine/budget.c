@@ -112,9 +112,10 @@ static void obj_unref(g16_engine *e, g16_objent *o)
 g16_status g16_objs_ref(g16_engine *e, g16_part *p)
 {
     p->cent = obj_ref(e, p->circ, 0, g16_circuit_charge_(p->circ));
-    /* a witness read from a file is the partition's own: charged under the partition's name */
+    /* a witness read from a file is the partition's own: charged under the partition's name;
+     * one a producer writes into the partition's z buffer holds nothing more */
     p->went = p->cent ? obj_ref(e, p->wit ? (const void *)p->wit : (const void *)p, 1,
-                                g16_witness_bytes_(p->circ)) : NULL;
+                                p->fill ? 0 : g16_witness_bytes_(p->circ)) : NULL;
     if (p->went) return G16_OK;
     obj_unref(e, p->cent);
     p->cent = NULL;

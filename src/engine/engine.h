@@ -127,8 +127,10 @@ struct g16_part {
     const g16_circuit *circ;
     const g16_witness *wit;  /* the caller's witness, or NULL when read from wit_path */
     char *wit_path;          /* g16_partition.witness_path (owned) */
-    uint8_t *pub;            /* wit_path: the public inputs (32 bytes big-endian each), kept from
-                                the synthesis for the self-check */
+    g16_witness_fill_fn fill; /* g16_partition.witness_fill, or NULL */
+    void *fill_user;
+    uint8_t *pub;            /* wit_path, fill: the public inputs (32 bytes big-endian each), kept
+                                from the synthesis for the self-check */
     uint32_t n_pub;
     uint64_t rows, N, n_vars;
     /* Sizes (bytes): each of a, b, c; z; bitmaps + pending copy; device working

@@ -183,12 +183,15 @@ void g16_job_fail(g16_engine *e, g16_job *j, g16_stage stage, g16_status st, con
 
 static g16_status check_part(const g16_key *k, const g16_partition *pp, size_t i)
 {
-    if (!pp->circuit || (!pp->witness && !pp->witness_path))
+    if (!pp->circuit || (!pp->witness && !pp->witness_path && !pp->witness_fill))
         return g16_fail(G16_ERR_ARG, "engine: partition %zu has no circuit or witness", i);
     const g16_circuit *c = pp->circuit;
     uint64_t wn;
     uint32_t wpub;
-    if (pp->witness) {
+    if (!pp->witness && !pp->witness_path) { /* the producer writes exactly the circuit's variables */
+        wn = g16_circuit_vars(c);
+        wpub = c->n_pub;
+    } else if (pp->witness) {
         wn = pp->witness->n;
         wpub = pp->witness->n_pub;
     } else if (g16_witness_peek(&wn, &wpub, pp->witness_path) != G16_OK) {
@@ -239,13 +242,16 @@ g16_status g16_engine_submit(g16_engine *e, uint64_t *id, g16_key *key, const g1
         p->index = (uint32_t)i;
         p->circ = parts[i].circuit;
         p->wit = parts[i].witness;
-        if (!p->wit && !(p->wit_path = strdup(parts[i].witness_path))) {
+        if (!p->wit && !parts[i].witness_path) {
+            p->fill = parts[i].witness_fill;
+            p->fill_user = parts[i].witness_user;
+        } else if (!p->wit && !(p->wit_path = strdup(parts[i].witness_path))) {
             free(j), g16_parts_free(ps, n), free(proofs), free(kn);
             return g16_fail(G16_ERR_NOMEM, "engine submit: out of memory");
         }
         p->stage = G16_STAGE_QUEUE;
         g16_part_size(p, e);
-        size_t cw = g16_circuit_charge_(p->circ) + g16_witness_bytes_(p->circ);
+        size_t cw = g16_circuit_charge_(p->circ) + (p->fill ? 0 : g16_witness_bytes_(p->circ));
         if (g16_part_total(p) + cw > worst + worst_cw) worst = g16_part_total(p), worst_cw = cw;
     }
     if (worst + worst_cw + kb > e->budget) {

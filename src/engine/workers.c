@@ -101,6 +101,22 @@ static void publish_early(g16_engine *e, g16_part *p)
     pthread_mutex_unlock(&e->mu);
 }
 
+static g16_status fill_in_place(g16_part *p, g16_fr *z)
+{
+    g16_status st = p->fill(p->fill_user, p->index, z, p->n_vars);
+    if (st != G16_OK) return g16_fail(st, "partition %u's witness: %s", p->index, g16_last_error());
+    if (!g16_fr_is_one(&z[0]))
+        return g16_fail(G16_ERR_INTERNAL, "partition %u's witness: z[0] is not 1", p->index);
+    uint32_t n_pub = p->circ->n_pub;
+    if (!p->pub && n_pub) {
+        p->pub = g16_malloc(32ull * n_pub);
+        if (!p->pub) return g16_fail(G16_ERR_NOMEM, "synthesis: no memory for the public inputs");
+    }
+    for (uint32_t i = 0; i < n_pub; i++) g16_fr_to_be(p->pub + 32ull * i, &z[1 + i]);
+    p->n_pub = n_pub;
+    return G16_OK;
+}
+
 static g16_status synthesize(g16_engine *e, g16_part *p)
 {
     G16_TRY(stage_hooks(e, G16_STAGE_SYNTH, p));
@@ -112,7 +128,10 @@ static g16_status synthesize(g16_engine *e, g16_part *p)
      * as it is copied; its public inputs are kept for the self-check. */
     g16_witness *own = NULL;
     const g16_witness *w = p->wit;
-    if (!w) {
+    if (!w && p->fill) {
+        /* written in place: no copy; the public inputs kept for the self-check */
+        G16_TRY(fill_in_place(p, z));
+    } else if (!w) {
         G16_TRY(g16_witness_load(&own, p->wit_path));
         if (!p->pub && own->n_pub) {
             p->pub = g16_malloc(32ull * own->n_pub);
@@ -127,8 +146,10 @@ static g16_status synthesize(g16_engine *e, g16_part *p)
     }
     /* On the stage's threads: one thread copies ≈ 10 GB/s (32 MB in 3.3 ms at 2^20 on
      * the dev machine), so a 2^27 partition's 4.3 GB alone would be ≈ 0.4 s of the span. */
-    copy_ctx cc = {z, w->z};
-    g16_parallel_for(p->n_vars, (size_t)1 << 17, copy_range, &cc);
+    if (w) {
+        copy_ctx cc = {z, w->z};
+        g16_parallel_for(p->n_vars, (size_t)1 << 17, copy_range, &cc);
+    }
     g16_witness_destroy(own);
     const g16_density *d; /* before an early start: the device's MSMs read the bitmaps */
     G16_TRY(g16_part_density(e, p, &d));

@@ -222,37 +222,48 @@ out:
     pthread_mutex_unlock(&x->lock);
 }
 
-g16_status g16_fc_post_witness_n(g16_witness **wit, uint64_t *batched, const g16_fc_post_config *cfg,
-                                 const g16_fc_sector_ref *refs, unsigned n)
+g16_status g16_fc_post_witness_into(g16_fr *z, uint64_t n_z, uint64_t *batched, const g16_fc_post_config *cfg,
+                                    const g16_fc_sector_ref *refs, unsigned n)
 {
-    *wit = NULL;
     if (batched) *batched = 0;
     g16_fc_layout lay;
     G16_TRY(g16_fc_layout_for(&lay, cfg));
     if (n == 0) return g16_fail(G16_ERR_ARG, "post witness: no circuit sector");
+    if (n_z != 1 + (uint64_t)n * (lay.pub + lay.aux))
+        return g16_fail(G16_ERR_ARG, "post witness: %llu values for %u circuit sectors of %llu",
+                        (unsigned long long)n_z, n, (unsigned long long)(lay.pub + lay.aux));
     for (unsigned j = 0; j < n; j++)
         if (!refs[j].v) return g16_fail(G16_ERR_ARG, "post witness: circuit sector %u has no vanilla proof", j);
     g16_fc_batch_plan plan;
     G16_TRY(g16_fc_batch_plan_make(&plan, cfg, lay.challenges));
-    g16_witness *w;
-    g16_status st = g16_witness_alloc_(&w, 1 + (uint64_t)n * (lay.pub + lay.aux), (uint32_t)(n * lay.pub));
-    if (st != G16_OK) {
-        g16_fc_batch_plan_free(&plan);
-        return st;
-    }
     unsigned group = g16_fc_batch_group(&plan);
     if (group > 64) group = 64;
-    wit_ctx x = {.cfg = cfg, .lay = &lay, .refs = refs, .plan = &plan, .group = group, .z = w->z, .n = n,
+    g16_fr_set_one(&z[0]);
+    wit_ctx x = {.cfg = cfg, .lay = &lay, .refs = refs, .plan = &plan, .group = group, .z = z, .n = n,
                  .st = G16_OK};
     pthread_mutex_init(&x.lock, NULL);
     g16_parallel_for(n, group, witness_range, &x);
     pthread_mutex_destroy(&x.lock);
     g16_fc_batch_plan_free(&plan);
-    if (x.st != G16_OK) {
-        g16_witness_destroy(w);
-        return g16_fail(x.st, "%s", x.msg);
-    }
+    if (x.st != G16_OK) return g16_fail(x.st, "%s", x.msg);
     if (batched) *batched = x.batched;
+    return G16_OK;
+}
+
+g16_status g16_fc_post_witness_n(g16_witness **wit, uint64_t *batched, const g16_fc_post_config *cfg,
+                                 const g16_fc_sector_ref *refs, unsigned n)
+{
+    *wit = NULL;
+    g16_fc_layout lay;
+    G16_TRY(g16_fc_layout_for(&lay, cfg));
+    if (n == 0) return g16_fail(G16_ERR_ARG, "post witness: no circuit sector");
+    g16_witness *w;
+    G16_TRY(g16_witness_alloc_(&w, 1 + (uint64_t)n * (lay.pub + lay.aux), (uint32_t)(n * lay.pub)));
+    g16_status st = g16_fc_post_witness_into(w->z, w->n, batched, cfg, refs, n);
+    if (st != G16_OK) {
+        g16_witness_destroy(w);
+        return st;
+    }
     *wit = w;
     return G16_OK;
 }

@@ -51,5 +51,9 @@ g16_status g16_fc_post_witness(g16_witness **wit, const g16_fc_post_config *cfg,
  * path pass (post_batch.h) instead of hashing one at a time (for tests and benches). */
 g16_status g16_fc_post_witness_n(g16_witness **wit, uint64_t *batched, const g16_fc_post_config *cfg,
                                  const g16_fc_sector_ref *refs, unsigned n);
+/* The same written into z[0 .. n_z − 1] (n_z must be 1 + n × the layout's inputs and aux;
+ * z[0] = 1): the engine's producer (post_job.c) writes straight into its own buffer. */
+g16_status g16_fc_post_witness_into(g16_fr *z, uint64_t n_z, uint64_t *batched, const g16_fc_post_config *cfg,
+                                    const g16_fc_sector_ref *refs, unsigned n);
 
 #endif

@@ -204,20 +204,17 @@ g16_status svc_post_submit(g16_service *s, svc_job *j, const svc_key *k, g16_key
     g16_fc_layout lay;
     if (st == G16_OK) st = g16_fc_layout_for(&lay, &p->cfg);
     if (st == G16_OK) st = key_fits(p, &lay, j->key, key);
-    /* the witnesses are written in memory before the engine takes them (the engine charges
-     * only the witnesses it reads from files): charged here, waiting for room as snarkjs
-     * proofs do, until svc_post_release */
-    uint64_t need = st == G16_OK ? witness_bytes(&lay, parts) : 0;
-    if (st == G16_OK) {
-        st = svc_charge_wait(s, k, need, &j->halt);
-        if (st != G16_OK) g16_fail_ctx(st, "the witnesses of %u %s partition(s)", parts, kind_name(p->kind));
-        else p->charged_to = s->engine, p->charged = need;
-    }
+    /* the engine writes each partition's witness into its own buffer when the partition's
+     * turn comes (charged there with the partition): the job keeps the vanilla proofs */
     g16_fc_post_job *fj = NULL;
     if (st == G16_OK) st = g16_fc_post_submit(&fj, s->engine, key, &p->cfg, refs, parts, (int)j->prio);
     free(refs);
-    for (uint32_t i = 0; i < nread; i++) g16_fc_vproof_free(&v[i]); /* the witnesses are written */
-    free(v);
+    if (st == G16_OK) {
+        g16_fc_post_job_own(fj, v, nread);
+    } else {
+        for (uint32_t i = 0; i < nread; i++) g16_fc_vproof_free(&v[i]);
+        free(v);
+    }
     if (st != G16_OK) return st;
     g16_fc_post_job_free(p->fj);
     p->fj = fj;
@@ -234,11 +231,10 @@ void svc_post_inputs(svc_job *j)
     uint8_t *in = malloc(32ull * ci.n_pub * j->n_parts + 1);
     if (!in) return;
     for (uint32_t p = 0; p < j->n_parts; p++)
-        for (uint32_t i = 1; i <= ci.n_pub; i++)
-            if (g16_witness_get(in + 32ull * ((uint64_t)p * ci.n_pub + i - 1), fj->wits[p], i) != G16_OK) {
-                free(in);
-                return;
-            }
+        if (g16_fc_post_job_inputs(fj, p, in + 32ull * p * ci.n_pub) != G16_OK) {
+            free(in);
+            return;
+        }
     free(j->inputs);
     j->inputs = in;
     j->n_inputs = ci.n_pub;

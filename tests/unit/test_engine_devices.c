@@ -52,7 +52,7 @@ static g16_engine *make(unsigned devices, unsigned gw, const char *trace)
 static uint64_t submit(g16_engine *e, size_t n)
 {
     g16_partition parts[16];
-    for (size_t i = 0; i < n; i++) parts[i] = (g16_partition){circ, wit, NULL};
+    for (size_t i = 0; i < n; i++) parts[i] = (g16_partition){.circuit = circ, .witness = wit};
     uint64_t id = 0;
     CHECK(g16_engine_submit(e, &id, key, parts, n, G16_PRIO_NORMAL) == G16_OK, "submit: %s", g16_last_error());
     return id;

@@ -78,8 +78,24 @@ int main(void)
                   g16_last_error());
             uint32_t np = c->n_pub;
             uint8_t *in = malloc(2 * (size_t)np * 32);
-            for (int p = 0; p < 2; p++)
-                for (uint32_t i = 1; i <= np; i++) g16_witness_get(&in[((size_t)p * np + i - 1) * 32], job->wits[p], i);
+            /* the inputs from the vanilla proofs equal those of the witness the engine wrote */
+            for (int p = 0; p < 2; p++) {
+                CHECK(g16_fc_post_job_inputs(job, (unsigned)p, &in[(size_t)p * np * 32]) == G16_OK, "inputs: %s",
+                      g16_last_error());
+                g16_witness *w = NULL;
+                CHECK(g16_fc_post_witness(&w, &cfg, &refs[(size_t)p * 2], 2) == G16_OK, "witness %d", p);
+                int same = w != NULL;
+                for (uint32_t i = 1; w && i <= np; i++) {
+                    uint8_t b[32];
+                    g16_witness_get(b, w, i);
+                    same &= !memcmp(b, &in[((size_t)p * np + i - 1) * 32], 32);
+                }
+                CHECK(same, "partition %d: the job's inputs are its witness's", p);
+                g16_witness_destroy(w);
+            }
+            CHECK(g16_fc_post_job_witness_s(job) > 0, "the engine wrote the witnesses (%.6f s)",
+                  g16_fc_post_job_witness_s(job));
+            CHECK(g16_fc_post_job_inputs(job, 2, in) == G16_ERR_ARG, "no partition 2");
             CHECK(g16_verify(g16_key_vk(key), proofs, in, np) == G16_OK, "partition 0 verifies");
             CHECK(g16_verify(g16_key_vk(key), proofs + G16_PROOF_BYTES, in + (size_t)np * 32, np) == G16_OK,
                   "partition 1 verifies");
