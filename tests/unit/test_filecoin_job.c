@@ -106,6 +106,21 @@ int main(void)
         g16_fc_post_job *j2 = NULL;
         CHECK(g16_fc_post_submit(&j2, e, key, &cfg, refs, parts, G16_PRIO_LOW + 1) == G16_ERR_ARG && !j2,
               "a priority past LOW is refused");
+        /* a producer that fails (a proof without the inclusion proofs its circuit sector asks
+         * for) fails the job at synthesis with its message, and no proof comes out */
+        g16_fc_sector_ref bad[4];
+        memcpy(bad, refs, sizeof bad);
+        bad[1].first = 1000;
+        CHECK(g16_fc_post_submit(&j2, e, key, &cfg, bad, parts, -1) == G16_OK && j2, "submit (bad): %s",
+              g16_last_error());
+        if (j2) {
+            uint8_t pr[2 * G16_PROOF_BYTES];
+            g16_status ast = g16_engine_await(e, j2->id, -1, pr, sizeof pr, NULL);
+            const char *msg = g16_last_error();
+            CHECK(ast != G16_OK && strstr(msg, "partition 0's witness") && strstr(msg, "inclusion proofs"),
+                  "a failing producer fails the job: %s", msg);
+            g16_fc_post_job_free(j2);
+        }
     }
     g16_engine_destroy(e, 1);
     g16_fc_post_job_free(job);
