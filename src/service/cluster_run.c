@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "common/error.h"
+#include "filecoin/post_job.h"
 #include "service/cluster.h"
 
 #define URGENT_EXTRA 4 /* local slots only CRITICAL and HIGH partitions may take */
@@ -131,20 +132,30 @@ static void release(g16_service *s, PGconn **c, svc_task *t)
 }
 
 /* ---------------------------------------------------------------- one partition */
-/* One partition through the engine (its id in t->engine_id so that a cancel reaches it). */
-static g16_status engine_prove(g16_service *s, svc_task *t, g16_key *key, const g16_partition *part, uint8_t *proof)
+/* Waits for the engine's job eid (its id in t->engine_id so that a cancel reaches it). */
+static g16_status engine_await(g16_service *s, svc_task *t, uint64_t eid, uint8_t *proof)
 {
-    uint64_t eid = 0;
-    g16_status st = g16_engine_submit(s->engine, &eid, key, part, 1, t->prio);
-    if (st != G16_OK) return st;
     pthread_mutex_lock(&s->mu);
     t->engine_id = eid;
     if (t->cancel) g16_engine_cancel(s->engine, eid);
     pthread_mutex_unlock(&s->mu);
     g16_job_status js;
-    st = g16_engine_await(s->engine, eid, -1, proof, G16_PROOF_BYTES, &js);
+    g16_status st = g16_engine_await(s->engine, eid, -1, proof, G16_PROOF_BYTES, &js);
     if (st != G16_OK && st != G16_ERR_CANCELLED && js.message[0]) g16_fail(st, "%s", js.message);
     return st;
+}
+
+/* Out: *inputs (malloc'd, 32 bytes each), *n_inputs; NULL / 0 when they cannot be had. */
+static void post_inputs(const g16_fc_post_job *fj, uint8_t **inputs, uint32_t *n_inputs)
+{
+    g16_circuit_info ci;
+    g16_circuit_get_info(&ci, fj->circuit);
+    *inputs = malloc(32ull * ci.n_pub + 1);
+    if (*inputs && g16_fc_post_job_inputs(fj, 0, *inputs) != G16_OK) {
+        free(*inputs);
+        *inputs = NULL;
+    }
+    *n_inputs = *inputs ? ci.n_pub : 0;
 }
 
 static g16_status run_engine(g16_service *s, svc_task *t, svc_key *k, uint8_t *proof, uint8_t **inputs,
@@ -155,41 +166,35 @@ static g16_status run_engine(g16_service *s, svc_task *t, svc_key *k, uint8_t *p
     if (key) g16_key_retain(key);
     pthread_mutex_unlock(&s->mu);
     if (!key) return g16_fail(G16_ERR_ARG, "key %s is not loaded", t->key);
-    const g16_circuit *circ = NULL;
-    g16_circuit *loaded = NULL;
-    g16_witness *wit = NULL;
-    uint64_t charged = 0;
     g16_status st;
-    g16_partition part = {0};
-    if (t->post) { /* laid out here from its vanilla proofs, the witness in memory */
-        st = svc_post_part(s, t->post, t->idx, t->n_parts, k, t->key, key, &t->halt, &circ, &wit, &charged);
-        part = (g16_partition){.circuit = circ, .witness = wit};
-    } else { /* the engine reads the witness once the partition is admitted (its bytes charged) */
-        st = g16_circuit_load(&loaded, t->circuit);
-        circ = loaded;
-        part = (g16_partition){.circuit = circ, .witness_path = t->witness};
+    uint64_t eid = 0;
+    if (t->post) { /* laid out here from its vanilla proofs; the engine writes the witness */
+        g16_fc_post_job *fj = NULL;
+        st = svc_post_part(s, t->post, t->idx, t->n_parts, t->key, key, t->prio, &fj);
+        if (st == G16_OK) st = engine_await(s, t, fj->id, proof);
+        if (st == G16_OK) post_inputs(fj, inputs, n_inputs);
+        g16_fc_post_job_free(fj);
+        g16_key_release(key);
+        return st;
     }
-    if (st == G16_OK) st = engine_prove(s, t, key, &part, proof);
+    /* the engine reads the witness once the partition is admitted (its bytes charged) */
+    g16_circuit *circ = NULL;
+    st = g16_circuit_load(&circ, t->circuit);
+    g16_partition part = {.circuit = circ, .witness_path = t->witness};
+    if (st == G16_OK) st = g16_engine_submit(s->engine, &eid, key, &part, 1, t->prio);
+    if (st == G16_OK) st = engine_await(s, t, eid, proof);
     g16_key_release(key);
     if (st == G16_OK) {
         g16_circuit_info ci;
         g16_circuit_get_info(&ci, circ);
-        uint32_t n = ci.n_pub;
-        *inputs = malloc(32ull * n + 1);
-        for (uint32_t i = 0; *inputs && wit && i < n; i++)
-            if (g16_witness_get(*inputs + 32ull * i, wit, i + 1) != G16_OK) {
-                free(*inputs);
-                *inputs = NULL;
-            }
-        if (*inputs && !wit && g16_witness_inputs(*inputs, n, t->witness) != G16_OK) {
+        *inputs = malloc(32ull * ci.n_pub + 1);
+        if (*inputs && g16_witness_inputs(*inputs, ci.n_pub, t->witness) != G16_OK) {
             free(*inputs);
             *inputs = NULL;
         }
-        *n_inputs = *inputs ? n : 0;
+        *n_inputs = *inputs ? ci.n_pub : 0;
     }
-    g16_witness_destroy(wit);
-    if (charged) g16_engine_unreserve(s->engine, charged);
-    g16_circuit_destroy(loaded);
+    g16_circuit_destroy(circ);
     return st;
 }
 

@@ -24,9 +24,7 @@ struct svc_post {
     char **vanilla;
     uint32_t n_vanilla;
     g16_fc_post_config cfg;
-    g16_fc_post_job *fj; /* while in the engine: the witnesses and the partitions */
-    g16_engine *charged_to; /* the witnesses' bytes are charged to its budget while held */
-    uint64_t charged;
+    g16_fc_post_job *fj; /* while in the engine: the vanilla proofs and the partitions */
 };
 
 void svc_post_free(svc_post *p)
@@ -35,7 +33,6 @@ void svc_post_free(svc_post *p)
     for (uint32_t i = 0; p->vanilla && i < p->n_vanilla; i++) free(p->vanilla[i]);
     free(p->vanilla);
     g16_fc_post_job_free(p->fj);
-    if (p->charged) g16_engine_unreserve(p->charged_to, p->charged);
     free(p);
 }
 
@@ -180,12 +177,6 @@ static g16_status key_fits(const svc_post *p, const g16_fc_layout *lay, const ch
                     (unsigned long long)p->sector_size, (unsigned long long)want);
 }
 
-/* The bytes of `parts` partitions' witnesses held in memory. */
-static uint64_t witness_bytes(const g16_fc_layout *lay, unsigned parts)
-{
-    return (uint64_t)parts * (1 + lay->circuit_sectors * (lay->pub + lay->aux)) * 32;
-}
-
 g16_status svc_post_submit(g16_service *s, svc_job *j, const svc_key *k, g16_key *key, uint64_t *engine_id)
 {
     svc_post *p = j->post;
@@ -245,8 +236,6 @@ void svc_post_release(svc_job *j)
     svc_post *p = j->post;
     g16_fc_post_job_free(p->fj);
     p->fj = NULL;
-    if (p->charged) g16_engine_unreserve(p->charged_to, p->charged);
-    p->charged = 0;
 }
 
 /* ---------------------------------------------------------------- the job's thread */
@@ -293,13 +282,10 @@ void *svc_post_main(void *arg)
 }
 
 /* ---------------------------------------------------------------- cluster mode */
-g16_status svc_post_part(g16_service *s, const char *post_json, uint32_t idx, uint32_t n_parts, const svc_key *k,
-                         const char *key_name, const g16_key *key, volatile int *halt, const g16_circuit **circuit,
-                         g16_witness **wit, uint64_t *charged)
+g16_status svc_post_part(g16_service *s, const char *post_json, uint32_t idx, uint32_t n_parts, const char *key_name,
+                         g16_key *key, g16_priority prio, g16_fc_post_job **job)
 {
-    *circuit = NULL;
-    *wit = NULL;
-    *charged = 0;
+    *job = NULL;
     json_error_t je;
     json_t *o = json_loads(post_json ? post_json : "", 0, &je);
     svc_post *p = NULL;
@@ -330,21 +316,16 @@ g16_status svc_post_part(g16_service *s, const char *post_json, uint32_t idx, ui
     g16_fc_layout lay;
     if (st == G16_OK) st = g16_fc_layout_for(&lay, &p->cfg);
     if (st == G16_OK) st = key_fits(p, &lay, key_name, key);
-    if (st == G16_OK) {
-        uint64_t need = witness_bytes(&lay, 1);
-        st = svc_charge_wait(s, k, need, halt);
-        if (st != G16_OK) g16_fail_ctx(st, "the witness of %s partition %u", kind_name(p->kind), idx);
-        else *charged = need;
-    }
-    if (st == G16_OK) st = g16_fc_post_circuit_cached(circuit, &p->cfg);
-    if (st == G16_OK) st = g16_fc_post_witness(wit, &p->cfg, refs, lay.circuit_sectors);
-    if (st != G16_OK && *charged) {
-        g16_engine_unreserve(s->engine, *charged);
-        *charged = 0;
-    }
+    /* as on one machine (svc_post_submit): the engine writes the witness into the partition's
+     * own buffer at its turn, charged with it, so nothing is charged or copied here */
+    if (st == G16_OK) st = g16_fc_post_submit(job, s->engine, key, &p->cfg, refs, 1, (int)prio);
     free(refs);
-    for (uint64_t i = 0; i < nread; i++) g16_fc_vproof_free(&v[i]); /* the witness is written */
-    free(v);
+    if (st == G16_OK) {
+        g16_fc_post_job_own(*job, v, nread);
+    } else {
+        for (uint64_t i = 0; i < nread; i++) g16_fc_vproof_free(&v[i]);
+        free(v);
+    }
     svc_post_free(p);
     return st;
 }

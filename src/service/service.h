@@ -299,15 +299,14 @@ void svc_post_release(svc_job *j); /* frees the witnesses (the engine's job has 
 void *svc_post_main(void *arg);
 /* Cluster mode (cluster_run.c): partition idx of a stored PoSt job (post_json: its "post" as
  * svc_post_json wrote it; n_parts: the job's partitions), laid out from that partition's own
- * vanilla proofs (read and checked here, on the claiming node), the key's shape checked, its
- * witness's bytes charged to the budget (waiting for room until *halt) and the witness written.
- * Out: *circuit (the cached matrices), *wit (heap: g16_witness_destroy), *charged (the bytes to
- * give back with g16_engine_unreserve once the engine is done with *wit).  Returns
- * G16_ERR_UNSATISFIED for a vanilla proof that does not check out, G16_ERR_ARG for a key of
- * another shape or a file that does not read, as svc_post_submit. */
-g16_status svc_post_part(g16_service *s, const char *post_json, uint32_t idx, uint32_t n_parts, const svc_key *k,
-                         const char *key_name, const struct g16_key *key, volatile int *halt,
-                         const struct g16_circuit **circuit, struct g16_witness **wit, uint64_t *charged);
+ * vanilla proofs (read and checked here, on the claiming node), the key's shape checked, and
+ * submitted to the engine as a one-partition job at prio whose witness the engine writes at
+ * its turn (g16_fc_post_submit).  Out: *job (await job->id, then g16_fc_post_job_free).
+ * Returns G16_ERR_UNSATISFIED for a vanilla proof that does not check out, G16_ERR_ARG for a
+ * key of another shape or a file that does not read, as svc_post_submit. */
+struct g16_fc_post_job;
+g16_status svc_post_part(g16_service *s, const char *post_json, uint32_t idx, uint32_t n_parts, const char *key_name,
+                         struct g16_key *key, g16_priority prio, struct g16_fc_post_job **job);
 
 /* http.c */
 g16_status svc_http_start(g16_service *s);
