@@ -30,7 +30,8 @@
 # Env: POST_TIMEOUT (seconds for step 1, default 360; step 2 gets at most 180), POST_REPS (default 3),
 #      POST_SECTORS=N (step 1 on N circuit sectors instead of the full partition: an H100's 80 GB
 #      do not hold the full partition's key; the sixth session used 800),
-#      SKIP_WINNING=1 (no step 2), SKIP_CPU=1 (no step 3).
+#      SKIP_WINNING=1 (no step 2), SKIP_CPU=1 (no step 3), SKIP_WITNESS=1 (no step 0),
+#      POST_WINDOWS="21 22" (step 1c: step 1 again once per window, every MSM at that window).
 # Exit status: 0 when step 1 ran and every row checked.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -65,7 +66,9 @@ run() {
     say "host: $(nproc) cores, $(free -g | awk '/Mem:/ {print $2}') GiB; $(nvidia-smi -L 2>/dev/null | head -1)"
     "$g16" --version 2>/dev/null | head -1
     say "0. WindowPoSt 32 GiB, full partition, the witness alone: path hashes batched (IFMA) / one at a time"
-    for mode in batched scalar batched scalar distinct; do
+    local modes="batched scalar batched scalar distinct"
+    [ "${SKIP_WITNESS:-0}" = 1 ] && modes="" && say "step 0 skipped (SKIP_WITNESS=1)"
+    for mode in $modes; do
         local src=(--vanilla "$vp") ifma_env="G16_NO_IFMA=0"
         [ $mode = scalar ] && ifma_env="G16_NO_IFMA=1"
         [ $mode = distinct ] && src=(--distinct)
@@ -86,9 +89,18 @@ run() {
         timeout "${POST_TIMEOUT:-360}" "$g16" filecoin post-bench --kind window --sector-size 32GiB --distinct \
             --backend cuda --reps "${POST_REPS:-3}" --overlap --progress ${POST_SECTORS:+--sectors "$POST_SECTORS"} \
             >"$out/window-cuda-distinct.txt" 2>&1
+        local rcd=$?
         cat "$out/window-cuda-distinct.txt"
-        say "step 1b: rc $?, $((SECONDS - t0)) s"
+        say "step 1b: rc $rcd, $((SECONDS - t0)) s"
     fi
+    for c in ${POST_WINDOWS:-}; do
+        say "1c. the same (one sector repeated) with every MSM at window $c (G16_CUDA_MSM_CMIN = CMAX = $c)"
+        t0=$SECONDS
+        G16_CUDA_MSM_CMIN=$c G16_CUDA_MSM_CMAX=$c timeout "${POST_TIMEOUT:-360}" "$g16" filecoin post-bench \
+            --kind window --sector-size 32GiB --vanilla "$vp" --backend cuda --reps "${POST_REPS:-3}" --overlap \
+            ${POST_SECTORS:+--sectors "$POST_SECTORS"} >"$out/window-cuda-c$c.txt" 2>&1
+        say "step 1c, window $c: rc $?, $((SECONDS - t0)) s"
+    done
     local w=$out/win R=cdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd
     local P=0101010101010101010101010101010101010101010101010101010101010101
     mkdir -p "$w"
@@ -116,10 +128,13 @@ run() {
         cat "$out/window-cpu-235.txt"
     fi
     say "4. table (bar: full partition <= 4 s incl. synthesis; synthesis <= 60 core-s)"
-    grep -E '^\[(batched|scalar|distinct)\] best' "$out/window-witness.txt"
+    [ -f "$out/window-witness.txt" ] && grep -E '^\[(batched|scalar|distinct)\] best' "$out/window-witness.txt"
     grep -E '^(once|check|first|best|  )' "$out/window-cuda.txt"
     [ -f "$out/window-cuda-distinct.txt" ] && echo "--distinct:" &&
         grep -E '^(values|once|check|first|best|  )' "$out/window-cuda-distinct.txt"
+    for c in ${POST_WINDOWS:-}; do
+        echo "window $c:"; grep -E '^(first|best|  )' "$out/window-cuda-c$c.txt"
+    done
     return $rc
 }
 
