@@ -94,7 +94,7 @@ if [ -z "$bin" ]; then
     fi
     "$bin/test_cuda_host_field" >"$out/host_field.log" 2>&1 || say "FAILED: host_field (see host_field.log)"
 fi
-need="g16_gpu_diff g16_gpu_bench g16"; [ -n "$preload" ] && need="g16_gpu_bench g16"; [ -n "$early" ] && need=g16
+need="g16_gpu_diff g16_gpu_bench g16"; [ -n "$preload" ] && need="g16_gpu_bench g16"; [ -n "$early" ] && need=g16; [ -n "$porep32" ] && need=g16
 for p in $need; do
     if [ ! -x "$bin/$p" ]; then say "FAILED: $bin/$p missing"; exit 1; fi
 done
