@@ -193,6 +193,10 @@ typedef struct g16_prove_input {
      * abc_wait(abc_user) is called before anything reads a, b or c; a status other
      * than G16_OK ends the call with it (a, b, c are still released). */
     g16_status (*abc_wait)(void *user);
+    /* Optional with abc_wait: nonzero once a, b, c are complete (never blocks; then
+     * abc_wait returns at once).  A device backend asks it before its last MSM and, if
+     * so, moves a, b, c to the device beside that MSM instead of after it. */
+    int (*abc_ready)(void *user);
     void *abc_user;
 } g16_prove_input;
 

@@ -19,7 +19,8 @@
 #              are NOT valid and are not verified; proofs after the first with --overlap (the
 #              synthesis beside the MSMs over z, as the engine's early device start);
 #           2. WinningPoSt 32 GiB on cuda: a TEST-ONLY setup (2^19, seconds on 16 cores), then
-#              three `g16 filecoin post-prove --backend cuda` runs, each proof verified;
+#              three `g16 filecoin post-prove --backend cuda` runs, each proof verified, and a
+#              fourth with G16_CUDA_EARLY_WAIT=1 (a, b, c sent beside B2, cuda.md), verified;
 #           3. the window bench with --backend cpu --sectors 235 (a tenth; CPU prove for
 #              comparison), skipped when SKIP_CPU=1 or when 330 s have gone already;
 #           4. a short table; the logs under $OUT (default build-post/out).
@@ -111,10 +112,12 @@ run() {
             --randomness $R --seed w -o '$w/win.vp' && '$g16' filecoin circuit --kind winning --sector-size 32GiB \
             -o '$w/win.g16c' && '$g16' setup --circuit '$w/win.g16c' --seed 8 -o '$w/win.params' --vk '$w/win.vk' &&
             '$g16' key cache '$w/win.params' -o '$w/win.g16k'" >"$out/winning-setup.txt" 2>&1; then
-        for rep in 1 2 3; do
-            timeout 40 "$g16" filecoin post-prove --kind winning --sector-size 32GiB --params "$w/win.g16k" \
-                --vanilla "$w/win.vp" --randomness $R --prover-id $P -o "$w/win.proof" --backend cuda 2>&1 |
-                grep -E "^times|verified|error|g16 filecoin"
+        for rep in 1 2 3 early; do
+            # the last one through prove_early's prefetch beside B2 (G16_CUDA_EARLY_WAIT), verified
+            local ew=(); [ $rep = early ] && ew=(G16_CUDA_EARLY_WAIT=1 G16_CUDA_DEBUG=1)
+            env "${ew[@]}" timeout 40 "$g16" filecoin post-prove --kind winning \
+                --sector-size 32GiB --params "$w/win.g16k" --vanilla "$w/win.vp" --randomness $R --prover-id $P \
+                -o "$w/win.proof" --backend cuda 2>&1 | grep -E "^times|verified|error|g16 filecoin|beside B2"
         done
     else
         echo "winning setup failed:"; tail -3 "$out/winning-setup.txt"

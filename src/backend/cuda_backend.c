@@ -295,12 +295,22 @@ static g16_status msm_l_split(cuda_backend *cb, g16_g1_jac *l, g16_cuda_bases *q
     return st;
 }
 
+/* G16_CUDA_EARLY_WAIT=1: an early proof waits for its a, b, c before B2 and sends them
+ * beside it whether or not they were complete (the GPU idles meanwhile): makes that
+ * path run in tests whose synthesis outlasts the MSMs before B2. */
+static int early_wait(void)
+{
+    const char *v = getenv("G16_CUDA_EARLY_WAIT");
+    return v && atoi(v) == 1;
+}
+
 /* The L, A, B1 (and B2) MSMs over z, already uploaded (l_split: the L MSM in two
  * at that aux index, 0: in one), under the lock. */
 static g16_status msms_locked(cuda_backend *cb, g16_g1_jac *l, g16_g1_jac *a, g16_g1_jac *b1,
                               g16_g2_jac *b2, const g16_key *key, size_t n_z,
                               const uint64_t *abits, const uint64_t *bbits, size_t l_split,
-                              double t, g16_prove_times *tm)
+                              double t, g16_prove_times *tm, g16_prove_input *early,
+                              unsigned log_n, int *prefetched)
 {
     g16_cuda_bases *ql = NULL, *qa = NULL, *qb = NULL, *q2 = NULL;
     size_t n_in = key->vk.n_ic;
@@ -316,6 +326,17 @@ static g16_status msms_locked(cuda_backend *cb, g16_g1_jac *l, g16_g1_jac *a, g1
     if (!st) st = query(cb, &qb, key, Q_B1);
     if (!st) st = g16_cuda_msm_g1_resident(cb->ctx, b1, qb, 0, n_z, bbits, NULL);
     tm->msm_b1 = now() - t;
+    /* An early proof whose synthesis has ended by now: a, b, c go up beside B2 (on the
+     * copy stream) instead of after it (a full WindowPoSt partition: ≈ 12 GB, 64 ms of
+     * its H step, tenth session).  Never waits: unfinished, they go up after B2. */
+    if (!st && early && ((early->abc_ready && early->abc_ready(early->abc_user)) || early_wait())) {
+        st = early->abc_wait(early->abc_user);
+        if (!st) st = g16_cuda_h_prefetch(cb->ctx, early->a, early->b, early->c, early->n_rows, log_n);
+        if (!st) *prefetched = 1;
+        if (getenv("G16_CUDA_DEBUG"))
+            fprintf(stderr, "g16 cuda prove_start: early proof's a, b, c on their way beside B2 (%s)\n",
+                    st ? "failed" : "prefetched");
+    }
     t = now();
     if (!st && b2) st = query(cb, &q2, key, Q_B2);
     if (!st && b2) st = g16_cuda_msm_g2_resident(cb->ctx, b2, q2, 0, n_z, bbits, NULL);
@@ -332,7 +353,7 @@ static g16_status cu_prove_msms_g1(g16_backend *be, g16_g1_jac *l, g16_g1_jac *a
     pthread_mutex_lock(&cb->lock);
     double t = now();
     g16_status st = g16_cuda_scalars_upload(cb->ctx, z, n_z);
-    if (!st) st = msms_locked(cb, l, a, b1, b2, key, n_z, abits, bbits, 0, t, tm);
+    if (!st) st = msms_locked(cb, l, a, b1, b2, key, n_z, abits, bbits, 0, t, tm, NULL, 0, NULL);
     st = settled(cb, st);
     pthread_mutex_unlock(&cb->lock);
     return st;
@@ -393,7 +414,7 @@ static g16_status cu_prove_all(g16_backend *be, g16_g1_jac *h, g16_g1_jac *l, g1
         fprintf(stderr, "g16 cuda prove_start: z upload %.2f ms until the MSMs start (%zu scalars, %s)\n",
                 (now() - t) * 1e3, in->n_z, split ? "the head; L split" : "all");
     if (!st) st = g16_cuda_h_prefetch(cb->ctx, in->a, in->b, in->c, in->n_rows, log_n);
-    if (!st) st = msms_locked(cb, l, a, b1, b2, key, in->n_z, abits, bbits, m, t, tm);
+    if (!st) st = msms_locked(cb, l, a, b1, b2, key, in->n_z, abits, bbits, m, t, tm, NULL, 0, NULL);
     st = settled(cb, st);
     g16_cuda_density_forget(cb->ctx); /* the caller may free the bitmaps after we return */
     if (!st) {
@@ -406,6 +427,39 @@ static g16_status cu_prove_all(g16_backend *be, g16_g1_jac *h, g16_g1_jac *l, g1
     }
     pthread_mutex_unlock(&cb->lock);
     return st;
+}
+
+/* prove_start's device work for an early proof (in->abc_wait: a, b, c still being
+ * written): z up and the MSMs over it as in cu_prove_all, a, b, c moved beside B2 when
+ * their synthesis has ended by then (msms_locked), else waited for after the MSMs
+ * outside the lock, then the H step. */
+static g16_status cu_prove_early(g16_backend *be, g16_g1_jac *h, g16_g1_jac *l, g16_g1_jac *a,
+                                 g16_g1_jac *b1, g16_g2_jac *b2, const g16_key *key,
+                                 g16_prove_input *in, unsigned log_n, const uint64_t *abits,
+                                 const uint64_t *bbits, g16_prove_times *tm)
+{
+    cuda_backend *cb = (cuda_backend *)be;
+    pthread_mutex_lock(&cb->lock);
+    double t = now();
+    const size_t n_in = key->vk.n_ic;
+    size_t m = in->n_z > n_in ? z_split_at(in->n_z, n_in) : 0;
+    int split = 0, pre = 0;
+    g16_status st = abits ? g16_cuda_density_preload(cb->ctx, 0, abits, in->n_z) : G16_OK;
+    if (!st && bbits) st = g16_cuda_density_preload(cb->ctx, 1, bbits, in->n_z);
+    if (!st) st = g16_cuda_scalars_upload_split(cb->ctx, in->z, in->n_z, m ? n_in + m : in->n_z, &split);
+    if (!split) m = 0;
+    if (!st) st = msms_locked(cb, l, a, b1, b2, key, in->n_z, abits, bbits, m, t, tm, in, log_n, &pre);
+    st = settled(cb, st);
+    g16_cuda_density_forget(cb->ctx);
+    if (!st && pre) {
+        st = h_locked(cb, h, key, in, log_n, tm); /* releases a, b, c */
+    } else if (pre) {
+        g16_cuda_h_prefetch_drop(cb->ctx); /* no copy may still read a, b, c */
+    }
+    pthread_mutex_unlock(&cb->lock);
+    if (st || pre) return st; /* prove_start releases what is left */
+    if ((st = in->abc_wait(in->abc_user))) return st;
+    return cu_prove_h(be, h, key, in, log_n, tm);
 }
 
 static g16_status cu_prove_msm_g2(g16_backend *be, g16_g2_jac *out, const g16_key *key,
@@ -580,6 +634,7 @@ static const g16_backend_ops cuda_ops = {
     .prove_h = cu_prove_h,
     .prove_msms_g1 = cu_prove_msms_g1,
     .prove_all = cu_prove_all,
+    .prove_early = cu_prove_early,
     .g2_in_start = 1,
     .prove_msm_g2 = cu_prove_msm_g2,
     .host_need = cu_host_need,

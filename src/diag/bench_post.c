@@ -46,6 +46,7 @@ typedef struct synth_job {
     char msg[256];
     pthread_t th;
     int started, joined;
+    int done; /* set (atomically) when the thread's work has ended */
 } synth_job;
 
 static void *synth_run(void *arg)
@@ -55,7 +56,14 @@ static void *synth_run(void *arg)
     j->st = g16_synthesize(j->bufs[0], j->bufs[1], j->bufs[2], j->circ, j->w->z, j->w->n);
     if (j->st) snprintf(j->msg, sizeof j->msg, "%s", g16_last_error());
     j->secs = now() - t;
+    __atomic_store_n(&j->done, 1, __ATOMIC_RELEASE);
     return NULL;
+}
+
+static int synth_ready(void *user)
+{
+    synth_job *j = user;
+    return __atomic_load_n(&j->done, __ATOMIC_ACQUIRE);
 }
 
 static g16_status synth_join(void *user)
@@ -296,6 +304,7 @@ g16_status g16_bench_post(g16_bench_post_result *out, const g16_bench_post_args 
             }
             sj.started = 1;
             in.abc_wait = synth_join;
+            in.abc_ready = synth_ready;
             in.abc_user = &sj;
         }
         st = g16_prove_start(&p, key, &in);

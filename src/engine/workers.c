@@ -286,6 +286,17 @@ static g16_status wait_abc(void *user)
     return st ? g16_fail(st, "%s", r->p->abc_msg) : G16_OK;
 }
 
+/* Whether an early partition's a, b, c are written (prove_start's abc_ready: a GPU then
+ * moves them beside its last MSM). */
+static int ready_abc(void *user)
+{
+    release_ctx *r = user;
+    pthread_mutex_lock(&r->e->mu);
+    int done = r->p->abc_done;
+    pthread_mutex_unlock(&r->e->mu);
+    return done;
+}
+
 /* The device stage's prover: the device's backend (a GPU, or the CPU backend on
  * the device's pool); the retry of a failed self-check runs on the CPU. */
 static g16_status device_prove(g16_engine *e, g16_worker *w, g16_part *p, int cpu_only)
@@ -302,6 +313,7 @@ static g16_status device_prove(g16_engine *e, g16_worker *w, g16_part *p, int cp
         .rs = NULL,
         .backend = cpu_only ? NULL : w->dev->be,
         .abc_wait = p->early ? wait_abc : NULL,
+        .abc_ready = p->early ? ready_abc : NULL,
         .abc_user = &rc,
     };
     if (e->hooks.on_device_pool) e->hooks.on_device_pool(e->hooks.user, g16_pool_current());

@@ -64,6 +64,16 @@ typedef struct g16_backend_ops {
                             g16_g1_jac *b1, g16_g2_jac *b2, const g16_key *key,
                             g16_prove_input *in, unsigned log_n, const uint64_t *abits,
                             const uint64_t *bbits, g16_prove_times *tm);
+    /* Optional (NULL: prove_msms_g1, in->abc_wait, then prove_h): prove_all's work for
+     * an early proof (in->abc_wait set: a, b, c still being written), for a backend
+     * that can move a, b, c beside its last MSMs when in->abc_ready says they are
+     * complete.  Calls in->abc_wait before anything reads a, b or c; consumes them as
+     * prove_h does once they are complete (prove_start releases what is left on
+     * failure). */
+    g16_status (*prove_early)(g16_backend *be, g16_g1_jac *h, g16_g1_jac *l, g16_g1_jac *a,
+                              g16_g1_jac *b1, g16_g2_jac *b2, const g16_key *key,
+                              g16_prove_input *in, unsigned log_n, const uint64_t *abits,
+                              const uint64_t *bbits, g16_prove_times *tm);
     /* Set by backends that run B2 inside prove_msms_g1 (a device holding z: no
      * compacted host copy of z, which at 2^26 rows took half a second of
      * prove_start).  Otherwise the pending proof runs prove_msm_g2 in the

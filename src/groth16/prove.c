@@ -227,7 +227,12 @@ g16_status g16_prove_start(g16_pending **out, g16_key *key, const g16_prove_inpu
     unsigned log_n = g16_domain_log(N);
     in.a = a, in.b = b, in.c = c;
     a = b = c = NULL;
-    if (in.abc_wait) {
+    if (in.abc_wait && be->ops->prove_early) {
+        st = be->ops->prove_early(be, &p->h, &p->l, &p->a_msm, &p->b1_msm, p->have_b2 ? &p->b2 : NULL, key, &in,
+                                  log_n, abits, bbits, &tm);
+        a = in.a, b = in.b, c = in.c; /* NULL once the backend took them */
+        if (st) goto done;
+    } else if (in.abc_wait) {
         /* z first: a, b, c are not written yet (the engine's early device start) */
         st = msms_g1(be, p, key, &in, abits, bbits, &tm);
         if (!st) st = in.abc_wait(in.abc_user);
