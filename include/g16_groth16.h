@@ -190,7 +190,8 @@ typedef struct g16_prove_input {
     /* NULL: a, b, c are complete at the call.  Otherwise their buffers are still
      * being written by another thread (the engine starts a device on a partition
      * whose z is ready while its synthesis runs): the MSMs over z run first, then
-     * abc_wait(abc_user) is called before anything reads a, b or c; a status other
+     * abc_wait(abc_user) is called before anything reads a, b or c, and before a
+     * failed call releases them (it may be called more than once); a status other
      * than G16_OK ends the call with it (a, b, c are still released). */
     g16_status (*abc_wait)(void *user);
     /* Optional with abc_wait: nonzero once a, b, c are complete (never blocks; then

@@ -273,7 +273,7 @@ g16_status g16_bench_post(g16_bench_post_result *out, const g16_bench_post_args 
         out->witness_bytes = w->n * sizeof(g16_fr);
         /* z page-locked as an engine's pooled buffers are (not timed) */
         g16_backend_pin(be, w->z, out->witness_bytes);
-        synth_job sj = {bufs, circ, w, G16_OK, 0, "", 0, 0, 0};
+        synth_job sj = {bufs, circ, w, G16_OK, 0, "", 0, 0, 0, 0};
         s.overlapped = a->overlap && rep > 0;
         if (!s.overlapped) {
             t = now(), c0 = cpu_now();

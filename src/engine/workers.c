@@ -434,8 +434,9 @@ static void device_loop(g16_worker *w)
         g16_status st = device_prove(e, w, p, p->attempt > 0);
         g16_fault_scope(0);
         if (p->early) {
-            /* a failed MSM returns before prove_start waits: p's buffers are still being
-             * written, and nothing below may release or reroute them until they are */
+            /* a failed early proof: prove_start waited for a, b, c before releasing them
+             * (abc_wait); wait here too, since nothing below may reroute p before its
+             * synthesis has ended */
             pthread_mutex_lock(&e->mu);
             while (!p->abc_done) pthread_cond_wait(&e->cv, &e->mu);
             pthread_mutex_unlock(&e->mu);

@@ -273,6 +273,15 @@ g16_status g16_prove_start(g16_pending **out, g16_key *key, const g16_prove_inpu
     *out = p;
     p = NULL;
 done:
+    if (st && in.abc_wait && (a || b || c)) {
+        /* a failed early proof: another thread may still be writing a, b, c, and the
+         * release below hands them back to their owner (the engine's pool, for another
+         * partition): wait for that thread first, keeping this failure's message */
+        char msg[512];
+        snprintf(msg, sizeof msg, "%s", g16_last_error());
+        (void)in.abc_wait(in.abc_user);
+        g16_fail(st, "%s", msg);
+    }
     g16_prove_release(&in, &a);
     g16_prove_release(&in, &b);
     g16_prove_release(&in, &c);
