@@ -383,6 +383,25 @@ static size_t z_split_at(size_t n_z, size_t n_in)
     return n_aux / 3;
 }
 
+/* prove_start's first uploads, under the lock: the density bitmaps, then z (its head
+ * alone when it splits: *m the aux index of the L MSM's split, 0 for none). */
+static g16_status z_up(cuda_backend *cb, size_t *m, const g16_key *key, const g16_prove_input *in,
+                       const uint64_t *abits, const uint64_t *bbits, double t)
+{
+    const size_t n_in = key->vk.n_ic;
+    int split = 0;
+    *m = in->n_z > n_in ? z_split_at(in->n_z, n_in) : 0;
+    /* the bitmaps first: sent later they would wait behind the long copies after them */
+    g16_status st = abits ? g16_cuda_density_preload(cb->ctx, 0, abits, in->n_z) : G16_OK;
+    if (!st && bbits) st = g16_cuda_density_preload(cb->ctx, 1, bbits, in->n_z);
+    if (!st) st = g16_cuda_scalars_upload_split(cb->ctx, in->z, in->n_z, *m ? n_in + *m : in->n_z, &split);
+    if (!split) *m = 0; /* z was not page-locked: all of it went up, one L MSM is cheaper */
+    if (getenv("G16_CUDA_DEBUG")) /* the GPU idles meanwhile: how long? */
+        fprintf(stderr, "g16 cuda prove_start: z upload %.2f ms until the MSMs start (%zu scalars, %s)\n",
+                (now() - t) * 1e3, in->n_z, split ? "the head; L split" : "all");
+    return st;
+}
+
 /* All of prove_start's device work in one hold of the lock: z goes up first (the
  * head of it, see z_split_at, the rest on its own stream), then a, b, c travel on
  * the copy stream while the L, A, B1, B2 MSMs run, so the H step finds them on the
@@ -402,17 +421,8 @@ static g16_status cu_prove_all(g16_backend *be, g16_g1_jac *h, g16_g1_jac *l, g1
     }
     pthread_mutex_lock(&cb->lock);
     double t = now();
-    const size_t n_in = key->vk.n_ic;
-    size_t m = in->n_z > n_in ? z_split_at(in->n_z, n_in) : 0;
-    int split = 0;
-    /* the bitmaps first: sent later they would wait behind the long copies below */
-    st = abits ? g16_cuda_density_preload(cb->ctx, 0, abits, in->n_z) : G16_OK;
-    if (!st && bbits) st = g16_cuda_density_preload(cb->ctx, 1, bbits, in->n_z);
-    if (!st) st = g16_cuda_scalars_upload_split(cb->ctx, in->z, in->n_z, m ? n_in + m : in->n_z, &split);
-    if (!split) m = 0; /* z was not page-locked: all of it went up, one L MSM is cheaper */
-    if (getenv("G16_CUDA_DEBUG")) /* the GPU idles meanwhile: how long? */
-        fprintf(stderr, "g16 cuda prove_start: z upload %.2f ms until the MSMs start (%zu scalars, %s)\n",
-                (now() - t) * 1e3, in->n_z, split ? "the head; L split" : "all");
+    size_t m = 0;
+    st = z_up(cb, &m, key, in, abits, bbits, t);
     if (!st) st = g16_cuda_h_prefetch(cb->ctx, in->a, in->b, in->c, in->n_rows, log_n);
     if (!st) st = msms_locked(cb, l, a, b1, b2, key, in->n_z, abits, bbits, m, t, tm, NULL, 0, NULL);
     st = settled(cb, st);
@@ -441,13 +451,9 @@ static g16_status cu_prove_early(g16_backend *be, g16_g1_jac *h, g16_g1_jac *l, 
     cuda_backend *cb = (cuda_backend *)be;
     pthread_mutex_lock(&cb->lock);
     double t = now();
-    const size_t n_in = key->vk.n_ic;
-    size_t m = in->n_z > n_in ? z_split_at(in->n_z, n_in) : 0;
-    int split = 0, pre = 0;
-    g16_status st = abits ? g16_cuda_density_preload(cb->ctx, 0, abits, in->n_z) : G16_OK;
-    if (!st && bbits) st = g16_cuda_density_preload(cb->ctx, 1, bbits, in->n_z);
-    if (!st) st = g16_cuda_scalars_upload_split(cb->ctx, in->z, in->n_z, m ? n_in + m : in->n_z, &split);
-    if (!split) m = 0;
+    size_t m = 0;
+    int pre = 0;
+    g16_status st = z_up(cb, &m, key, in, abits, bbits, t);
     if (!st) st = msms_locked(cb, l, a, b1, b2, key, in->n_z, abits, bbits, m, t, tm, in, log_n, &pre);
     st = settled(cb, st);
     g16_cuda_density_forget(cb->ctx);
