@@ -287,11 +287,12 @@ static g16_status wait_abc(void *user)
 }
 
 /* Whether an early partition's a, b, c are written (prove_start's abc_ready: a GPU then
- * moves them beside its last MSM). */
+ * moves them beside its last MSM).  Called under the backend's lock, so it never waits for
+ * the engine's: busy, it answers "not yet" (they go up after that MSM, as before). */
 static int ready_abc(void *user)
 {
     release_ctx *r = user;
-    pthread_mutex_lock(&r->e->mu);
+    if (pthread_mutex_trylock(&r->e->mu) != 0) return 0;
     int done = r->p->abc_done;
     pthread_mutex_unlock(&r->e->mu);
     return done;
