@@ -4,9 +4,11 @@
  * quadratic DFT, the H step against the polynomial identity a·b − c = h·Z at a
  * random point, the MSMs and the 0/1 batch addition against sums of scalar
  * multiplications, and whole proofs against the CPU backend's bytes (also through the
- * prover's prove_all branch, with a wrapped CPU table). */
+ * prover's prove_all and prove_early branches, with wrapped CPU tables). */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "backend/backend.h"
 #include "check.h"
@@ -272,6 +274,157 @@ static void check_prove_all(void)
     fix_free(&f);
 }
 
+/* prove.c's prove_early branch (the CUDA table's early path) without a GPU: a, b, c
+ * are synthesized by another thread while prove_start runs, as in the engine's early
+ * device start.  The wrapped prove_early runs the MSMs over z, asks abc_ready, waits
+ * with abc_wait and then runs the H step, as the CUDA one does.  Mode 0 must give the
+ * CPU's proof bytes; modes 1 and 2 fail before and after the MSMs without touching
+ * a, b, c; mode 3 is a failed synthesis (abc_wait's error).  In every mode each buffer
+ * is released once, and only after the synthesis thread has finished with it.  The
+ * synthesis starts when abc_wait is first called (or after 300 ms), so a prover that
+ * released a, b, c without waiting would do so while they are still being written. */
+typedef struct {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int go, done, fail, waits, readies, released, released_early;
+    g16_prove_input *in;
+    const tg_circ *t;
+} early_synth;
+
+static void *early_synth_thread(void *user)
+{
+    early_synth *es = user;
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_nsec += 300000000L;
+    if (until.tv_nsec >= 1000000000L) until.tv_sec++, until.tv_nsec -= 1000000000L;
+    pthread_mutex_lock(&es->mu);
+    while (!es->go && pthread_cond_timedwait(&es->cv, &es->mu, &until) == 0) {
+    }
+    pthread_mutex_unlock(&es->mu);
+    g16_status st = g16_synthesize(es->in->a, es->in->b, es->in->c, &es->t->c, es->t->z,
+                                   g16_circuit_vars(&es->t->c));
+    pthread_mutex_lock(&es->mu);
+    es->done = st == G16_OK ? 1 : -1;
+    pthread_cond_broadcast(&es->cv);
+    pthread_mutex_unlock(&es->mu);
+    return NULL;
+}
+
+static g16_status early_wait(void *user)
+{
+    early_synth *es = user;
+    pthread_mutex_lock(&es->mu);
+    es->waits++;
+    es->go = 1;
+    pthread_cond_broadcast(&es->cv);
+    while (!es->done) pthread_cond_wait(&es->cv, &es->mu);
+    int ok = es->done > 0 && !es->fail;
+    pthread_mutex_unlock(&es->mu);
+    return ok ? G16_OK : g16_fail(G16_ERR_ARG, "early synthesis: failed on purpose");
+}
+
+static int early_ready(void *user)
+{
+    early_synth *es = user;
+    pthread_mutex_lock(&es->mu);
+    es->readies++;
+    int d = es->done;
+    pthread_mutex_unlock(&es->mu);
+    return d != 0;
+}
+
+static void early_release(void *user, g16_fr *buf)
+{
+    early_synth *es = user;
+    pthread_mutex_lock(&es->mu);
+    es->released++;
+    if (!es->done) es->released_early++;
+    pthread_mutex_unlock(&es->mu);
+    free(buf);
+}
+
+static g16_status wrap_prove_early(g16_backend *be, g16_g1_jac *h, g16_g1_jac *l, g16_g1_jac *a,
+                                   g16_g1_jac *b1, g16_g2_jac *b2, const g16_key *key,
+                                   g16_prove_input *in, unsigned log_n, const uint64_t *abits,
+                                   const uint64_t *bbits, g16_prove_times *tm)
+{
+    wrap_backend *w = (wrap_backend *)be;
+    g16_backend *cpu = g16_cpu_backend();
+    w->calls++;
+    if (w->mode == 1) return g16_fail(G16_ERR_BACKEND, "wrapped backend: failing before the MSMs");
+    g16_status st = cpu->ops->prove_msms_g1(cpu, l, a, b1, b2, key, in->z, in->n_z, abits, bbits, tm);
+    if (!st && w->mode == 2) st = g16_fail(G16_ERR_BACKEND, "wrapped backend: failing after the MSMs");
+    if (st) return st;
+    (void)in->abc_ready(in->abc_user);
+    if ((st = in->abc_wait(in->abc_user))) return st;
+    return cpu->ops->prove_h(cpu, h, key, in, log_n, tm);
+}
+
+static void check_prove_early(void)
+{
+    static g16_backend_ops ops;
+    ops = *g16_cpu_backend()->ops;
+    ops.prove_early = wrap_prove_early;
+    wrap_backend w = {.base = {.ops = &ops, .name = "wrapped cpu (prove_early)"}};
+    prove_fix f;
+    fix_make(&f);
+    uint8_t p_cpu[G16_PROOF_BYTES], p_w[G16_PROOF_BYTES];
+    CHECK(g16_prove_on(p_cpu, f.key, &f.t.c, &f.w, f.rs, NULL) == G16_OK, "prove cpu: %s",
+          g16_last_error());
+    g16_density d;
+    CHECK(g16_circuit_density(&d, &f.t.c) == G16_OK, "density: %s", g16_last_error());
+    uint64_t rows = g16_circuit_rows(&f.t.c);
+    for (int mode = 0; mode <= 3; mode++) {
+        w.mode = mode, w.calls = 0;
+        early_synth es = {.fail = mode == 3, .t = &f.t};
+        pthread_mutex_init(&es.mu, NULL);
+        pthread_cond_init(&es.cv, NULL);
+        g16_prove_input in = {
+            .density = &d,
+            .a = malloc(rows * sizeof(g16_fr)),
+            .b = malloc(rows * sizeof(g16_fr)),
+            .c = malloc(rows * sizeof(g16_fr)),
+            .n_rows = rows,
+            .release = early_release,
+            .release_user = &es,
+            .z = f.t.z,
+            .n_z = g16_circuit_vars(&f.t.c),
+            .rs = f.rs,
+            .backend = &w.base,
+            .abc_wait = early_wait,
+            .abc_ready = early_ready,
+            .abc_user = &es,
+        };
+        es.in = &in;
+        pthread_t th;
+        CHECK(in.a && in.b && in.c && pthread_create(&th, NULL, early_synth_thread, &es) == 0,
+              "early mode %d: buffers and synthesis thread", mode);
+        g16_pending *p = NULL;
+        g16_status st = g16_prove_start(&p, f.key, &in);
+        if (mode == 0) {
+            CHECK(st == G16_OK && g16_prove_finish(p_w, p) == G16_OK, "early proof: %s", g16_last_error());
+            CHECK(!memcmp(p_cpu, p_w, sizeof p_w), "early proof bytes equal the CPU's");
+            CHECK(es.readies == 1, "the backend asked abc_ready once (%d)", es.readies);
+        } else {
+            const char *want = mode == 3 ? "early synthesis: failed on purpose" : "wrapped backend: failing";
+            CHECK(st != G16_OK && p == NULL && strstr(g16_last_error(), want),
+                  "early failure %d reported with its message: %d %s", mode, (int)st, g16_last_error());
+            if (p) g16_pending_free(p);
+        }
+        pthread_join(th, NULL);
+        CHECK(w.calls == 1, "early mode %d went through prove_early (%d calls)", mode, w.calls);
+        CHECK(es.waits >= 1, "early mode %d: abc_wait called (%d)", mode, es.waits);
+        CHECK(es.released == 3 && es.released_early == 0,
+              "early mode %d: a, b, c released once each after the synthesis (%d, %d early)", mode,
+              es.released, es.released_early);
+        pthread_mutex_destroy(&es.mu);
+        pthread_cond_destroy(&es.cv);
+    }
+    g16_density_free(&d);
+    fix_free(&f);
+}
+
 int main(void)
 {
     g16_rng_seed(&rng, g16_test_seed(61));
@@ -305,6 +458,7 @@ int main(void)
     check_msm(be);
     check_prove(be);
     check_prove_all();
+    check_prove_early();
     if (be != cpu) { /* the CPU reference too */
         check_ntt(cpu), check_h_step(cpu), check_msm(cpu);
     }
