@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Kernel durations of one operation under ncu (duration only, clocks left alone), summed by
 # kernel with bench/gpu/ncu_summary.py: where an MSM or a proof's GPU time goes.
-# Usage: bench/gpu/profile.sh BIN_DIR OUT_DIR g1|g2 LOG     (the bench's MSM at 2^LOG, 5 runs
-#                                                          to 2^24, 3 above)
+# Usage: bench/gpu/profile.sh BIN_DIR OUT_DIR g1|g2 LOG     (the bench's MSM at 2^LOG: G1 5 runs
+#                                                          to 2^24, 3 above; G2 3 runs)
 #        bench/gpu/profile.sh BIN_DIR OUT_DIR prove LOG     (g16 bench prove --backend cuda
 #                                                          --timing-key --reps 1 at 2^LOG)
 # BIN_DIR holds g16_gpu_bench and g16 (a build-gpu tree or a copy).  Writes OUT_DIR/WHAT_LOG.csv.
@@ -14,7 +14,8 @@ ncu=$(command -v ncu || ls /usr/local/cuda/bin/ncu /opt/nvidia/nsight-compute/*/
 [ -n "$ncu" ] || { echo "profile.sh: ncu not found (PATH, /usr/local/cuda/bin, /opt/nvidia/nsight-compute)"; exit 2; }
 mkdir -p "$out"
 case $what in
-    g1 | g2) reps=$([ "$lg" -le 24 ] && echo 5 || echo 3)
+    g1 | g2) # the bench's repetitions (tests/gpu/bench.c): G1 5 to 2^24 and 3 above, G2 always 3
+             reps=$([ "$what" = g1 ] && [ "$lg" -le 24 ] && echo 5 || echo 3)
              cmd=("$bin/g16_gpu_bench" --only "$what" --lo "$lg" --hi "$lg" --no-hmsm) ;;
     prove) reps=""
            cmd=("$bin/g16" bench prove --log-n "$lg" --backend cuda --timing-key --reps 1) ;;
