@@ -46,6 +46,10 @@ struct flat_pair {
     __device__ static FP ld1(const g16_dfp2 *p) { return ld_vec(&p->c0 + field::odd()); }
     __device__ static void st1(g16_dfp2 *p, const FP &x) { st_vec(&p->c0 + field::odd(), x); }
     __device__ static g16_daff<field> ld(const aff *p) { return {{ld1(&p->x)}, {ld1(&p->y)}}; }
+    __device__ static g16_dxyzz<field> ldx(const xyzz *p)
+    {
+        return {{ld1(&p->x)}, {ld1(&p->y)}, {ld1(&p->zz)}, {ld1(&p->zzz)}};
+    }
     __device__ static void st(xyzz *p, const g16_dxyzz<field> &a)
     {
         st1(&p->x, a.x.v);
@@ -121,6 +125,38 @@ __global__ void __launch_bounds__(128, MB)
     const size_t t = ((size_t)blockIdx.x * blockDim.x + threadIdx.x) >> 1;
     if (t >= chunks) return;  // both lanes of a pair leave together
     msm_flat_chunk<flat_pair<FP>>(part, off, bstart, keys, vals, bases, total, nb, K, (uint32_t)t);
+}
+
+// G2's levels above level 0 over lane pairs too: one G2 point a thread there (run_pieces,
+// bucket_sum_parts on g16_dfp2_hot) spills, and a 2^26 G2 MSM's level 1 cost ≈ 4.6 ns a
+// full addition against level 0's 1.24 ns a mixed one (H100, ncu, eleventh session).
+// Pair t sums piece t of its bucket's partials (the bucket found as in run_pieces), or,
+// with `last`, all of bucket t's partials [off[t], off[t + 1]) into buckets[t].
+template <class FP, bool LAST>
+__global__ void __launch_bounds__(128, 1)
+    sum_parts_pair(g16_dxyzz<g16_dfp2> *out, const uint32_t *off, uint32_t nb, uint32_t T,
+                   const uint32_t *start, const uint32_t *end, const g16_dxyzz<g16_dfp2> *in,
+                   uint32_t K)
+{
+    typedef flat_pair<FP> IO;
+    typedef typename IO::field F;
+    const uint32_t i = (uint32_t)(((size_t)blockIdx.x * blockDim.x + threadIdx.x) >> 1);
+    if (i >= T) return;  // both lanes of a pair leave together
+    uint32_t p, e;
+    if (LAST) {
+        p = off[i], e = off[i + 1];
+    } else {
+        uint32_t lo = 0, hi = nb;
+        while (hi - lo > 1) {
+            const uint32_t mid = lo + (hi - lo) / 2;
+            if (off[mid] <= i) lo = mid;
+            else hi = mid;
+        }
+        p = start[lo] + (i - off[lo]) * K, e = min(end[lo], p + K);
+    }
+    g16_dxyzz<F> acc = g16_dxyzz<F>::inf();
+    for (; p < e; p++) acc = padd<F>(acc, IO::ldx(&in[p]));
+    IO::st(&out[i], acc);
 }
 #endif
 

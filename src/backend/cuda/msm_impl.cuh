@@ -408,6 +408,12 @@ static g16_status accumulate_buckets(g16_cuda_ctx *ctx, g16_dxyzz<F> *buckets,
                 bucket_accumulate<H><<<grid_for(nb, 128), 128, 0, ctx->stream>>>(
                     (XH *)buckets, (const AH *)bases, vals, cs, ce, nb);
                 CK_LAUNCH("bucket_accumulate");
+            } else if (pairs && tu.g2_pair_up) {
+                if constexpr (std::is_same<F, g16_dfp2>::value) {
+                    sum_parts_pair<g16_dfp, true><<<grid_for(2 * (size_t)nb, 128), 128, 0, ctx->stream>>>(
+                        buckets, cs, nb, nb, NULL, NULL, in, K);
+                    CK_LAUNCH("sum_parts_pair");
+                }
             } else {
                 bucket_sum_parts<H><<<grid_for(nb, 128), 128, 0, ctx->stream>>>(
                     (XH *)buckets, (const XH *)in, cs, nb);
@@ -464,6 +470,10 @@ static g16_status accumulate_buckets(g16_cuda_ctx *ctx, g16_dxyzz<F> *buckets,
         } else if (!in) {
             run_pieces<H, true, 1><<<grid_for(T, 128), 128, 0, ctx->stream>>>(
                 (XH *)pt, of, nb, T, cs, ce, (const AH *)bases, vals, NULL, K);
+        } else if (pairs && tu.g2_pair_up) {
+            if constexpr (std::is_same<F, g16_dfp2>::value)
+                sum_parts_pair<g16_dfp, false><<<grid_for(2 * (size_t)T, 128), 128, 0, ctx->stream>>>(
+                    pt, of, nb, T, cs, ce, in, K);
         } else {
             run_pieces<H, false, 1><<<grid_for(T, 128), 128, 0, ctx->stream>>>(
                 (XH *)pt, of, nb, T, cs, ce, NULL, NULL, (const XH *)in, K);
