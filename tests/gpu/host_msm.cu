@@ -201,9 +201,9 @@ int main(void)
         CHECK(msm_run_len<g16_dfp>((size_t)1 << 24, 1u << 19) == 32, "G1 2^20 uniform: 32");
         CHECK(msm_run_len<g16_dfp>(big, 0) == 32, "no buckets: 32");
         CHECK(msm_run_len<g16_dfp2>(big, nb20) == 16 && msm_run_len<g16_dfp2>(1, 1) == 16, "G2: 16");
-        CHECK(msm_run_len<g16_dfp2>(big, nb20, true) == 32 && msm_run_len<g16_dfp2>(1, 1, true) == 16 &&
+        CHECK(msm_run_len<g16_dfp2>(big, nb20, true) == 64 && msm_run_len<g16_dfp2>(1, 1, true) == 16 &&
                   msm_run_len<g16_dfp2>(big, big / 31, true) == 16,
-              "G2 over lane pairs: 32 when dense, else 16");
+              "G2 over lane pairs: 64 when dense, else 16");
         CHECK(msm_run_len<g16_dfp>(big, nb20, true) == 32, "G1 has no lane pairs: its plain length");
     }
     return g16_test_finish("test_cuda_host_msm");

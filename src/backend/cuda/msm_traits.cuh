@@ -50,10 +50,12 @@ struct msm_traits<g16_dfp2> {
     // G2 2^24 (H200, session 6): 441 ms with 16, 462 with 32
     static constexpr uint32_t run_len = 16;
     static constexpr uint32_t dense_run = 0, dense_len = 16;  // no dense length
-    // Level 0 over lane pairs (field_pair.cuh) takes chunks of 32 in large dense MSMs
-    // (H100, sixth session: 2^24 392 → 375 ms; a WindowPoSt B2 over 800 sectors 0.763 →
-    // 0.714 s; chunks of 8 lost: 425 ms).
-    static constexpr uint32_t pair_dense_run = 32, pair_dense_len = 32;
+    // Level 0 over lane pairs (field_pair.cuh) takes chunks of 64 in large dense MSMs
+    // (H100, sixth session: 16 → 32 took 2^24 392 → 375 ms and a WindowPoSt B2 over 800
+    // sectors 0.763 → 0.714 s; chunks of 8 lost: 425 ms.  Eleventh session, with the
+    // upper levels over pairs too: 32 → 64 took 2^24 / 2^25 / 2^26 357.8 / 647.6 / 1218.2
+    // → 355.9 / 636.3 / 1204.4 ms, half the partial sums for the levels above).
+    static constexpr uint32_t pair_dense_run = 32, pair_dense_len = 64;
     static constexpr g16_group group = G16_G2;
 };
 

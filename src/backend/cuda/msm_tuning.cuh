@@ -34,10 +34,11 @@
 //                        default 1: unspilled at 254 registers, it beat 3 (168
 //                        registers, 80 B spilled) and 4 (H100, sixth session: G2 2^24
 //                        388 / 423 / 426 ms against 504 a point a thread)
-//   G16_CUDA_MSM_G2_PAIR_UP=1  G2's levels above level 0 over lane pairs (sum_parts_pair,
-//                        msm_flat.cuh) instead of a point a thread (run_pieces,
-//                        bucket_sum_parts); only where level 0 runs over lane pairs.
-//                        Opt-in until it has run on a card (eleventh session)
+//   G16_CUDA_MSM_G2_PAIR_UP=0  G2's levels above level 0 a point a thread (run_pieces,
+//                        bucket_sum_parts) instead of over lane pairs (sum_parts_pair,
+//                        msm_flat.cuh, the default wherever level 0 runs over lane pairs;
+//                        H100, eleventh session: G2 2^24 / 2^25 / 2^26 372.9 / 677.9 /
+//                        1282.6 ms a point a thread, 357.8 / 647.6 / 1218.2 over pairs)
 struct msm_tuning {
     uint32_t run_len, seg_len, c_max, c_min;  // run_len 0: the group's (msm_traits)
     int occupancy, affine, live_window, flat;
@@ -47,7 +48,7 @@ struct msm_tuning {
 };
 static msm_tuning msm_tuning_get()
 {
-    msm_tuning t = {0, MSM_SEG_LEN, 22, 2, 0, 0, 1, 1, 0, 128, 3, 1, 0};
+    msm_tuning t = {0, MSM_SEG_LEN, 22, 2, 0, 0, 1, 1, 0, 128, 3, 1, 1};
     const char *v;
     if ((v = getenv("G16_CUDA_MSM_RUN")) && atoi(v) >= 2 && atoi(v) <= 4096) t.run_len = (uint32_t)atoi(v);
     if ((v = getenv("G16_CUDA_MSM_SEG")) && atoi(v) >= 1 && atoi(v) <= 4096) t.seg_len = (uint32_t)atoi(v);
