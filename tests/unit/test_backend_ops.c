@@ -240,10 +240,10 @@ typedef struct {
     int mode, calls;
 } wrap_backend;
 
-static g16_status wrap_prove_all(g16_backend *be, g16_g1_jac *h, g16_g1_jac *l, g16_g1_jac *a,
-                                 g16_g1_jac *b1, g16_g2_jac *b2, const g16_key *key,
-                                 g16_prove_input *in, unsigned log_n, const uint64_t *abits,
-                                 const uint64_t *bbits, g16_prove_times *tm)
+static g16_status wrap_prove(g16_backend *be, g16_g1_jac *h, g16_g1_jac *l, g16_g1_jac *a,
+                             g16_g1_jac *b1, g16_g2_jac *b2, const g16_key *key,
+                             g16_prove_input *in, unsigned log_n, const uint64_t *abits,
+                             const uint64_t *bbits, g16_prove_times *tm)
 {
     wrap_backend *w = (wrap_backend *)be;
     g16_backend *cpu = g16_cpu_backend();
@@ -251,6 +251,10 @@ static g16_status wrap_prove_all(g16_backend *be, g16_g1_jac *h, g16_g1_jac *l, 
     if (w->mode == 1) return g16_fail(G16_ERR_BACKEND, "wrapped backend: failing before the MSMs");
     g16_status st = cpu->ops->prove_msms_g1(cpu, l, a, b1, b2, key, in->z, in->n_z, abits, bbits, tm);
     if (!st && w->mode == 2) st = g16_fail(G16_ERR_BACKEND, "wrapped backend: failing after the MSMs");
+    if (!st && in->abc_wait) { /* prove_early: a, b, c may still be being written */
+        (void)in->abc_ready(in->abc_user);
+        st = in->abc_wait(in->abc_user);
+    }
     return st ? st : cpu->ops->prove_h(cpu, h, key, in, log_n, tm);
 }
 
@@ -258,7 +262,7 @@ static void check_prove_all(void)
 {
     static g16_backend_ops ops;
     ops = *g16_cpu_backend()->ops;
-    ops.prove_all = wrap_prove_all;
+    ops.prove_all = wrap_prove;
     wrap_backend w = {.base = {.ops = &ops, .name = "wrapped cpu (prove_all)"}};
     check_prove(&w.base);
     CHECK(w.calls == 1, "the prover went through prove_all (%d calls)", w.calls);
@@ -276,8 +280,9 @@ static void check_prove_all(void)
 
 /* prove.c's prove_early branch (the CUDA table's early path) without a GPU: a, b, c
  * are synthesized by another thread while prove_start runs, as in the engine's early
- * device start.  The wrapped prove_early runs the MSMs over z, asks abc_ready, waits
- * with abc_wait and then runs the H step, as the CUDA one does.  Mode 0 must give the
+ * device start.  The wrapped prove_early (wrap_prove with abc_wait set) runs the MSMs
+ * over z, asks abc_ready, waits with abc_wait and then runs the H step, as the CUDA one
+ * does.  Mode 0 must give the
  * CPU's proof bytes; modes 1 and 2 fail before and after the MSMs without touching
  * a, b, c; mode 3 is a failed synthesis (abc_wait's error).  In every mode each buffer
  * is released once, and only after the synthesis thread has finished with it.  The
@@ -344,28 +349,11 @@ static void early_release(void *user, g16_fr *buf)
     free(buf);
 }
 
-static g16_status wrap_prove_early(g16_backend *be, g16_g1_jac *h, g16_g1_jac *l, g16_g1_jac *a,
-                                   g16_g1_jac *b1, g16_g2_jac *b2, const g16_key *key,
-                                   g16_prove_input *in, unsigned log_n, const uint64_t *abits,
-                                   const uint64_t *bbits, g16_prove_times *tm)
-{
-    wrap_backend *w = (wrap_backend *)be;
-    g16_backend *cpu = g16_cpu_backend();
-    w->calls++;
-    if (w->mode == 1) return g16_fail(G16_ERR_BACKEND, "wrapped backend: failing before the MSMs");
-    g16_status st = cpu->ops->prove_msms_g1(cpu, l, a, b1, b2, key, in->z, in->n_z, abits, bbits, tm);
-    if (!st && w->mode == 2) st = g16_fail(G16_ERR_BACKEND, "wrapped backend: failing after the MSMs");
-    if (st) return st;
-    (void)in->abc_ready(in->abc_user);
-    if ((st = in->abc_wait(in->abc_user))) return st;
-    return cpu->ops->prove_h(cpu, h, key, in, log_n, tm);
-}
-
 static void check_prove_early(void)
 {
     static g16_backend_ops ops;
     ops = *g16_cpu_backend()->ops;
-    ops.prove_early = wrap_prove_early;
+    ops.prove_early = wrap_prove;
     wrap_backend w = {.base = {.ops = &ops, .name = "wrapped cpu (prove_early)"}};
     prove_fix f;
     fix_make(&f);
