@@ -282,9 +282,8 @@ static void check_prove_all(void)
  * are synthesized by another thread while prove_start runs, as in the engine's early
  * device start.  The wrapped prove_early (wrap_prove with abc_wait set) runs the MSMs
  * over z, asks abc_ready, waits with abc_wait and then runs the H step, as the CUDA one
- * does.  Mode 0 must give the
- * CPU's proof bytes; modes 1 and 2 fail before and after the MSMs without touching
- * a, b, c; mode 3 is a failed synthesis (abc_wait's error).  In every mode each buffer
+ * does.  Mode 0 must give the CPU's proof bytes; modes 1 and 2 fail before and after
+ * the MSMs without touching a, b, c; mode 3 is a failed synthesis (abc_wait's error).  In every mode each buffer
  * is released once, and only after the synthesis thread has finished with it.  The
  * synthesis starts when abc_wait is first called (or after 300 ms), so a prover that
  * released a, b, c without waiting would do so while they are still being written. */
@@ -386,8 +385,12 @@ static void check_prove_early(void)
         };
         es.in = &in;
         pthread_t th;
-        CHECK(in.a && in.b && in.c && pthread_create(&th, NULL, early_synth_thread, &es) == 0,
-              "early mode %d: buffers and synthesis thread", mode);
+        int started = in.a && in.b && in.c && pthread_create(&th, NULL, early_synth_thread, &es) == 0;
+        CHECK(started, "early mode %d: buffers and synthesis thread", mode);
+        if (!started) { /* without the thread abc_wait would never return */
+            free(in.a), free(in.b), free(in.c);
+            break;
+        }
         g16_pending *p = NULL;
         g16_status st = g16_prove_start(&p, f.key, &in);
         if (mode == 0) {
