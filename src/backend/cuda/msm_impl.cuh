@@ -283,6 +283,40 @@ __global__ void __launch_bounds__(MSM_ONES_BLOCK, 1)
     if (threadIdx.x == 0) st_vec(&part[blockIdx.x], sh[0]);
 }
 
+// G2's 1-scalar sum over lane pairs (field_pair.cuh): one G2 point a thread spills
+// here as in the bucket levels, and most of a PoRep proof's B2 is this sum.  Pair q of
+// a block is threads 2q and 2q + 1; the block's tree over its pairs lives in shared
+// memory, read with plain loads (ld_vec's read-only path is for global memory).
+template <class FP>
+__global__ void __launch_bounds__(MSM_ONES_BLOCK, 1)
+    ones_partial_pair(g16_dxyzz<g16_dfp2> *part, const g16_daff<g16_dfp2> *bases,
+                      const uint32_t *ones, const uint32_t *ones_count)
+{
+    typedef flat_pair<FP> IO;
+    typedef typename IO::field P2;
+    typedef g16_dxyzz<g16_dfp2> X;
+    extern __shared__ uint4 smem_raw[];
+    X *sh = (X *)smem_raw;
+    const uint32_t o = P2::odd(), q = threadIdx.x >> 1, np = blockDim.x >> 1;
+    const uint32_t stride = gridDim.x * np, cnt = *ones_count;
+    g16_dxyzz<P2> acc = g16_dxyzz<P2>::inf();
+    for (uint32_t i = blockIdx.x * np + q; i < cnt; i += stride)
+        acc = madd<P2>(acc, IO::ld(&bases[ones[i]]), false);
+    const auto put = [&](X *d, const g16_dxyzz<P2> &a) {
+        (&d->x.c0)[o] = a.x.v, (&d->y.c0)[o] = a.y.v, (&d->zz.c0)[o] = a.zz.v, (&d->zzz.c0)[o] = a.zzz.v;
+    };
+    const auto get = [&](const X *d) -> g16_dxyzz<P2> {
+        return {{(&d->x.c0)[o]}, {(&d->y.c0)[o]}, {(&d->zz.c0)[o]}, {(&d->zzz.c0)[o]}};
+    };
+    put(&sh[q], acc);
+    __syncthreads();
+    for (uint32_t half = np / 2; half > 0; half /= 2) {
+        if (q < half) put(&sh[q], padd<P2>(get(&sh[q]), get(&sh[q + half])));
+        __syncthreads();
+    }
+    if (q == 0) IO::st(&part[blockIdx.x], get(&sh[0]));
+}
+
 // Window combination (Horner, c doublings per window) plus the 1-scalar sum, on
 // the HOST with the CPU curve code (same XYZZ layout): it is one chain of ~255
 // dependent doublings, which a single GPU thread runs at its full multiplication
@@ -627,9 +661,21 @@ static g16_status msm_chunk(g16_cuda_ctx *ctx, g16_dxyzz<F> *hw, const g16_daff<
     CK_LAUNCH("block_sum");
     X *ones_total = (X *)win + Wr;
     typedef typename hot_field<F>::type H;
-    ones_partial<H><<<ones_blocks, MSM_ONES_BLOCK, MSM_ONES_BLOCK * sizeof(X), ctx->stream>>>(
-        (g16_dxyzz<H> *)onesp, (const g16_daff<H> *)bs, (const uint32_t *)ones, (const uint32_t *)cnt);
-    CK_LAUNCH("ones_partial");
+    bool ones_done = false;
+    if constexpr (std::is_same<F, g16_dfp2>::value) {
+        if (tu.g2_pair && tu.flat && tu.g2_pair_up == 2) {  // where level 0 runs over pairs
+            ones_partial_pair<g16_dfp><<<ones_blocks, MSM_ONES_BLOCK, MSM_ONES_BLOCK / 2 * sizeof(X),
+                                         ctx->stream>>>((X *)onesp, bs, (const uint32_t *)ones,
+                                                        (const uint32_t *)cnt);
+            CK_LAUNCH("ones_partial_pair");
+            ones_done = true;
+        }
+    }
+    if (!ones_done) {
+        ones_partial<H><<<ones_blocks, MSM_ONES_BLOCK, MSM_ONES_BLOCK * sizeof(X), ctx->stream>>>(
+            (g16_dxyzz<H> *)onesp, (const g16_daff<H> *)bs, (const uint32_t *)ones, (const uint32_t *)cnt);
+        CK_LAUNCH("ones_partial");
+    }
     block_sum<F><<<1, bt, bt * sizeof(X), ctx->stream>>>(ones_total, (const X *)onesp, ones_blocks);
     CK_LAUNCH("block_sum");
     uint32_t hflag[2];

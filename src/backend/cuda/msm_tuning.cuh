@@ -34,11 +34,13 @@
 //                        default 1: unspilled at 254 registers, it beat 3 (168
 //                        registers, 80 B spilled) and 4 (H100, sixth session: G2 2^24
 //                        388 / 423 / 426 ms against 504 a point a thread)
-//   G16_CUDA_MSM_G2_PAIR_UP=0  G2's levels above level 0 a point a thread (run_pieces,
-//                        bucket_sum_parts) instead of over lane pairs (sum_parts_pair,
-//                        msm_flat.cuh, the default wherever level 0 runs over lane pairs;
-//                        H100, eleventh session: G2 2^24 / 2^25 / 2^26 372.9 / 677.9 /
-//                        1282.6 ms a point a thread, 357.8 / 647.6 / 1218.2 over pairs)
+//   G16_CUDA_MSM_G2_PAIR_UP=0|1|2  G2's levels above level 0 and its 1-scalar sum over
+//                        lane pairs where level 0 runs over them (2, the default), only
+//                        the levels (1: sum_parts_pair, msm_flat.cuh; the 1-scalar sum a
+//                        point a thread, ones_partial), or neither (0: run_pieces,
+//                        bucket_sum_parts; H100, eleventh session: G2 2^24 / 2^25 / 2^26
+//                        372.9 / 677.9 / 1282.6 ms a point a thread, 357.8 / 647.6 /
+//                        1218.2 with the levels over pairs)
 struct msm_tuning {
     uint32_t run_len, seg_len, c_max, c_min;  // run_len 0: the group's (msm_traits)
     int occupancy, affine, live_window, flat;
@@ -48,7 +50,7 @@ struct msm_tuning {
 };
 static msm_tuning msm_tuning_get()
 {
-    msm_tuning t = {0, MSM_SEG_LEN, 22, 2, 0, 0, 1, 1, 0, 128, 3, 1, 1};
+    msm_tuning t = {0, MSM_SEG_LEN, 22, 2, 0, 0, 1, 1, 0, 128, 3, 1, 2};
     const char *v;
     if ((v = getenv("G16_CUDA_MSM_RUN")) && atoi(v) >= 2 && atoi(v) <= 4096) t.run_len = (uint32_t)atoi(v);
     if ((v = getenv("G16_CUDA_MSM_SEG")) && atoi(v) >= 1 && atoi(v) <= 4096) t.seg_len = (uint32_t)atoi(v);
@@ -64,7 +66,7 @@ static msm_tuning msm_tuning_get()
     if ((v = getenv("G16_CUDA_MSM_FLAT_LB")) && (atoi(v) == 1 || atoi(v) == 3))
         t.flat_lb = (unsigned)atoi(v);
     if ((v = getenv("G16_CUDA_MSM_G2_PAIR")) && atoi(v) >= 0 && atoi(v) <= 4) t.g2_pair = atoi(v);
-    if ((v = getenv("G16_CUDA_MSM_G2_PAIR_UP"))) t.g2_pair_up = atoi(v) != 0;
+    if ((v = getenv("G16_CUDA_MSM_G2_PAIR_UP")) && atoi(v) >= 0 && atoi(v) <= 2) t.g2_pair_up = atoi(v);
     return t;
 }
 
