@@ -8,7 +8,7 @@
 // chunk, then each bucket's partial sums, against the CPU's Σ ±k·G of the bucket's
 // entries — runs of 0, 1, K − 1, K, K + 1 and many K entries at every offset from a
 // chunk boundary, negative digits, a point and its negation (the sum O), a base at
-// infinity, and a sentinel tail.
+// infinity, and a sentinel tail.  And the pieces the upper levels cut the runs into.
 #include <stdio.h>
 #include <string.h>
 
@@ -161,6 +161,29 @@ static void check_shapes(g16_rng *rng)
     }
 }
 
+// The pieces of the upper levels (msm_piece, as run_pieces and sum_parts_pair find
+// them): pieces 0 .. T − 1 of runs of the given lengths (empty ones among them) cover
+// each run exactly once, in order, with K entries each but the run's last.
+static void check_pieces(const uint32_t *len, uint32_t nb, uint32_t K)
+{
+    uint32_t start[48], end[48], off[49], pos = 3;  // runs need not start at 0
+    off[0] = 0;
+    for (uint32_t b = 0; b < nb; b++) {
+        start[b] = pos, end[b] = pos += len[b];
+        off[b + 1] = off[b] + (len[b] + K - 1) / K;  // run_items, then the exclusive scan
+    }
+    uint32_t b = 0, next = start[0], bad = 0;
+    for (uint32_t i = 0; i < off[nb]; i++) {
+        uint32_t p, e;
+        msm_piece(&p, &e, off, nb, start, end, i, K);
+        while (b < nb && next == end[b]) next = start[++b < nb ? b : 0];  // runs done (empty ones)
+        bad += b == nb || p != next || e <= p || e > end[b] || (e - p != K && e != end[b]);
+        next = e;
+    }
+    while (b < nb && next == end[b]) next = start[++b < nb ? b : 0];
+    CHECK(!bad && b == nb, "pieces of %u over %u runs: %u wrong, %u of %u runs covered", K, nb, bad, b, nb);
+}
+
 int main(void)
 {
     g16_rng rng;
@@ -184,6 +207,9 @@ int main(void)
         }
         check_flat(len, 40, K, 0);
         check_flat(len, 40, K, 2 * K + 3);
+        check_pieces(len, 40, K);
+        len[39] = 0, len[0] = 0;  // empty first and last runs
+        check_pieces(len, 40, K);
     }
     {  // a point and its negation (bucket 0: O; bucket 2 passes through O), a doubling
         uint32_t len[3] = {2, 0, 7};

@@ -24,6 +24,23 @@ G16_HD uint32_t msm_flat_items(uint32_t s, uint32_t e, uint32_t K)
     return e > s ? (e - 1) / K - s / K + 1 : 0;
 }
 
+// Piece i of the bucket runs [start[b], end[b]) cut into pieces of K (off: the
+// exclusive scan of the pieces a run, run_items): its entries [*p, *e).  The bucket is
+// the largest b with off[b] <= i (empty buckets share their successor's offset and
+// lose the search to it).
+G16_HD void msm_piece(uint32_t *p, uint32_t *e, const uint32_t *off, uint32_t nb,
+                      const uint32_t *start, const uint32_t *end, uint32_t i, uint32_t K)
+{
+    uint32_t lo = 0, hi = nb;
+    while (hi - lo > 1) {
+        const uint32_t mid = lo + (hi - lo) / 2;
+        if (off[mid] <= i) lo = mid;
+        else hi = mid;
+    }
+    *p = start[lo] + (i - off[lo]) * K;
+    *e = end[lo] < *p + K ? end[lo] : *p + K;
+}
+
 // How a level-0 thread reads bases and writes partial sums.  flat_whole: a point a
 // thread, stored as the accumulation's field type F.
 template <class F>
@@ -130,7 +147,7 @@ __global__ void __launch_bounds__(128, MB)
 // G2's levels above level 0 over lane pairs too: one G2 point a thread there (run_pieces,
 // bucket_sum_parts on g16_dfp2_hot) spills, and a 2^26 G2 MSM's level 1 cost ≈ 4.6 ns a
 // full addition against level 0's 1.24 ns a mixed one (H100, ncu, eleventh session).
-// Pair t sums piece t of its bucket's partials (the bucket found as in run_pieces), or,
+// Pair t sums piece t of its bucket's partials (msm_piece), or,
 // with `last`, all of bucket t's partials [off[t], off[t + 1]) into buckets[t].
 template <class FP, bool LAST>
 __global__ void __launch_bounds__(128, 1)
@@ -143,17 +160,8 @@ __global__ void __launch_bounds__(128, 1)
     const uint32_t i = (uint32_t)(((size_t)blockIdx.x * blockDim.x + threadIdx.x) >> 1);
     if (i >= T) return;  // both lanes of a pair leave together
     uint32_t p, e;
-    if (LAST) {
-        p = off[i], e = off[i + 1];
-    } else {
-        uint32_t lo = 0, hi = nb;
-        while (hi - lo > 1) {
-            const uint32_t mid = lo + (hi - lo) / 2;
-            if (off[mid] <= i) lo = mid;
-            else hi = mid;
-        }
-        p = start[lo] + (i - off[lo]) * K, e = min(end[lo], p + K);
-    }
+    if (LAST) p = off[i], e = off[i + 1];
+    else msm_piece(&p, &e, off, nb, start, end, i, K);
     g16_dxyzz<F> acc = g16_dxyzz<F>::inf();
     for (; p < e; p++) acc = padd<F>(acc, IO::ldx(&in[p]));
     IO::st(&out[i], acc);

@@ -206,15 +206,8 @@ __global__ void __launch_bounds__(128, MINB)
 {
     uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= T) return;
-    // The bucket is the largest b with off[b] <= i (empty buckets share their
-    // successor's offset and lose the search to it).
-    uint32_t lo = 0, hi = nb;
-    while (hi - lo > 1) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (off[mid] <= i) lo = mid;
-        else hi = mid;
-    }
-    uint32_t p = start[lo] + (i - off[lo]) * K, e = min(end[lo], p + K);
+    uint32_t p, e;
+    msm_piece(&p, &e, off, nb, start, end, i, K);
     g16_dxyzz<F> acc = g16_dxyzz<F>::inf();
     if (AFF) {
         for (; p < e; p++) {
