@@ -269,14 +269,27 @@ void diff_test_msm_g2(g16_cuda_ctx *ctx, size_t max_n)
         }
         make_g2_bases(bases, n);
         int fails = 0;
-        for (int v = 0; v < 6; v++) {
-            int dist = v == 1 || v == 3 ? 1 : 0, use_dens = v == 3;
+        for (int v = 0; v < 10; v++) {
+            int dist = v == 1 || v == 3 || v >= 6 ? 1 : 0, use_dens = v == 3;
             g16_cuda_msm_opts o = {0, 0, 0};
             if (v == 2) o.window = 6, o.no_split = 1;
             if (v == 3) o.max_pairs = 4 * n; /* in chunks */
             /* v 4 and 5: the windows of large G2 MSMs (20 from 2^25 points: 13 windows) */
             if (v == 4) o.window = 20;
             if (v == 5) o.window = 18;
+            /* v 6 .. 9: Groth16-like scalars (≈ 31% ones) through each G2 kernel set,
+             * whatever the defaults: the upper levels and the 1-scalar sum a point a
+             * thread (6), the levels over lane pairs (7), the 1-scalar sum too (8), and
+             * level 0 a point a thread (9); msm_tuning.cuh */
+            static const char *const knob[][2] = {{"G16_CUDA_MSM_G2_PAIR_UP", "0"},
+                                                  {"G16_CUDA_MSM_G2_PAIR_UP", "1"},
+                                                  {"G16_CUDA_MSM_G2_PAIR_UP", "2"},
+                                                  {"G16_CUDA_MSM_G2_PAIR", "0"}};
+            const char *const *kv = v >= 6 ? knob[v - 6] : NULL;
+            char saved[16] = "";
+            const char *old = kv ? getenv(kv[0]) : NULL;
+            if (old) snprintf(saved, sizeof saved, "%s", old);
+            if (kv) setenv(kv[0], kv[1], 1);
             make_scalars(sc, n, dist);
             size_t nb = n;
             const g16_g2_affine *bp = bases;
@@ -290,8 +303,12 @@ void diff_test_msm_g2(g16_cuda_ctx *ctx, size_t max_n)
             g16_status s = g16_msm_g2(&want, bp, nb, sc, n, use_dens ? dens : NULL);
             CHECK(s == G16_OK, "cpu msm: %s", g16_last_error());
             int ok = cuda_msm_eq_g2(ctx, &want, bp, nb, sc, n, use_dens ? dens : NULL, &o);
-            CHECK(ok, "G2 MSM n=%zu variant %d (dist %d, density %d, window %u) differs", n, v, dist, use_dens,
-                  o.window);
+            if (kv) {
+                if (old) setenv(kv[0], saved, 1);
+                else unsetenv(kv[0]);
+            }
+            CHECK(ok, "G2 MSM n=%zu variant %d (dist %d, density %d, window %u%s%s%s%s) differs", n, v, dist,
+                  use_dens, o.window, kv ? ", " : "", kv ? kv[0] : "", kv ? "=" : "", kv ? kv[1] : "");
             fails += !ok;
         }
         printf("msm g2 n=%zu: %s\n", n, fails ? "FAIL" : "ok");
