@@ -35,13 +35,13 @@
 //                        registers, 80 B spilled) and 4 (H100, sixth session: G2 2^24
 //                        388 / 423 / 426 ms against 504 a point a thread)
 //   G16_CUDA_MSM_G2_PAIR_UP=0|1|2  G2's levels above level 0 and its 1-scalar sum over
-//                        lane pairs where level 0 runs over them (2: opt-in until it has
-//                        run on a card), only the levels (1, the default: sum_parts_pair,
-//                        msm_flat.cuh; the 1-scalar sum a point a thread, ones_partial),
-//                        or neither (0: run_pieces,
-//                        bucket_sum_parts; H100, eleventh session: G2 2^24 / 2^25 / 2^26
-//                        372.9 / 677.9 / 1282.6 ms a point a thread, 357.8 / 647.6 /
-//                        1218.2 with the levels over pairs)
+//                        lane pairs where level 0 runs over them (2, the default), only
+//                        the levels (1: sum_parts_pair, msm_flat.cuh; the 1-scalar sum a
+//                        point a thread, ones_partial, msm_ones.cuh), or neither (0:
+//                        run_pieces, bucket_sum_parts).  H100, eleventh session: G2 2^24 /
+//                        2^25 / 2^26 372.9 / 677.9 / 1282.6 ms at 0, 357.8 / 647.6 /
+//                        1218.2 at 1; twelfth: B2 of a 2^26 porep proof 48.5 ms at 1,
+//                        47.0 at 2 (medians of 4, bench/gpu/ab.sh)
 struct msm_tuning {
     uint32_t run_len, seg_len, c_max, c_min;  // run_len 0: the group's (msm_traits)
     int occupancy, affine, live_window, flat;
@@ -51,7 +51,7 @@ struct msm_tuning {
 };
 static msm_tuning msm_tuning_get()
 {
-    msm_tuning t = {0, MSM_SEG_LEN, 22, 2, 0, 0, 1, 1, 0, 128, 3, 1, 1};
+    msm_tuning t = {0, MSM_SEG_LEN, 22, 2, 0, 0, 1, 1, 0, 128, 3, 1, 2};
     const char *v;
     if ((v = getenv("G16_CUDA_MSM_RUN")) && atoi(v) >= 2 && atoi(v) <= 4096) t.run_len = (uint32_t)atoi(v);
     if ((v = getenv("G16_CUDA_MSM_SEG")) && atoi(v) >= 1 && atoi(v) <= 4096) t.seg_len = (uint32_t)atoi(v);
