@@ -101,6 +101,29 @@ static size_t make_density(uint64_t *d, size_t n)
     return set;
 }
 
+/* A variant's environment knob (msm_tuning.cuh reads it at every MSM): kv[0] set to
+ * kv[1] for the variant, then put back as it was; kv NULL: none. */
+typedef struct {
+    const char *const *kv;
+    int had;
+    char saved[16];
+} env_knob;
+
+static void knob_set(env_knob *k, const char *const *kv)
+{
+    const char *old = kv ? getenv(kv[0]) : NULL;
+    k->kv = kv, k->had = old != NULL, k->saved[0] = 0;
+    if (old) snprintf(k->saved, sizeof k->saved, "%s", old);
+    if (kv) setenv(kv[0], kv[1], 1);
+}
+
+static void knob_restore(const env_knob *k)
+{
+    if (!k->kv) return;
+    if (k->had) setenv(k->kv[0], k->saved, 1);
+    else unsetenv(k->kv[0]);
+}
+
 /* One size's G1 MSM inputs: bases, scalars, and a density bitmap with the bases it
  * selects (sub). */
 typedef struct g1_inputs {
@@ -175,20 +198,15 @@ void diff_test_msm_g1(g16_cuda_ctx *ctx, size_t max_n)
                                                   {"G16_CUDA_MSM_FLAT_LB", "1"},
                                                   {"G16_CUDA_MSM_FLAT_TPB", "32"}};
             const char *const *kv = v >= 9 ? knob[v - 9] : NULL;
-            char saved[16] = "";
-            const char *old = kv ? getenv(kv[0]) : NULL;
-            if (old) snprintf(saved, sizeof saved, "%s", old);
-            if (kv) setenv(kv[0], kv[1], 1);
+            env_knob kn;
+            knob_set(&kn, kv);
             size_t nb;
             const g16_g1_affine *bp = g1_inputs_draw(&in, dist, use_dens, &nb);
             g16_g1_jac want;
             g16_status s = g16_msm_g1_ex(&want, bp, nb, sc, n, use_dens ? dens : NULL, &co);
             CHECK(s == G16_OK, "cpu msm: %s", g16_last_error());
             int ok = cuda_msm_eq_g1(ctx, &want, bp, nb, sc, n, use_dens ? dens : NULL, &o);
-            if (kv) {
-                if (old) setenv(kv[0], saved, 1);
-                else unsetenv(kv[0]);
-            }
+            knob_restore(&kn);
             CHECK(ok, "G1 MSM n=%zu variant %d (dist %d, density %d, window %u, split %d, max pairs %zu) differs",
                   n, v, dist, use_dens, o.window, !o.no_split, o.max_pairs);
             fails += !ok;
@@ -286,10 +304,8 @@ void diff_test_msm_g2(g16_cuda_ctx *ctx, size_t max_n)
                                                   {"G16_CUDA_MSM_G2_PAIR_UP", "2"},
                                                   {"G16_CUDA_MSM_G2_PAIR", "0"}};
             const char *const *kv = v >= 6 ? knob[v - 6] : NULL;
-            char saved[16] = "";
-            const char *old = kv ? getenv(kv[0]) : NULL;
-            if (old) snprintf(saved, sizeof saved, "%s", old);
-            if (kv) setenv(kv[0], kv[1], 1);
+            env_knob kn;
+            knob_set(&kn, kv);
             make_scalars(sc, n, dist);
             size_t nb = n;
             const g16_g2_affine *bp = bases;
@@ -303,10 +319,7 @@ void diff_test_msm_g2(g16_cuda_ctx *ctx, size_t max_n)
             g16_status s = g16_msm_g2(&want, bp, nb, sc, n, use_dens ? dens : NULL);
             CHECK(s == G16_OK, "cpu msm: %s", g16_last_error());
             int ok = cuda_msm_eq_g2(ctx, &want, bp, nb, sc, n, use_dens ? dens : NULL, &o);
-            if (kv) {
-                if (old) setenv(kv[0], saved, 1);
-                else unsetenv(kv[0]);
-            }
+            knob_restore(&kn);
             CHECK(ok, "G2 MSM n=%zu variant %d (dist %d, density %d, window %u%s%s%s%s) differs", n, v, dist,
                   use_dens, o.window, kv ? ", " : "", kv ? kv[0] : "", kv ? "=" : "", kv ? kv[1] : "");
             fails += !ok;
