@@ -32,8 +32,21 @@ static X to_dev(const g16_g1_jac *p)
     return d;
 }
 
-// One window of B buckets reduced with segments of L and chunks of q segments.
-static void check_window(g16_rng *rng, uint32_t B, uint32_t L, uint32_t q, int pattern)
+// The running sum a's offset (msm_seg_off): its start ta and fa = −ta.
+static msm_seg_off<g16_dfp> make_off(const g16_g1_jac *ta)
+{
+    g16_g1_jac f;
+    g16_g1_jac_neg(&f, ta);
+    msm_seg_off<g16_dfp> o;
+    o.ta = to_dev(ta), o.fa = to_dev(&f);
+    return o;
+}
+
+// One window of B buckets reduced with segments of L and chunks of q segments, the
+// running sum a started at: 0 infinity (no offset), 1 a random multiple of G (as
+// msm_impl.cuh's fixed one), 2 bucket 0's point (so the first sums double or cancel:
+// the offset must not change the result, only the branches taken).
+static void check_window(g16_rng *rng, uint32_t B, uint32_t L, uint32_t q, int pattern, int offs)
 {
     g16_g1_jac g;
     g16_g1_jac_generator(&g);
@@ -53,8 +66,20 @@ static void check_window(g16_rng *rng, uint32_t B, uint32_t L, uint32_t q, int p
     const uint32_t S = B / L, nt = (S + q - 1) / q;
     unsigned lg_l = 0;
     while ((1u << lg_l) < L) lg_l++;
+    g16_g1_jac ta;
+    if (offs == 1) {
+        uint64_t ka[4];
+        for (int i = 0; i < 4; i++) ka[i] = g16_rng_u64(rng);
+        g16_g1_mul(&ta, &g, ka);
+    } else if (offs == 2) {
+        g16_djac<g16_dfp> b0 = bk[0].to_jac();
+        memcpy(&ta, &b0, sizeof ta);
+    } else {
+        g16_g1_jac_set_infinity(&ta);
+    }
+    const msm_seg_off<g16_dfp> o = make_off(&ta);
     X *sacc = new X[S], *srun = new X[S];
-    for (uint32_t j = 0; j < S; j++) msm_seg_sums<g16_dfp>(&sacc[j], &srun[j], bk + (size_t)j * L, L);
+    for (uint32_t j = 0; j < S; j++) msm_seg_sums<g16_dfp>(&sacc[j], &srun[j], bk + (size_t)j * L, L, o);
     X sum = X::inf();
     for (uint32_t u = 0; u < nt; u++) {
         uint32_t j0 = u * q, j1 = j0 + q < S ? j0 + q : S;
@@ -65,8 +90,8 @@ static void check_window(g16_rng *rng, uint32_t B, uint32_t L, uint32_t q, int p
     g16_g1_mul(&want, &g, kt);
     g16_djac<g16_dfp> gj = sum.to_jac();
     memcpy(&got, &gj, sizeof got);
-    CHECK(g16_g1_jac_eq(&want, &got), "reduction of %u buckets (L = %u, q = %u, pattern %d) != %llu G", B, L,
-          q, pattern, (unsigned long long)total);
+    CHECK(g16_g1_jac_eq(&want, &got), "reduction of %u buckets (L = %u, q = %u, pattern %d, offsets %d) != %llu G",
+          B, L, q, pattern, offs, (unsigned long long)total);
     delete[] bk;
     delete[] sacc;
     delete[] srun;
@@ -155,7 +180,7 @@ static void check_shapes(g16_rng *rng)
                 CHECK(ok, "shape c = %u, %u sets, segments of %u: B %u nb %u S %u L %u nt %u bits %u", c, Wr,
                       segs[si], h.B, h.nb, h.S, h.L, h.nt, h.end_bit);
                 if (c <= 9 && wr == 0 && (segs[si] == 2 || segs[si] == 32))
-                    check_window(rng, h.B, h.L, MSM_SEG_CHUNK, 0);
+                    check_window(rng, h.B, h.L, MSM_SEG_CHUNK, 0, 1);
             }
         }
     }
@@ -194,7 +219,8 @@ int main(void)
                                         {128, 16, 1}, {16, 1, 4},  {256, 2, 7},  {512, 32, 16}};
     for (unsigned i = 0; i < sizeof cases / sizeof cases[0]; i++)
         for (int pattern = 0; pattern < 4; pattern++)
-            check_window(&rng, cases[i][0], cases[i][1], cases[i][2], pattern);
+            for (int offs = 0; offs < 3; offs++)
+                check_window(&rng, cases[i][0], cases[i][1], cases[i][2], pattern, offs);
     check_shapes(&rng);
     // Flat chunks: run lengths around K at shifting offsets, long runs, empty buckets.
     static const uint32_t Ks[] = {1, 2, 4, 16, 32};

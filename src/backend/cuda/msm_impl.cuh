@@ -281,8 +281,33 @@ __global__ void block_sum(g16_dxyzz<F> *out, const g16_dxyzz<F> *in, uint32_t m)
             memcpy(&acc[i], &a, sizeof a);                                                   \
         }                                                                                    \
     }
+// The bucket reduction's offset (msm_reduce.cuh, msm_seg_off): the generator times a
+// fixed 256-bit constant (words of π's hexadecimal expansion, for want of a reason to
+// pick another), made once a process.
+#define G16_MSM_SEG_OFF(G, F)                                                                      \
+    static inline g16_##G##_xyzz msm_seg_base_make_##G()                                           \
+    {                                                                                              \
+        static const uint64_t k[4] = {0x243f6a8885a308d3u, 0x13198a2e03707344u,                    \
+                                      0xa4093822299f31d0u, 0x082efa98ec4e6c89u};                   \
+        g16_##G##_jac g, p;                                                                        \
+        g16_##G##_xyzz t;                                                                          \
+        g16_##G##_jac_generator(&g);                                                               \
+        g16_##G##_mul(&p, &g, k);                                                                  \
+        g16_##G##_jac_to_xyzz(&t, &p);                                                             \
+        return t;                                                                                  \
+    }                                                                                              \
+    static inline void msm_seg_offsets(msm_seg_off<F> *o)                                          \
+    {                                                                                              \
+        static const g16_##G##_xyzz t = msm_seg_base_make_##G(); /* thread-safe, once */           \
+        g16_##G##_xyzz f;                                                                          \
+        g16_##G##_xyzz_neg(&f, &t);                                                                \
+        memcpy(&o->ta, &t, sizeof o->ta);                                                          \
+        memcpy(&o->fa, &f, sizeof o->fa);                                                          \
+    }
 G16_MSM_COMBINE(g1, g16_dfp)
 G16_MSM_COMBINE(g2, g16_dfp2)
+G16_MSM_SEG_OFF(g1, g16_dfp)
+G16_MSM_SEG_OFF(g2, g16_dfp2)
 G16_MSM_ACCUMULATE(g1, g16_dfp)
 G16_MSM_ACCUMULATE(g2, g16_dfp2)
 static_assert(sizeof(g16_g1_xyzz) == sizeof(g16_dxyzz<g16_dfp>), "G1 XYZZ layout");
@@ -581,8 +606,10 @@ static g16_status msm_chunk(g16_cuda_ctx *ctx, g16_dxyzz<F> *hw, const g16_daff<
         CK_LAUNCH("corrupt_bucket");
     }
     X *sacc = (X *)seg, *srun = sacc + (size_t)Wr * S, *segy = srun + (size_t)Wr * S;
+    msm_seg_off<F> so = {X::inf(), X::inf()};
+    if (tu.seg_off) msm_seg_offsets(&so);
     bucket_reduce<F><<<grid_for((size_t)Wr * S, 64), 64, 0, ctx->stream>>>(sacc, srun, (const X *)bk,
-                                                                           B, L, S, Wr);
+                                                                           B, L, S, Wr, so);
     CK_LAUNCH("bucket_reduce");
     seg_combine<F><<<grid_for((size_t)Wr * nt, 64), 64, 0, ctx->stream>>>(segy, sacc, srun, S, lg_l,
                                                                           MSM_SEG_CHUNK, nt, Wr);

@@ -103,16 +103,34 @@ G16_HD msm_shape msm_shape_of(unsigned c, unsigned Wr, uint32_t seg_len)
     return h;
 }
 
+// Where step 1's sum a starts, and what takes it back off.  From infinity, a segment
+// whose buckets are mostly empty (a short WindowPoSt partition padded by repeating its
+// last sector: few distinct scalars, so most of a window's 2^19 buckets stay empty)
+// makes a == r one step after its first full bucket, and padd doubles; warps whose
+// lanes branch between addition and doubling took 32 ms for a G1 reduction at c = 20
+// where distinct scalars take 8 (ncu, H100, thirteenth session).  Started at a fixed
+// point of unknown discrete log (ta), a meets r only by a relation nobody can find,
+// and fa = −ta takes it off at the end.  r still starts at infinity: an empty bucket
+// then costs a uniform skip, not an addition (the top window's are mostly empty: with
+// r at an offset too, a dense reduction took 20% longer).  Any ta gives the right
+// sums (padd stays complete); tests/gpu/host_msm_reduce.cu runs infinity and a ta
+// equal to a bucket too.
+template <class F>
+struct msm_seg_off {
+    g16_dxyzz<F> ta, fa;
+};
+
 // Step 1 for the segment b[0..L): *run = Σ b_i, *acc = Σ (i + 1)·b_i.
 template <class F>
-G16_HD void msm_seg_sums(g16_dxyzz<F> *acc, g16_dxyzz<F> *run, const g16_dxyzz<F> *b, uint32_t L)
+G16_HD void msm_seg_sums(g16_dxyzz<F> *acc, g16_dxyzz<F> *run, const g16_dxyzz<F> *b, uint32_t L,
+                         const msm_seg_off<F> &o)
 {
-    g16_dxyzz<F> r = g16_dxyzz<F>::inf(), a = g16_dxyzz<F>::inf();
+    g16_dxyzz<F> r = g16_dxyzz<F>::inf(), a = o.ta;
     for (uint32_t i = L; i-- > 0;) {
         r = padd<F>(r, ld_vec(&b[i]));
         a = padd<F>(a, r);
     }
-    *acc = a, *run = r;
+    *acc = padd<F>(a, o.fa), *run = r;
 }
 
 // Step 2 for the segments [j0, j1) of one window (acc, run: its step-1 sums):
@@ -144,13 +162,13 @@ G16_HD g16_dxyzz<F> msm_seg_combine(const g16_dxyzz<F> *acc, const g16_dxyzz<F> 
 // sacc[t] = Σ (i + 1)·S_{jL+i}, srun[t] = Σ S_{jL+i}.
 template <class F>
 __global__ void bucket_reduce(g16_dxyzz<F> *sacc, g16_dxyzz<F> *srun, const g16_dxyzz<F> *buckets,
-                              uint32_t B, uint32_t L, uint32_t S, uint32_t W)
+                              uint32_t B, uint32_t L, uint32_t S, uint32_t W, const msm_seg_off<F> o)
 {
     uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
     if (t >= W * S) return;
     uint32_t w = t / S, j = t % S;
     g16_dxyzz<F> a, r;
-    msm_seg_sums<F>(&a, &r, buckets + (size_t)w * B + (size_t)j * L, L);
+    msm_seg_sums<F>(&a, &r, buckets + (size_t)w * B + (size_t)j * L, L, o);
     st_vec(&sacc[t], a);
     st_vec(&srun[t], r);
 }

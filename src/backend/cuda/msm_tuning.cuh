@@ -42,16 +42,19 @@
 //                        2^25 / 2^26 372.9 / 677.9 / 1282.6 ms at 0, 357.8 / 647.6 /
 //                        1218.2 at 1; twelfth: B2 of a 2^26 porep proof 48.5 ms at 1,
 //                        47.0 at 2 (medians of 4, bench/gpu/ab.sh)
+//   G16_CUDA_MSM_SEG_OFF=0 the bucket reduction's running sum a starts at infinity, not
+//                        at the fixed offset (msm_seg_off, msm_reduce.cuh)
 struct msm_tuning {
     uint32_t run_len, seg_len, c_max, c_min;  // run_len 0: the group's (msm_traits)
     int occupancy, affine, live_window, flat;
     unsigned lg_big, flat_tpb, flat_lb;
     int g2_pair;
     int g2_pair_up;
+    int seg_off;
 };
 static msm_tuning msm_tuning_get()
 {
-    msm_tuning t = {0, MSM_SEG_LEN, 22, 2, 0, 0, 1, 1, 0, 128, 3, 1, 2};
+    msm_tuning t = {0, MSM_SEG_LEN, 22, 2, 0, 0, 1, 1, 0, 128, 3, 1, 2, 1};
     const char *v;
     if ((v = getenv("G16_CUDA_MSM_RUN")) && atoi(v) >= 2 && atoi(v) <= 4096) t.run_len = (uint32_t)atoi(v);
     if ((v = getenv("G16_CUDA_MSM_SEG")) && atoi(v) >= 1 && atoi(v) <= 4096) t.seg_len = (uint32_t)atoi(v);
@@ -68,6 +71,7 @@ static msm_tuning msm_tuning_get()
         t.flat_lb = (unsigned)atoi(v);
     if ((v = getenv("G16_CUDA_MSM_G2_PAIR")) && atoi(v) >= 0 && atoi(v) <= 4) t.g2_pair = atoi(v);
     if ((v = getenv("G16_CUDA_MSM_G2_PAIR_UP")) && atoi(v) >= 0 && atoi(v) <= 2) t.g2_pair_up = atoi(v);
+    if ((v = getenv("G16_CUDA_MSM_SEG_OFF"))) t.seg_off = atoi(v) != 0;
     return t;
 }
 
