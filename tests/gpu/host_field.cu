@@ -98,31 +98,6 @@ int main(void)
             dr = g16_mul_sub(da, db, to_d<g16_dfp>(c), to_d<g16_dfp>(d));
             CHECK(memcmp(&dr, &r, sizeof r) == 0, "fp a*b - c*d differs at iteration %d", it);
         }
-#if !G16_CURVE_BN254
-        {
-            // the FP64-pipe reduction (field52.cuh, opt-in G16_CUDA_MUL52): the all-FP64
-            // product, the IMAD product + FP64 reduction, the square and the sum of two
-            // products through it, against the CPU (edge values first, as above)
-            g16_fp c, t;
-            rand_fp(&c, &rng);
-            g16_dfp dc = to_d<g16_dfp>(c);
-            g16_fp_mul(&r, &a, &b);
-            dr = mul52(da, db);
-            CHECK(memcmp(&dr, &r, sizeof r) == 0, "fp mul52 differs at iteration %d", it);
-            dr = mul52h(da, db);
-            CHECK(memcmp(&dr, &r, sizeof r) == 0, "fp mul52h differs at iteration %d", it);
-            uint32_t w[24];
-            da.sqr_wide(w);
-            dr = m52_redc_wide<g16_dfp>(w);
-            g16_fp_sqr(&r, &a);
-            CHECK(memcmp(&dr, &r, sizeof r) == 0, "fp square, FP64 reduction, differs at iteration %d", it);
-            g16_fp_mul(&r, &a, &b);
-            g16_fp_mul(&t, &c, &a);
-            g16_fp_add(&r, &r, &t);
-            dr = sop52h(da, db, dc, da);
-            CHECK(memcmp(&dr, &r, sizeof r) == 0, "fp sop52h differs at iteration %d", it);
-        }
-#endif
         g16_fp_add(&r, &a, &b);
         dr = da + db;
         CHECK(memcmp(&dr, &r, sizeof r) == 0, "fp add differs at iteration %d", it);

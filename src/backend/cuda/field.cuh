@@ -143,17 +143,6 @@ struct g16_fr_params {
 };
 #endif
 
-// G16_CUDA_MUL52 (compile-time, opt-in): Fp products reduce on the FP64 pipe
-// (field52.cuh); the products themselves stay on the IMAD pipe.
-#if defined(G16_CUDA_MUL52) && defined(__CUDA_ARCH__)
-#define G16_MUL52_ 1
-template <class M> G16_HD M mul52h(const M &A, const M &B);
-template <class M> G16_HD M sop52h(const M &A, const M &B, const M &C, const M &D);
-template <class M> G16_HD M m52_redc_wide(const uint32_t *t);
-#else
-#define G16_MUL52_ 0
-#endif
-
 // --- one prime field ------------------------------------------------------------------
 template <class P>
 struct g16_mont {
@@ -356,14 +345,6 @@ struct g16_mont {
     // that are dropped are provably zero.
     G16_HD friend g16_mont operator*(const g16_mont &a, const g16_mont &b)
     {
-#if G16_MUL52_
-        if constexpr (N == 12) return mul52h(a, b);
-#endif
-        return mul_imad(a, b);
-    }
-    // operator*'s own product, whatever G16_CUDA_MUL52 says (the reference in its probe).
-    G16_HD static g16_mont mul_imad(const g16_mont &a, const g16_mont &b)
-    {
         uint32_t ev[N], od[N], pend = 0;
 #pragma unroll
         for (int k = 0; k < N; k++) ev[k] = od[k] = 0;
@@ -387,9 +368,6 @@ struct g16_mont {
                                 const g16_mont &d)
     {
         static_assert(N == 12, "sop's bounds need m < 2^(32N-3): Fp only");
-#if G16_MUL52_
-        return sop52h(a, b, c, d);
-#endif
         uint32_t ev[N], od[N], pend = 0;
 #pragma unroll
         for (int k = 0; k < N; k++) ev[k] = od[k] = 0;
@@ -431,33 +409,6 @@ struct g16_mont {
     // conditional subtraction is left.
     G16_HD g16_mont sqr() const
     {
-        uint32_t t[2 * N];
-        sqr_wide(t);
-#if G16_MUL52_
-        if constexpr (N == 12) return m52_redc_wide<g16_mont>(t);
-#endif
-        // Reduce t_lo: state T = e + o·2^32 + pend, as in operator*.
-        uint32_t e[N], o[N], pend = 0;
-#pragma unroll
-        for (int k = 0; k < N; k++) e[k] = t[k], o[k] = 0;
-#pragma unroll
-        for (int i = 0; i < N; i++) {
-            const uint32_t q = (e[0] + pend) * P::N0;
-            redc_odd<true>(e, o, q, pend);
-            redc_even(e, o, q);
-            redc_shift(e, o, pend);
-        }
-        CF_DECL
-        uint32_t top = redc_fold(e, o, pend);
-        ADD_CC(e[0], t[N]);
-#pragma unroll
-        for (int k = 1; k < N; k++) ADDC_CC(e[k], t[N + k]);
-        ADDC(top, 0u);
-        return reduce_once(e, top);
-    }
-    // The full square a² in 2N words (sqr's first half).
-    G16_HD void sqr_wide(uint32_t *t) const
-    {
         CF_DECL
         const uint32_t *a = l;
         uint32_t od[2 * N], ev[2 * N];
@@ -469,6 +420,7 @@ struct g16_mont {
             if (i + 2 < N) sqr_chain(ev, a, i, 2);
         }
         // t = 2·(ev + od) + Σ a_i²·2^(64i)   (2N words; a² < 2^(64N))
+        uint32_t t[2 * N];
         ADD_CC(ev[0], od[0]);
 #pragma unroll
         for (int k = 1; k < 2 * N; k++) ADDC_CC(ev[k], od[k]);
@@ -482,6 +434,23 @@ struct g16_mont {
             MADCLO_CC(t[2 * i], a[i], a[i]);
             MADCHI_CC(t[2 * i + 1], a[i], a[i]);
         }
+        // Reduce t_lo: state T = e + o·2^32 + pend, as in operator*.
+        uint32_t e[N], o[N], pend = 0;
+#pragma unroll
+        for (int k = 0; k < N; k++) e[k] = t[k], o[k] = 0;
+#pragma unroll
+        for (int i = 0; i < N; i++) {
+            const uint32_t q = (e[0] + pend) * P::N0;
+            redc_odd<true>(e, o, q, pend);
+            redc_even(e, o, q);
+            redc_shift(e, o, pend);
+        }
+        uint32_t top = redc_fold(e, o, pend);
+        ADD_CC(e[0], t[N]);
+#pragma unroll
+        for (int k = 1; k < N; k++) ADDC_CC(e[k], t[N + k]);
+        ADDC(top, 0u);
+        return reduce_once(e, top);
     }
 
     // this^(m-2) = this^-1 (Fermat; 0 for 0): square-and-multiply over the bits of
@@ -521,10 +490,6 @@ struct g16_mont {
 
 typedef g16_mont<g16_fp_params> g16_dfp;
 typedef g16_mont<g16_fr_params> g16_dfr;
-
-#ifdef __CUDACC__
-#include "field52.cuh"
-#endif
 
 // a·b − c·d: for Fp one reduction for both products (g16_mont::sop with m − d; for
 // d = 0, 0 − d is 0), otherwise (Fp2) the two products.

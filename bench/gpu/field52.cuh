@@ -1,75 +1,44 @@
-// BLS12-381 Fp Montgomery reduction on the FP64 pipe (opt-in: G16_CUDA_MUL52, a
-// compile-time switch; bench/gpu/pipes_probe.cu measures it against operator*).
+// Two BLS12-381 Fp Montgomery products that use Hopper's FP64 pipe (for
+// bench/gpu/pipes_probe.cu only: both measured slower than field.cuh's product).
 //
-// Why: the 12 x 32-bit product (field.cuh) is bound by IMAD.WIDE on the FMA pipe
-// (9.5 SM clocks a product on the H100, 288 IMAD.WIDE at 32 a clock).  Hopper's FP64
-// pipe does 64 DFMA a clock an SM beside it.  Here the operands are 8 limbs of 52 bits held
-// in doubles; a limb product's two halves come from two DFMA with the 2^104 / 2^52 offset
-// trick (exact: every intermediate is an integer below 2^105 on the right grid), and the
-// halves are summed as 64-bit integers on the ALU pipe (the doubles' bit patterns, whose
-// exponent bits are a known constant per column, taken off once a column).
+// Why it was tried: field.cuh's 12 x 32-bit product is bound by IMAD.WIDE (9.45 SM
+// clocks a product on the H100), while the FP64 pipe (64 DFMA a clock an SM) idles.
+// Here operands are 8 limbs of 52 bits held in doubles; a limb product's two halves
+// come from two DFMA.RZ with the 2^104 / 2^52 offsets (exact: every intermediate is
+// an integer on the right grid below 2^105), and the halves are summed as 64-bit
+// integers (the doubles' bit patterns; their exponent bits are a constant a column,
+// taken off once).  mul52: all products on FP64.  mul52h: a·b on the IMAD pipe (rows
+// as operator*, no reduction steps), only the reduction on FP64.
 //
-// Same contract as g16_mont::operator*: a, b fully reduced 12 x 32-bit words, result
+// Measured (fourteenth session, H100, docs/BENCHMARKS.md): 11.32 (mul52) and 15.39
+// (mul52h) SM clocks a product against 9.45; with mul52h in the operators (commit
+// 78aaa83) a G1 MSM 2^24 took 235.5 ms against 110.3.  The integer side (the 64-bit
+// column sums, the limb conversions, and in mul52h the IMAD rows' carries spilled to
+// predicates between rows) costs more issue slots than the IMAD products it replaces.
+//
+// Contract as g16_mont::operator*: a, b fully reduced 12 x 32-bit words, result
 // a·b·2^-384 mod p fully reduced.  R is 2^416 here, so a enters shifted left by 32 bits
 // (a·2^32 < 2^413): REDC(a·2^32·b) = a·b·2^-384, and a·2^32·b < 2^416·p keeps the
 // result below 2p (one conditional subtraction).
-#ifndef G16_BACKEND_CUDA_FIELD52_CUH
-#define G16_BACKEND_CUDA_FIELD52_CUH
+#ifndef G16_BENCH_FIELD52_CUH
+#define G16_BENCH_FIELD52_CUH
 
 #include <stdint.h>
-#ifndef __CUDA_ARCH__
-#include <cfenv>
-#include <cmath>
-#include <cstring>
-#endif
 
-// The three FP64 operations, as intrinsics on the device and in C on the host
-// (tests/gpu/host_field.cu runs this file's code there against the IMAD product).
-G16_HD double m52_fma_rz(double a, double b, double c)
-{
-#ifdef __CUDA_ARCH__
-    return __fma_rz(a, b, c);
-#else
-    const int mode = std::fegetround();
-    std::fesetround(FE_TOWARDZERO);
-    const double r = std::fma(a, b, c);
-    std::fesetround(mode);
-    return r;
-#endif
-}
-G16_HD uint64_t m52_bits(double d)
-{
-#ifdef __CUDA_ARCH__
-    return (uint64_t)__double_as_longlong(d);
-#else
-    uint64_t x;
-    memcpy(&x, &d, sizeof x);
-    return x;
-#endif
-}
-G16_HD double m52_from_bits(uint64_t x)
-{
-#ifdef __CUDA_ARCH__
-    return __longlong_as_double((long long)x);
-#else
-    double d;
-    memcpy(&d, &x, sizeof d);
-    return d;
-#endif
-}
+#include "field.cuh"
 
 #define M52 0xfffffffffffffull
 #define B_LO 0x4330000000000000ull  // bit pattern of 2^52 (+ a 52-bit integer)
 #define B_HI 0x4670000000000000ull  // bit pattern of 2^104 (+ a 52-bit integer · 2^52)
 
-G16_HD double m52_d(uint64_t x)  // x < 2^52, exactly
+__device__ __forceinline__ double m52_d(uint64_t x)  // x < 2^52, exactly
 {
-    return m52_from_bits(x | B_LO) - 0x1p52;
+    return __longlong_as_double((long long)(x | B_LO)) - 0x1p52;
 }
 
 // The 52-bit window of w (NW words) starting at bit s (s may be negative: zeros below).
 template <int NW = 12>
-G16_HD uint64_t m52_win(const uint32_t *w, int s)
+__device__ __forceinline__ uint64_t m52_win(const uint32_t *w, int s)
 {
     if (s < 0) return ((uint64_t)w[0] << -s) & M52;
     const int k = s >> 5, off = s & 31;
@@ -87,18 +56,18 @@ __host__ __device__ constexpr uint64_t m52_bias(int k, int with_product)
            (uint64_t)((1 + with_product) * m52_m(k - 1)) * B_HI;
 }
 
-G16_HD void m52_prod(double a, double b, uint64_t &lo, uint64_t &hi)
+__device__ __forceinline__ void m52_prod(double a, double b, uint64_t &lo, uint64_t &hi)
 {
-    const double h = m52_fma_rz(a, b, 0x1p104);
-    const double l = m52_fma_rz(a, b, (0x1p104 + 0x1p52) - h);
-    hi = m52_bits(h);
-    lo = m52_bits(l);
+    const double h = __fma_rz(a, b, 0x1p104);
+    const double l = __fma_rz(a, b, (0x1p104 + 0x1p52) - h);
+    hi = (uint64_t)__double_as_longlong(h);
+    lo = (uint64_t)__double_as_longlong(l);
 }
 
-template <class M, int P> G16_HD M m52_redc(uint64_t *c);
+template <class M, int P> __device__ __forceinline__ M m52_redc(uint64_t *c);
 
 template <class M>
-G16_HD M mul52(const M &A, const M &B)
+__device__ __forceinline__ M mul52(const M &A, const M &B)
 {
     double a[8], b[8];
 #pragma unroll
@@ -121,7 +90,7 @@ return m52_redc<M, 1>(c);
 // Columns 0..15 (column k's exponent bits: m52_bias(k, P) with P = 1 when the product's
 // halves are in them too) reduced by 2^416: eight word steps, then limbs 8..15 to 12 words.
 template <class M, int P>
-G16_HD M m52_redc(uint64_t *c)
+__device__ __forceinline__ M m52_redc(uint64_t *c)
 {
     const double N[8] = {(double)0xeffffffffaaabull, (double)0xfeb153ffffb9full,
                          (double)0x6b0f6241eabffull, (double)0x12bf6730d2a0full,
@@ -132,8 +101,8 @@ G16_HD M m52_redc(uint64_t *c)
     for (int i = 0; i < 8; i++) {
         // q = (c_i mod 2^52)·(-p^-1) mod 2^52: the exponent bits of the bias are above bit 52.
         const double t = m52_d(c[i] & M52);
-        const double h = m52_fma_rz(t, NP, 0x1p104);
-        const double q = m52_fma_rz(t, NP, (0x1p104 + 0x1p52) - h) - 0x1p52;
+        const double h = __fma_rz(t, NP, 0x1p104);
+        const double q = __fma_rz(t, NP, (0x1p104 + 0x1p52) - h) - 0x1p52;
 #pragma unroll
         for (int j = 0; j < 8; j++) {
             uint64_t lo, hi;
@@ -164,7 +133,7 @@ G16_HD M m52_redc(uint64_t *c)
 // sum of two products made on the IMAD pipe): t·2^32 < 2^795 in 16 limbs of 52 bits,
 // reduced by R = 2^416 on the FP64 pipe ((t·2^32 + q·p)/R < 2^379 + p < 2p).
 template <class M>
-G16_HD M m52_redc_wide(const uint32_t *t)
+__device__ __forceinline__ M m52_redc_wide(const uint32_t *t)
 {
     uint64_t c[16];
 #pragma unroll
@@ -174,7 +143,7 @@ G16_HD M m52_redc_wide(const uint32_t *t)
 
 // a·b (plus c·d when SOP) in 24 words: operator*'s rows without its reduction steps.
 template <class M, bool SOP>
-G16_HD void m52_wide(uint32_t *t, const M &a, const M &b, const M &c, const M &d)
+__device__ __forceinline__ void m52_wide(uint32_t *t, const M &a, const M &b, const M &c, const M &d)
 {
     uint32_t ev[12], od[12], pend = 0;
 #pragma unroll
@@ -194,14 +163,14 @@ G16_HD void m52_wide(uint32_t *t, const M &a, const M &b, const M &c, const M &d
 // The product with a·b on the IMAD pipe (12 x 32-bit rows, as operator*) and the
 // reduction on the FP64 pipe.
 template <class M>
-G16_HD M mul52h(const M &A, const M &B)
+__device__ __forceinline__ M mul52h(const M &A, const M &B)
 {
     uint32_t t[24];
     m52_wide<M, false>(t, A, B, A, B);
     return m52_redc_wide<M>(t);
 }
 template <class M>
-G16_HD M sop52h(const M &A, const M &B, const M &C, const M &D)
+__device__ __forceinline__ M sop52h(const M &A, const M &B, const M &C, const M &D)
 {
     uint32_t t[24];
     m52_wide<M, true>(t, A, B, C, D);
