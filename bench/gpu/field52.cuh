@@ -84,7 +84,7 @@ __device__ __forceinline__ M mul52(const M &A, const M &B)
             c[i + j] += lo;
             c[i + j + 1] += hi;
         }
-return m52_redc<M, 1>(c);
+    return m52_redc<M, 1>(c);
 }
 
 // Columns 0..15 (column k's exponent bits: m52_bias(k, P) with P = 1 when the product's
