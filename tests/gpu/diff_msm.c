@@ -175,7 +175,7 @@ void diff_test_msm_g1(g16_cuda_ctx *ctx, size_t max_n)
         const g16_fr *sc = in.sc;
         const uint64_t *dens = in.dens;
         int fails = 0;
-        for (int v = 0; v < 12; v++) {
+        for (int v = 0; v < 14; v++) {
             if (n > 65536 && (v == 4 || v == 5)) continue;
             if (n < 1000 && v >= 7) continue;
             int dist = v == 1 || v == 3 || v == 8 ? 1 : v == 5 ? 2 : v == 6 ? 3 : 0;
@@ -193,10 +193,13 @@ void diff_test_msm_g1(g16_cuda_ctx *ctx, size_t max_n)
             /* v 9: uniform with level-0 pieces of 64, the length that large dense MSMs
              * (>= 2^27 pairs, msm_run_len) take, at test sizes; v 10: the instance
              * of the flat level 0 that is not the default (compiled for one block a
-             * multiprocessor), v 11: blocks of 32 */
+             * multiprocessor), v 11: blocks of 32; v 12 and 13: pieces of 128 and 256,
+             * what dense MSMs of >= 64 and >= 128 a bucket take */
             static const char *const knob[][2] = {{"G16_CUDA_MSM_RUN", "64"},
                                                   {"G16_CUDA_MSM_FLAT_LB", "1"},
-                                                  {"G16_CUDA_MSM_FLAT_TPB", "32"}};
+                                                  {"G16_CUDA_MSM_FLAT_TPB", "32"},
+                                                  {"G16_CUDA_MSM_RUN", "128"},
+                                                  {"G16_CUDA_MSM_RUN", "256"}};
             const char *const *kv = v >= 9 ? knob[v - 9] : NULL;
             env_knob kn;
             knob_set(&kn, kv);

@@ -188,8 +188,8 @@ int main(void)
     CHECK(msm_auto_window((size_t)1 << 26, 22, 26) == 20, "2^26: c = 20");
     CHECK(msm_auto_window((size_t)1 << 26, 18, 24) == 18, "c_max caps");
     // Level 0's piece length: 64 for G1 MSMs of >= 2^27 pairs averaging >= 32 a bucket
-    // (a 2^24-point MSM at c = 20: 13 windows of 2^19 buckets, 32 a bucket), else 32;
-    // G2 always 16.
+    // (a 2^24-point MSM at c = 20: 13 windows of 2^19 buckets, 32 a bucket), 128 from 64
+    // a bucket, 256 from 128, else 32; G2 16, or 64 over lane pairs when dense.
     {
         const size_t big = (size_t)13 << 24;
         const uint32_t nb20 = 13u << 19;
@@ -205,6 +205,17 @@ int main(void)
                   msm_run_len<g16_dfp2>(big, big / 31, true) == 16,
               "G2 over lane pairs: 64 when dense, else 16");
         CHECK(msm_run_len<g16_dfp>(big, nb20, true) == 32, "G1 has no lane pairs: its plain length");
+        // from 64 a bucket 128, from 128 a bucket 256, never above dense_max
+        CHECK(msm_run_len<g16_dfp>(2 * big, nb20) == 128 && msm_run_len<g16_dfp>(2 * big - 13, nb20) == 64,
+              "G1 2^25 at c = 20: 128, just below 64 a bucket: 64");
+        CHECK(msm_run_len<g16_dfp>(4 * big, nb20) == 256 && msm_run_len<g16_dfp>(4 * big - 13, nb20) == 128,
+              "G1 2^26 at c = 20: 256, just below 128 a bucket: 128");
+        CHECK(msm_run_len<g16_dfp>(64 * big, nb20) == 256, "G1 2^30 at c = 20: 256 (the cap)");
+        CHECK(msm_run_len<g16_dfp>(4 * big, nb20, false, 64) == 64 &&
+                  msm_run_len<g16_dfp>(4 * big, nb20, false, 128) == 128,
+              "dense_max caps the doubling");
+        CHECK(msm_run_len<g16_dfp2>(4 * big, nb20, true) == 64 && msm_run_len<g16_dfp2>(4 * big, nb20) == 16,
+              "G2 does not double");
     }
     return g16_test_finish("test_cuda_host_msm");
 }

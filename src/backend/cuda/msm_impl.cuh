@@ -181,8 +181,8 @@ __global__ void bucket_accumulate(g16_dxyzz<F> *buckets, const g16_daff<F> *base
 // lanes at the ragged end of a run).  Level 0 in flat chunks (session 6) has no
 // ragged ends: 32 beat 16 at c = 16 and 20 (126.9/118.5 against 129.6/120.9 ms), at
 // 2^26 (426 against 431) and in a 2^26 proof (1.020 against 1.027 s).  MSM_RUN_LEN
-// (msm_traits.cuh) is G1's, 64 for dense G1 MSMs (msm_run_len); G2 16, or 64 for
-// dense G2 MSMs over lane pairs.
+// (msm_traits.cuh) is G1's, 64 to 256 for dense G1 MSMs (msm_run_len); G2 16, or 64
+// for dense G2 MSMs over lane pairs.
 
 // items[b] = pieces of bucket b's run [start[b], end[b]); items[nb] = 0 so that
 // the exclusive scan's last entry is the total.
@@ -369,7 +369,7 @@ static g16_status accumulate_buckets(g16_cuda_ctx *ctx, g16_dxyzz<F> *buckets,
     void *items, *off[2], *part[2];
     const msm_tuning tu = msm_tuning_get();
     const bool pairs = std::is_same<F, g16_dfp2>::value && tu.g2_pair && tu.flat;
-    const uint32_t K = tu.run_len ? tu.run_len : msm_run_len<F>(total, nb, pairs);
+    const uint32_t K = tu.run_len ? tu.run_len : msm_run_len<F>(total, nb, pairs, tu.dense_max);
     // Pieces of level 0 <= entries / K + one per bucket (its last piece); of level
     // l + 1 <= pieces of level l / K + nb + 1.  Levels alternate between two
     // buffers, so the odd levels' buffer needs only the level-1 bound (at 2^27 rows

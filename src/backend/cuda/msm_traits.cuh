@@ -35,7 +35,11 @@ struct msm_traits<g16_dfp> {
     // Large dense MSMs (≥ 2^27 pairs, ≥ dense_run a bucket on average: ≥ 2^24 random
     // scalars at c = 20) take pieces of dense_len: fewer partial sums for the next
     // level (session 7, G16_CUDA_MSM_RUN=64 for every MSM: G1 2^24 −1.5%, 2^26 −1.4 to
-    // −2%, but a proof's sparse B1 and G2's B2 lost what its H query gained).
+    // −2%, but a proof's sparse B1 and G2's B2 lost what its H query gained).  From
+    // dense_len a bucket on average the pieces double, and again from 2·dense_len
+    // (msm_run_len; fifteenth session, H100, G1 kernels at 2^24 / 2^25 / 2^26, 64 a
+    // bucket at 2^25: 64 → 110.4 / 208.1 / 399.3 ms, 128 → 110.7 / 205.5 / 395.3,
+    // 256 → 111.1 / 206.8 / 393.9: level 1 adds one partial less a bucket).
     static constexpr uint32_t dense_run = 32, dense_len = 64;
     static constexpr uint32_t pair_dense_run = 0, pair_dense_len = 0;  // G1 has no lane pairs
     static constexpr g16_group group = G16_G1;
@@ -60,14 +64,21 @@ struct msm_traits<g16_dfp2> {
 };
 
 // Level 0's piece length for `total` sorted pairs over nb buckets; `pairs`: G2's level 0
-// runs over lane pairs (G16_CUDA_MSM_RUN overrides it for every MSM).
+// runs over lane pairs (G16_CUDA_MSM_RUN overrides it for every MSM).  Dense G1 MSMs
+// take dense_len, doubled from dense_len a bucket on average and again from 2·dense_len,
+// capped at dense_max (G16_CUDA_MSM_DENSE_MAX; 64 gives the fourteenth session's lengths).
 template <class F>
-G16_HD uint32_t msm_run_len(size_t total, uint32_t nb, bool pairs = false)
+G16_HD uint32_t msm_run_len(size_t total, uint32_t nb, bool pairs = false, uint32_t dense_max = 256)
 {
     typedef msm_traits<F> T;
     const uint32_t run = pairs ? T::pair_dense_run : T::dense_run;
     const bool dense = run && nb && total >= ((size_t)1 << 27) && total / nb >= run;
-    return dense ? (pairs ? T::pair_dense_len : T::dense_len) : T::run_len;
+    if (!dense) return T::run_len;
+    if (pairs) return T::pair_dense_len;
+    uint32_t len = T::dense_len;
+    const size_t avg = total / nb;
+    for (int k = 0; k < 2 && avg >= len && 2 * len <= dense_max; k++) len *= 2;
+    return len;
 }
 
 #endif

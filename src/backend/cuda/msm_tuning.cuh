@@ -44,6 +44,8 @@
 //                        47.0 at 2 (medians of 4, bench/gpu/ab.sh)
 //   G16_CUDA_MSM_SEG_OFF=0 the bucket reduction's running sum a starts at infinity, not
 //                        at the fixed offset (msm_seg_off, msm_reduce.cuh)
+//   G16_CUDA_MSM_DENSE_MAX=K  longest level-0 piece of a dense G1 MSM (default 256;
+//                        64: the lengths before the fifteenth session; msm_run_len)
 struct msm_tuning {
     uint32_t run_len, seg_len, c_max, c_min;  // run_len 0: the group's (msm_traits)
     int occupancy, affine, live_window, flat;
@@ -51,10 +53,11 @@ struct msm_tuning {
     int g2_pair;
     int g2_pair_up;
     int seg_off;
+    uint32_t dense_max;
 };
 static msm_tuning msm_tuning_get()
 {
-    msm_tuning t = {0, MSM_SEG_LEN, 22, 2, 0, 0, 1, 1, 0, 128, 3, 1, 2, 1};
+    msm_tuning t = {0, MSM_SEG_LEN, 22, 2, 0, 0, 1, 1, 0, 128, 3, 1, 2, 1, 256};
     const char *v;
     if ((v = getenv("G16_CUDA_MSM_RUN")) && atoi(v) >= 2 && atoi(v) <= 4096) t.run_len = (uint32_t)atoi(v);
     if ((v = getenv("G16_CUDA_MSM_SEG")) && atoi(v) >= 1 && atoi(v) <= 4096) t.seg_len = (uint32_t)atoi(v);
@@ -72,6 +75,8 @@ static msm_tuning msm_tuning_get()
     if ((v = getenv("G16_CUDA_MSM_G2_PAIR")) && atoi(v) >= 0 && atoi(v) <= 4) t.g2_pair = atoi(v);
     if ((v = getenv("G16_CUDA_MSM_G2_PAIR_UP")) && atoi(v) >= 0 && atoi(v) <= 2) t.g2_pair_up = atoi(v);
     if ((v = getenv("G16_CUDA_MSM_SEG_OFF"))) t.seg_off = atoi(v) != 0;
+    if ((v = getenv("G16_CUDA_MSM_DENSE_MAX")) && atoi(v) >= 16 && atoi(v) <= 4096)
+        t.dense_max = (uint32_t)atoi(v);
     return t;
 }
 
