@@ -290,8 +290,8 @@ void diff_test_msm_g2(g16_cuda_ctx *ctx, size_t max_n)
         }
         make_g2_bases(bases, n);
         int fails = 0;
-        for (int v = 0; v < 10; v++) {
-            int dist = v == 1 || v == 3 || v >= 6 ? 1 : 0, use_dens = v == 3;
+        for (int v = 0; v < 11; v++) {
+            int dist = v == 1 || v == 3 || (v >= 6 && v <= 9) ? 1 : 0, use_dens = v == 3;
             g16_cuda_msm_opts o = {0, 0, 0};
             if (v == 2) o.window = 6, o.no_split = 1;
             if (v == 3) o.max_pairs = 4 * n; /* in chunks */
@@ -301,11 +301,13 @@ void diff_test_msm_g2(g16_cuda_ctx *ctx, size_t max_n)
             /* v 6 .. 9: Groth16-like scalars (≈ 31% ones) through each G2 kernel set,
              * whatever the defaults: the upper levels and the 1-scalar sum a point a
              * thread (6), the levels over lane pairs (7), the 1-scalar sum too (8), and
-             * level 0 a point a thread (9); msm_tuning.cuh */
+             * level 0 a point a thread (9); msm_tuning.cuh; v 10: uniform over lane pairs
+             * with pieces of 128, what dense G2 MSMs of >= 64 a bucket take */
             static const char *const knob[][2] = {{"G16_CUDA_MSM_G2_PAIR_UP", "0"},
                                                   {"G16_CUDA_MSM_G2_PAIR_UP", "1"},
                                                   {"G16_CUDA_MSM_G2_PAIR_UP", "2"},
-                                                  {"G16_CUDA_MSM_G2_PAIR", "0"}};
+                                                  {"G16_CUDA_MSM_G2_PAIR", "0"},
+                                                  {"G16_CUDA_MSM_RUN", "128"}};
             const char *const *kv = v >= 6 ? knob[v - 6] : NULL;
             env_knob kn;
             knob_set(&kn, kv);

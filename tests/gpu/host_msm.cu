@@ -189,7 +189,8 @@ int main(void)
     CHECK(msm_auto_window((size_t)1 << 26, 18, 24) == 18, "c_max caps");
     // Level 0's piece length: 64 for G1 MSMs of >= 2^27 pairs averaging >= 32 a bucket
     // (a 2^24-point MSM at c = 20: 13 windows of 2^19 buckets, 32 a bucket), 128 from 64
-    // a bucket, 256 from 128, else 32; G2 16, or 64 over lane pairs when dense.
+    // a bucket, 256 from 128, else 32; G2 16, or over lane pairs when dense 64, 128 from 64
+    // a bucket.
     {
         const size_t big = (size_t)13 << 24;
         const uint32_t nb20 = 13u << 19;
@@ -214,8 +215,10 @@ int main(void)
         CHECK(msm_run_len<g16_dfp>(4 * big, nb20, false, 64) == 64 &&
                   msm_run_len<g16_dfp>(4 * big, nb20, false, 128) == 128,
               "dense_max caps the doubling");
-        CHECK(msm_run_len<g16_dfp2>(4 * big, nb20, true) == 64 && msm_run_len<g16_dfp2>(4 * big, nb20) == 16,
-              "G2 does not double");
+        CHECK(msm_run_len<g16_dfp2>(2 * big, nb20, true) == 128 && msm_run_len<g16_dfp2>(2 * big - 13, nb20, true) == 64 &&
+                  msm_run_len<g16_dfp2>(8 * big, nb20, true) == 128 && msm_run_len<g16_dfp2>(4 * big, nb20) == 16,
+              "G2 over lane pairs: 128 from 64 a bucket, never 256; a point a thread: 16");
+        CHECK(msm_run_len<g16_dfp2>(4 * big, nb20, true, 64) == 64, "dense_max caps G2 too");
     }
     return g16_test_finish("test_cuda_host_msm");
 }

@@ -41,7 +41,7 @@ struct msm_traits<g16_dfp> {
     // bucket at 2^25: 64 → 110.4 / 208.1 / 399.3 ms, 128 → 110.7 / 205.5 / 395.3,
     // 256 → 111.1 / 206.8 / 393.9: level 1 adds one partial less a bucket).
     static constexpr uint32_t dense_run = 32, dense_len = 64;
-    static constexpr uint32_t pair_dense_run = 0, pair_dense_len = 0;  // G1 has no lane pairs
+    static constexpr uint32_t pair_dense_run = 0, pair_dense_len = 0, pair_dense_max = 0;  // G1 has no lane pairs
     static constexpr g16_group group = G16_G1;
 };
 template <>
@@ -59,14 +59,18 @@ struct msm_traits<g16_dfp2> {
     // sectors 0.763 → 0.714 s; chunks of 8 lost: 425 ms.  Eleventh session, with the
     // upper levels over pairs too: 32 → 64 took 2^24 / 2^25 / 2^26 357.8 / 647.6 / 1218.2
     // → 355.9 / 636.3 / 1204.4 ms, half the partial sums for the levels above).
-    static constexpr uint32_t pair_dense_run = 32, pair_dense_len = 64;
+    // Fifteenth session, H100, pieces of 128 against 64: 2^25 637.7 → 635.5 ms, 2^26 1,207.5 →
+    // 1,196.7 (one partial less a bucket for level 1, as for G1); 128 from 64 a bucket, no
+    // longer (256 not measured).
+    static constexpr uint32_t pair_dense_run = 32, pair_dense_len = 64, pair_dense_max = 128;
     static constexpr g16_group group = G16_G2;
 };
 
 // Level 0's piece length for `total` sorted pairs over nb buckets; `pairs`: G2's level 0
 // runs over lane pairs (G16_CUDA_MSM_RUN overrides it for every MSM).  Dense G1 MSMs
 // take dense_len, doubled from dense_len a bucket on average and again from 2·dense_len,
-// capped at dense_max (G16_CUDA_MSM_DENSE_MAX; 64 gives the fourteenth session's lengths).
+// capped at dense_max (G16_CUDA_MSM_DENSE_MAX; 64 gives the fourteenth session's lengths);
+// dense G2 MSMs over lane pairs the same from pair_dense_len, capped at pair_dense_max too.
 template <class F>
 G16_HD uint32_t msm_run_len(size_t total, uint32_t nb, bool pairs = false, uint32_t dense_max = 256)
 {
@@ -74,10 +78,11 @@ G16_HD uint32_t msm_run_len(size_t total, uint32_t nb, bool pairs = false, uint3
     const uint32_t run = pairs ? T::pair_dense_run : T::dense_run;
     const bool dense = run && nb && total >= ((size_t)1 << 27) && total / nb >= run;
     if (!dense) return T::run_len;
-    if (pairs) return T::pair_dense_len;
-    uint32_t len = T::dense_len;
+    uint32_t len = pairs ? T::pair_dense_len : T::dense_len;
+    uint32_t cap = dense_max;
+    if (pairs && T::pair_dense_max < cap) cap = T::pair_dense_max;
     const size_t avg = total / nb;
-    for (int k = 0; k < 2 && avg >= len && 2 * len <= dense_max; k++) len *= 2;
+    for (int k = 0; k < 2 && avg >= len && 2 * len <= cap; k++) len *= 2;
     return len;
 }
 

@@ -9,7 +9,8 @@
 #define MSM_SEG_LEN 32u
 
 // Tuning knobs for benchmarks on the GPU machine (environment, read per call):
-//   G16_CUDA_MSM_RUN=K   piece length of the bucket levels (default G1 32, G2 16)
+//   G16_CUDA_MSM_RUN=K   piece length of the bucket levels (default G1 32, G2 16; longer
+//                        in dense MSMs: msm_run_len)
 //   G16_CUDA_MSM_OCC=1   G1 level-0 pieces with 4 blocks/SM (128 registers)
 //   G16_CUDA_MSM_FLAT_TPB=32|64|128  threads a block of the flat level 0 (default 128)
 //   G16_CUDA_MSM_FLAT_LB=1|3  which instance of G1's flat level 0: compiled for 1 or 3
@@ -44,8 +45,9 @@
 //                        47.0 at 2 (medians of 4, bench/gpu/ab.sh)
 //   G16_CUDA_MSM_SEG_OFF=0 the bucket reduction's running sum a starts at infinity, not
 //                        at the fixed offset (msm_seg_off, msm_reduce.cuh)
-//   G16_CUDA_MSM_DENSE_MAX=K  longest level-0 piece of a dense G1 MSM (default 256;
-//                        64: the lengths before the fifteenth session; msm_run_len)
+//   G16_CUDA_MSM_DENSE_MAX=K  longest level-0 piece of a dense G1 MSM (default 256) and
+//                        of a dense G2 one over lane pairs (at most 128); 64: the lengths
+//                        before the fifteenth session; msm_run_len
 struct msm_tuning {
     uint32_t run_len, seg_len, c_max, c_min;  // run_len 0: the group's (msm_traits)
     int occupancy, affine, live_window, flat;
