@@ -182,7 +182,7 @@ __global__ void bucket_accumulate(g16_dxyzz<F> *buckets, const g16_daff<F> *base
 // ragged ends: 32 beat 16 at c = 16 and 20 (126.9/118.5 against 129.6/120.9 ms), at
 // 2^26 (426 against 431) and in a 2^26 proof (1.020 against 1.027 s).  MSM_RUN_LEN
 // (msm_traits.cuh) is G1's, 64 to 256 for dense G1 MSMs (msm_run_len); G2 16, or 64
-// for dense G2 MSMs over lane pairs.
+// to 128 for dense G2 MSMs over lane pairs.
 
 // items[b] = pieces of bucket b's run [start[b], end[b]); items[nb] = 0 so that
 // the exclusive scan's last entry is the total.
