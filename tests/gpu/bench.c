@@ -1,12 +1,12 @@
-/* GPU benchmark: NTT 2^20..2^27, H step, G1 MSM 2^20..2^26, G2 MSM 2^20..2^24
+/* GPU benchmark: NTT 2^20..2^27, H step, G1 MSM 2^20..2^26 (27), G2 MSM 2^20..2^24 (27)
  * (as device memory allows), bases already on the GPU.  Each figure is the
  * median of several runs measured with CUDA events (kernel time: inputs already
  * on the device; total: including the host-to-device copy of the scalars /
  * vectors through pinned staging).
  *
  *   g16_gpu_bench [--quick] [--only ntt|h|g1|g2|pin|copy] [--lo L] [--hi H] [--no-hmsm] [--fold C]
- * (--lo/--hi bound the log sizes of the G1/G2 MSM loops, G2 to 2^24 unless --hi
- * is 25 or 26; --no-hmsm skips the
+ * (--lo/--hi bound the log sizes of the G1/G2 MSM loops, G1 to 2^26 unless --hi is
+ * 27, G2 to 2^24 unless --hi is 25 to 27; --no-hmsm skips the
  * H step + H-query MSM pairs: for quick A/B runs of MSM tuning knobs.)
  * (g1 also times prove_start's H part: H step + H-query MSM from the device h.)
  * (--fold C: the G1 MSMs over bases folded for window C (g16_cuda_bases_fold; 0: its
@@ -263,9 +263,11 @@ int main(int argc, char **argv)
     }
 #endif
     float k[7], t[7];
-    /* G2 stops at 2^24 unless --hi asks for 2^25 or 2^26 (12.9 GB of bases at 2^26) */
-    const unsigned ntt_max = quick ? 22 : 27, g1_max = quick ? 20 : 26;
-    const unsigned g2_max = quick ? 18 : hi_lg >= 25 && hi_lg <= 26 ? hi_lg : 24;
+    /* G1 stops at 2^26 unless --hi asks for 2^27 (12.9 GB of bases), G2 at 2^24 unless
+     * --hi asks for 2^25 .. 2^27 (12.9 GB of bases at 2^26, 25.8 at 2^27): at 2^27 an
+     * MSM no longer fits one sort (msm_run's window groups) */
+    const unsigned ntt_max = quick ? 22 : 27, g1_max = quick ? 20 : hi_lg == 27 ? 27 : 26;
+    const unsigned g2_max = quick ? 18 : hi_lg >= 25 && hi_lg <= 27 ? hi_lg : 24;
 
     /* Host vectors are page-locked, as the engine keeps them (pinned staging):
      * the total then shows the bus, not a host memcpy. */

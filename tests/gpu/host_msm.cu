@@ -220,5 +220,27 @@ int main(void)
               "G2 over lane pairs: 128 from 64 a bucket, never 256; a point a thread: 16");
         CHECK(msm_run_len<g16_dfp2>(4 * big, nb20, true, 64) == 64, "dense_max caps G2 too");
     }
+    // Window groups: every window in exactly one group of at most cap pairs, the fewest
+    // such groups, all of one size but the last.
+    {
+        CHECK(msm_group_windows(13, 0, 64) == 13 && msm_group_windows(13, 5, 65) == 13,
+              "no live scalars, or all windows fit: one group");
+        CHECK(msm_group_windows(13, (size_t)1 << 27, (size_t)1 << 30) == 7,
+              "2^27 live at c = 20 in 2^30 pairs: groups of 7 and 6");
+        CHECK(msm_group_windows(13, 5, 64) == 7 && msm_group_windows(13, 64, 64) == 1,
+              "13 windows of 5 in 64: 7 + 6; a sort of one window each");
+        CHECK(msm_group_windows(16, 10, 1) == 1, "n_live above cap (cannot happen): 1");
+        for (unsigned W = 1; W <= 130; W++)
+            for (size_t live = 1; live <= 40; live++)
+                for (size_t cap = live; cap <= 4 * W * live; cap += 1 + cap / 7) {
+                    const unsigned g = msm_group_windows(W, live, cap), k = (W + g - 1) / g;
+                    const size_t fewest = (W + cap / live - 1) / (cap / live);
+                    if (g < 1 || g > W || (size_t)g * live > cap || k != fewest) {
+                        CHECK(0, "window groups of W = %u, %zu live, cap %zu: %u a group", W, live,
+                              cap, g);
+                        return g16_test_finish("test_cuda_host_msm");
+                    }
+                }
+    }
     return g16_test_finish("test_cuda_host_msm");
 }

@@ -65,6 +65,21 @@ static inline unsigned msm_windows(unsigned c)
     return W;
 }
 
+// Windows a sort takes (a group) when all W windows of n_live pairs each would
+// exceed cap pairs: the fewest groups that fit, ceil(W / groups) windows each (the
+// last takes what is left).  Grouping windows instead of cutting the scalars
+// into chunks keeps one bucket set a window: each group pays the bucket reduction
+// of its own windows only, where each chunk of scalars paid a whole MSM's (docs/cuda.md,
+// "Window groups").  Needs n_live <= cap; W when everything fits one sort.
+static inline unsigned msm_group_windows(unsigned W, size_t n_live, size_t cap)
+{
+    if (n_live == 0 || (size_t)W * n_live <= cap) return W;
+    const size_t per = cap / n_live;  // >= 1 when n_live <= cap
+    if (per == 0) return 1;
+    const size_t groups = (W + per - 1) / per;
+    return (unsigned)((W + groups - 1) / groups);
+}
+
 // Whether scalar i (Montgomery form, as stored: 0 is 0, 1 is R mod r) counts towards
 // the window size: it has a base (its bit in a density bitmap, when there is one)
 // and is neither 0 nor, with split, 1.  No product needed.

@@ -109,37 +109,39 @@ static __global__ void msm_count_nontrivial(uint32_t *cnt, const g16_dfr *scal, 
     if (threadIdx.x == 0 && k) atomicAdd(cnt, (uint32_t)k);
 }
 
-// The pairs of live scalar i at pos[i] of each window's run of stride entries
-// (pos NULL: at i, stride n, every scalar with sentinels for no digit).
+// The pairs of live scalar i in windows [w0, w0 + Wc) of its W, at pos[i] of each
+// window's run of stride entries (pos NULL: at i, stride n, every scalar with
+// sentinels for no digit); keys count the group's windows from w0.  The 1-scalars
+// go to ones in the group of window 0 only.
 static __global__ void msm_digits(uint32_t *keys, uint32_t *vals, uint32_t *ones, uint32_t *ones_count,
                                   const g16_dfr *scal, size_t n, const uint64_t *dens,
-                                  const uint32_t *rank, unsigned c, unsigned W, int split,
-                                  size_t fold_stride, const uint32_t *pos, size_t stride)
+                                  const uint32_t *rank, unsigned c, unsigned W, unsigned w0,
+                                  unsigned Wc, int split, size_t fold_stride, const uint32_t *pos,
+                                  size_t stride)
 {
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n) return;
-    const uint32_t B = 1u << (c - 1), sentinel = fold_stride ? B : W * B;
+    const uint32_t B = 1u << (c - 1), sentinel = fold_stride ? B : Wc * B;
     g16_dfr s;
     uint32_t bi;
     bool one;
     bool live = msm_scalar(&s, &bi, &one, scal, i, dens, rank, split);
-    if (one) ones[atomicAdd(ones_count, 1u)] = bi;
+    if (one && w0 == 0) ones[atomicAdd(ones_count, 1u)] = bi;
     if (pos && !live) return;
     const size_t at = pos ? pos[i] : i;
-    uint32_t carry = 0;
-    for (unsigned w = 0; w < W; w++) {
+    uint32_t carry = 0;  // the digits below w0 only carry into the group's first
+    for (unsigned w = 0, we = w0 + Wc; w < we; w++) {
         uint32_t key = sentinel, val = 0;
-        if (live) {
-            int32_t d = msm_signed_digit(s, w, c, carry);
-            if (d != 0) msm_pair(d, w, B, bi, fold_stride, &key, &val);
-        }
-        keys[(size_t)w * stride + at] = key;
-        vals[(size_t)w * stride + at] = val;
+        int32_t d = live ? msm_signed_digit(s, w, c, carry) : 0;
+        if (w < w0) continue;
+        if (d != 0) msm_pair(d, fold_stride ? w : w - w0, B, bi, fold_stride, &key, &val);
+        keys[(size_t)(w - w0) * stride + at] = key;
+        vals[(size_t)(w - w0) * stride + at] = val;
     }
     // A carry out of the top window would drop 2^(cW) from the scalar: the host
     // sizes W so that it cannot happen (msm_windows); this flag turns a future
     // mistake there into an error instead of a wrong sum.
-    if (carry) atomicOr(ones_count + 1, 1u);
+    if (carry && w0 + Wc == W) atomicOr(ones_count + 1, 1u);
 }
 
 static __global__ void bucket_bounds(uint32_t *bstart, uint32_t *bend, const uint32_t *keys, size_t total,
@@ -348,6 +350,9 @@ static inline size_t popcount_bits(const uint64_t *bits, size_t n)
 // keeps a sort under CUB's 2^31 items.  2^30 pairs: up to 2^26 scalars at the
 // automatic window still run in one chunk.
 #define MSM_MAX_PAIRS ((size_t)1 << 30)
+// Scalars a chunk at most (msm_run): the per-scalar buffers (host scalars' copy 32
+// bytes, the live flags, places and 1-scalar list 12) grow with a chunk, not the sort.
+#define MSM_MAX_SCALARS ((size_t)1 << 27)
 
 // Fills buckets[b] = the sum of bucket b's run [bstart[b], bend[b]) of the sorted
 // values, cutting long runs into levels of pieces (see run_pieces).  tmp: CUB
@@ -479,6 +484,9 @@ static g16_status accumulate_buckets(g16_cuda_ctx *ctx, g16_dxyzz<F> *buckets,
 
 // One MSM over n scalars (host `scalars` or device `dev_scalars`) and their bases
 // bs, for msm_run: hw[0..Wr) the window sums, hw[Wr] the sum of the 1-scalars' bases.
+// Its windows go through the sort and the buckets in groups of at most cap pairs
+// (msm_group_windows; one group when they fit): the scalars' upload, count and
+// placement happen once, the digits, sort, accumulation and reduction once a group.
 // The wrong-result injector (common/fault.h, g16_fault_wrong_arm): flips the low bit of
 // each of the four coordinates of one bucket (window 0's second, whose weight is never
 // 0), so an empty bucket becomes a point off the curve and a full one another value.
@@ -487,19 +495,50 @@ static __global__ void corrupt_bucket(uint32_t *b, unsigned words_per_coord)
     for (unsigned k = 0; k < 4; k++) b[k * words_per_coord] ^= 1;
 }
 
+// *out = the sum of the bases of the 1-scalars listed in ones (count cnt[0]), through
+// onesp (blocks partial sums).
+template <class F>
+static g16_status ones_sum(g16_cuda_ctx *ctx, g16_dxyzz<F> *out, g16_dxyzz<F> *onesp,
+                           const g16_daff<F> *bs, const uint32_t *ones, const uint32_t *cnt,
+                           unsigned blocks)
+{
+    typedef g16_dxyzz<F> X;
+    typedef typename hot_field<F>::type H;
+    const msm_tuning tu = msm_tuning_get();
+    const int bt = msm_traits<F>::block_sum_threads;
+    bool done = false;
+    if constexpr (std::is_same<F, g16_dfp2>::value) {
+        if (tu.g2_pair && tu.flat && tu.g2_pair_up == 2) {  // where level 0 runs over pairs
+            ones_partial_pair<g16_dfp><<<blocks, MSM_ONES_BLOCK, MSM_ONES_BLOCK / 2 * sizeof(X),
+                                         ctx->stream>>>(onesp, bs, ones, cnt);
+            CK_LAUNCH("ones_partial_pair");
+            done = true;
+        }
+    }
+    if (!done) {
+        ones_partial<H><<<blocks, MSM_ONES_BLOCK, MSM_ONES_BLOCK * sizeof(X), ctx->stream>>>(
+            (g16_dxyzz<H> *)onesp, (const g16_daff<H> *)bs, ones, cnt);
+        CK_LAUNCH("ones_partial");
+    }
+    block_sum<F><<<1, bt, bt * sizeof(X), ctx->stream>>>(out, (const X *)onesp, blocks);
+    CK_LAUNCH("block_sum");
+    return G16_OK;
+}
+
 template <class F>
 static g16_status msm_chunk(g16_cuda_ctx *ctx, g16_dxyzz<F> *hw, const g16_daff<F> *bs,
                             const g16_fr *scalars, const g16_dfr *dev_scalars, size_t n,
                             const uint64_t *density, unsigned c, unsigned W, unsigned Wr,
-                            int split, size_t fold, const char *fn)
+                            int split, size_t fold, size_t cap, const char *fn)
 {
     typedef g16_dxyzz<F> X;
     const msm_tuning tu = msm_tuning_get();
-    const msm_shape sh = msm_shape_of(c, Wr, tu.seg_len);
-    const uint32_t B = sh.B, nb = sh.nb, S = sh.S, L = sh.L, nt = sh.nt;
-    const unsigned end_bit = sh.end_bit, lg_l = sh.lg_l;
+    const msm_shape sh = msm_shape_of(c, Wr, tu.seg_len);  // all windows: sizes the buffers
+    const uint32_t nb = sh.nb, S = sh.S, nt = sh.nt;
+    const unsigned end_bit = sh.end_bit;
     const size_t words = (n + 63) / 64;
-    size_t total = (size_t)W * n;  // the bound; W · (live scalars) once they are counted
+    // the bound on a sort's pairs; a group's Wc · (live scalars) once they are counted
+    size_t total = (size_t)W * n < cap ? (size_t)W * n : cap;
     unsigned ones_thr = msm_traits<F>::ones_threads;
     while (ones_thr > MSM_ONES_BLOCK && ones_thr / 8 >= n) ones_thr /= 2;
     const unsigned ones_blocks = ones_thr / MSM_ONES_BLOCK;
@@ -516,7 +555,7 @@ static g16_status msm_chunk(g16_cuda_ctx *ctx, g16_dxyzz<F> *hw, const g16_daff<
     G16_TRY(g16_cuda_scratch(ctx, &bend, SLOT_MSM_BEND, (size_t)nb * 4));
     G16_TRY(g16_cuda_scratch(ctx, &bk, SLOT_MSM_BUCKETS, (size_t)nb * sizeof(X)));
     G16_TRY(g16_cuda_scratch(ctx, &seg, SLOT_MSM_SEG, ((size_t)2 * S + nt) * Wr * sizeof(X)));
-    G16_TRY(g16_cuda_scratch(ctx, &win, SLOT_MSM_WIN, (Wr + 2) * sizeof(X)));
+    G16_TRY(g16_cuda_scratch(ctx, &win, SLOT_MSM_WIN, ((size_t)Wr + 2) * sizeof(X)));
     G16_TRY(g16_cuda_scratch(ctx, &ones, SLOT_MSM_ONES, n * 4));
     G16_TRY(g16_cuda_scratch(ctx, &onesp, SLOT_MSM_ONESP, ones_blocks * sizeof(X)));
     G16_TRY(g16_cuda_scratch(ctx, &cnt, SLOT_MSM_COUNT, 64));
@@ -574,68 +613,59 @@ static g16_status msm_chunk(g16_cuda_ctx *ctx, g16_dxyzz<F> *hw, const g16_daff<
     CK(cudaMemcpyAsync(hn, (uint32_t *)pos + n, sizeof *hn, cudaMemcpyDeviceToHost, ctx->stream));
     G16_TRY(g16_cuda_sync(ctx));
     const size_t n_live = *hn;
-    total = (size_t)W * n_live;
-    CK(cudaMemsetAsync(cnt, 0, 64, ctx->stream));
-    msm_digits<<<grid_for(n, 256), 256, 0, ctx->stream>>>(
-        (uint32_t *)k0, (uint32_t *)v0, (uint32_t *)ones, (uint32_t *)cnt, (const g16_dfr *)scal, n,
-        (const uint64_t *)dens, rk, c, W, split, fold, (const uint32_t *)pos, n_live);
-    CK_LAUNCH("msm_digits");
-    CK(cudaMemsetAsync(bstart, 0, (size_t)nb * 4, ctx->stream));
-    CK(cudaMemsetAsync(bend, 0, (size_t)nb * 4, ctx->stream));
-    if (total) {  // else every bucket stays empty
-        CK(cub::DeviceRadixSort::SortPairs(tmp, tmp_bytes, dk, dv, (int)total, 0, (int)end_bit,
-                                           ctx->stream));
-        bucket_bounds<<<grid_for(total, 256), 256, 0, ctx->stream>>>(
-            (uint32_t *)bstart, (uint32_t *)bend, dk.Current(), total, nb);
-        CK_LAUNCH("bucket_bounds");
-    }
-    bool accumulated = false;
-    if constexpr (std::is_same<F, g16_dfp>::value) {
-        if (tu.affine) {  // opt-in (msm_affine.cuh)
-            G16_TRY(accumulate_buckets_affine<F>(ctx, (X *)bk, bs, dv.Current(), (const uint32_t *)bstart,
-                                                 (const uint32_t *)bend, nb, total, tmp, tmp_bytes));
-            accumulated = true;
-        }
-    }
-    if (!accumulated)
-        G16_TRY(accumulate_buckets<F>(ctx, (X *)bk, bs, dk.Current(), dv.Current(),
-                                      (const uint32_t *)bstart, (const uint32_t *)bend, nb, total,
-                                      tmp, tmp_bytes));
-    if (g16_fault_wrong_take()) {  // test-only, always 0 without G16_FAULT_INJECT
-        corrupt_bucket<<<1, 1, 0, ctx->stream>>>((uint32_t *)((X *)bk + 1), (unsigned)(sizeof(X) / 16));
-        CK_LAUNCH("corrupt_bucket");
-    }
+    if (n_live > total && !fold)  // msm_run's chunks keep n <= cap
+        return g16_fail(G16_ERR_BACKEND, "%s: %zu live scalars over a sort of %zu pairs", fn, n_live, total);
+    const unsigned Wg = fold ? W : msm_group_windows(W, n_live, total);
     X *sacc = (X *)seg, *srun = sacc + (size_t)Wr * S, *segy = srun + (size_t)Wr * S;
     msm_seg_off<F> so = {X::inf(), X::inf()};
     if (tu.seg_off) msm_seg_offsets(&so);
-    bucket_reduce<F><<<grid_for((size_t)Wr * S, 64), 64, 0, ctx->stream>>>(sacc, srun, (const X *)bk,
-                                                                           B, L, S, Wr, so);
-    CK_LAUNCH("bucket_reduce");
-    seg_combine<F><<<grid_for((size_t)Wr * nt, 64), 64, 0, ctx->stream>>>(segy, sacc, srun, S, lg_l,
-                                                                          MSM_SEG_CHUNK, nt, Wr);
-    CK_LAUNCH("seg_combine");
     const int bt = msm_traits<F>::block_sum_threads;
-    block_sum<F><<<Wr, bt, bt * sizeof(X), ctx->stream>>>((X *)win, segy, nt);
-    CK_LAUNCH("block_sum");
-    X *ones_total = (X *)win + Wr;
-    typedef typename hot_field<F>::type H;
-    bool ones_done = false;
-    if constexpr (std::is_same<F, g16_dfp2>::value) {
-        if (tu.g2_pair && tu.flat && tu.g2_pair_up == 2) {  // where level 0 runs over pairs
-            ones_partial_pair<g16_dfp><<<ones_blocks, MSM_ONES_BLOCK, MSM_ONES_BLOCK / 2 * sizeof(X),
-                                         ctx->stream>>>((X *)onesp, bs, (const uint32_t *)ones,
-                                                        (const uint32_t *)cnt);
-            CK_LAUNCH("ones_partial_pair");
-            ones_done = true;
+    for (unsigned w0 = 0; w0 < W; w0 += Wg) {
+        const unsigned Wc = W - w0 < Wg ? W - w0 : Wg, Wrc = fold ? 1 : Wc;
+        const msm_shape gs = msm_shape_of(c, Wrc, tu.seg_len);
+        const size_t gtotal = (size_t)Wc * n_live;
+        cub::DoubleBuffer<uint32_t> gk((uint32_t *)k0, (uint32_t *)k1), gv((uint32_t *)v0, (uint32_t *)v1);
+        CK(cudaMemsetAsync(cnt, 0, 64, ctx->stream));
+        msm_digits<<<grid_for(n, 256), 256, 0, ctx->stream>>>(
+            (uint32_t *)k0, (uint32_t *)v0, (uint32_t *)ones, (uint32_t *)cnt, (const g16_dfr *)scal, n,
+            (const uint64_t *)dens, rk, c, W, w0, Wc, split, fold, (const uint32_t *)pos, n_live);
+        CK_LAUNCH("msm_digits");
+        CK(cudaMemsetAsync(bstart, 0, (size_t)gs.nb * 4, ctx->stream));
+        CK(cudaMemsetAsync(bend, 0, (size_t)gs.nb * 4, ctx->stream));
+        if (gtotal) {  // else every bucket stays empty
+            CK(cub::DeviceRadixSort::SortPairs(tmp, tmp_bytes, gk, gv, (int)gtotal, 0, (int)gs.end_bit,
+                                               ctx->stream));
+            bucket_bounds<<<grid_for(gtotal, 256), 256, 0, ctx->stream>>>(
+                (uint32_t *)bstart, (uint32_t *)bend, gk.Current(), gtotal, gs.nb);
+            CK_LAUNCH("bucket_bounds");
         }
+        bool accumulated = false;
+        if constexpr (std::is_same<F, g16_dfp>::value) {
+            if (tu.affine) {  // opt-in (msm_affine.cuh)
+                G16_TRY(accumulate_buckets_affine<F>(ctx, (X *)bk, bs, gv.Current(), (const uint32_t *)bstart,
+                                                     (const uint32_t *)bend, gs.nb, gtotal, tmp, tmp_bytes));
+                accumulated = true;
+            }
+        }
+        if (!accumulated)
+            G16_TRY(accumulate_buckets<F>(ctx, (X *)bk, bs, gk.Current(), gv.Current(),
+                                          (const uint32_t *)bstart, (const uint32_t *)bend, gs.nb, gtotal,
+                                          tmp, tmp_bytes));
+        if (g16_fault_wrong_take()) {  // test-only, always 0 without G16_FAULT_INJECT
+            corrupt_bucket<<<1, 1, 0, ctx->stream>>>((uint32_t *)((X *)bk + 1), (unsigned)(sizeof(X) / 16));
+            CK_LAUNCH("corrupt_bucket");
+        }
+        bucket_reduce<F><<<grid_for((size_t)Wrc * gs.S, 64), 64, 0, ctx->stream>>>(
+            sacc, srun, (const X *)bk, gs.B, gs.L, gs.S, Wrc, so);
+        CK_LAUNCH("bucket_reduce");
+        seg_combine<F><<<grid_for((size_t)Wrc * gs.nt, 64), 64, 0, ctx->stream>>>(
+            segy, sacc, srun, gs.S, gs.lg_l, MSM_SEG_CHUNK, gs.nt, Wrc);
+        CK_LAUNCH("seg_combine");
+        block_sum<F><<<Wrc, bt, bt * sizeof(X), ctx->stream>>>((X *)win + (fold ? 0 : w0), segy, gs.nt);
+        CK_LAUNCH("block_sum");
+        if (w0 == 0) G16_TRY(ones_sum<F>(ctx, (X *)win + Wr, (X *)onesp, bs, (const uint32_t *)ones,
+                                         (const uint32_t *)cnt, ones_blocks));
     }
-    if (!ones_done) {
-        ones_partial<H><<<ones_blocks, MSM_ONES_BLOCK, MSM_ONES_BLOCK * sizeof(X), ctx->stream>>>(
-            (g16_dxyzz<H> *)onesp, (const g16_daff<H> *)bs, (const uint32_t *)ones, (const uint32_t *)cnt);
-        CK_LAUNCH("ones_partial");
-    }
-    block_sum<F><<<1, bt, bt * sizeof(X), ctx->stream>>>(ones_total, (const X *)onesp, ones_blocks);
-    CK_LAUNCH("block_sum");
     uint32_t hflag[2];
     CK(cudaMemcpyAsync(hw, win, (Wr + 1) * sizeof(X), cudaMemcpyDeviceToHost, ctx->stream));
     CK(cudaMemcpyAsync(hflag, cnt, sizeof hflag, cudaMemcpyDeviceToHost, ctx->stream));
@@ -738,16 +768,26 @@ static g16_status msm_run(g16_cuda_ctx *ctx, g16_djac<F> *out, const g16_cuda_ba
         ctx->total_ms = ctx->kernel_ms = 0;
         return G16_OK;
     }
-    // Chunks of at most max_pairs / W scalars (a multiple of 64, so that a chunk's
-    // density bitmap starts on a word), each a whole MSM over its bases; their window
-    // sums and 1-scalar sums add up on the host before the one combination.
+    // Chunks of scalars (a multiple of 64, so that a chunk's density bitmap starts on
+    // a word), each a whole MSM over its bases; their window sums and 1-scalar sums add
+    // up on the host before the one combination.  A chunk's windows go through the
+    // sort in groups of at most max_pairs pairs (msm_chunk), so a chunk takes up to
+    // max_pairs scalars (at most MSM_MAX_SCALARS): one chunk for every MSM of a
+    // proof up to 2^27 rows.  Folded bases share one bucket set over all windows, so
+    // their chunks keep all W windows (max_pairs / W scalars), as every MSM did before
+    // the window groups (G16_CUDA_MSM_WGROUP=0, for A/B runs).
     size_t max_pairs = opts && opts->max_pairs ? opts->max_pairs : MSM_MAX_PAIRS;
     if (max_pairs > MSM_MAX_PAIRS) max_pairs = MSM_MAX_PAIRS;
     // The affine rounds hold ≈ 0.75 points (72 bytes) a pair besides the sort.
     if (std::is_same<F, g16_dfp>::value && tu.affine && max_pairs > ((size_t)1 << 28))
         max_pairs = (size_t)1 << 28;
-    size_t m = (max_pairs / W) & ~(size_t)63;
+    const bool groups = tu.wgroups && !fold;
+    size_t m = groups ? (max_pairs < MSM_MAX_SCALARS ? max_pairs : MSM_MAX_SCALARS) : max_pairs / W;
+    m &= ~(size_t)63;
     if (m < 64) m = 64;
+    // a sort's pairs: every window of a chunk when they do not group, else at least
+    // one window of it
+    const size_t cap = !groups ? (size_t)W * m : max_pairs > m ? max_pairs : m;
     X acc[255 / 2 + 3];  // Wr <= 129 window sums and the 1-scalar sum
     float total_ms = 0, kernel_ms = 0;
     const A *bs = (const A *)bases->dev;
@@ -756,7 +796,8 @@ static g16_status msm_run(g16_cuda_ctx *ctx, g16_djac<F> *out, const g16_cuda_ba
         const uint64_t *dc = density ? density + s0 / 64 : NULL;
         X hw[255 / 2 + 3];
         G16_TRY(msm_chunk<F>(ctx, hw, bs + r0, scalars ? scalars + s0 : NULL,
-                             dev_scalars ? dev_scalars + s0 : NULL, nc, dc, c, W, Wr, split, fold, fn));
+                             dev_scalars ? dev_scalars + s0 : NULL, nc, dc, c, W, Wr, split, fold, cap,
+                             fn));
         total_ms += ctx->total_ms;
         kernel_ms += ctx->kernel_ms;
         if (s0 == 0) memcpy(acc, hw, (Wr + 1) * sizeof(X));

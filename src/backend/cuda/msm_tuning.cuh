@@ -45,6 +45,9 @@
 //                        47.0 at 2 (medians of 4, bench/gpu/ab.sh)
 //   G16_CUDA_MSM_SEG_OFF=0 the bucket reduction's running sum a starts at infinity, not
 //                        at the fixed offset (msm_seg_off, msm_reduce.cuh)
+//   G16_CUDA_MSM_WGROUP=0  an MSM too large for one sort runs in chunks of scalars, each
+//                        a whole MSM over all windows (before the sixteenth session),
+//                        instead of its windows in groups over all its scalars (msm_run)
 //   G16_CUDA_MSM_DENSE_MAX=K  longest level-0 piece of a dense G1 MSM (default 256) and
 //                        of a dense G2 one over lane pairs (at most 128); 64: the lengths
 //                        before the fifteenth session; msm_run_len
@@ -56,10 +59,11 @@ struct msm_tuning {
     int g2_pair_up;
     int seg_off;
     uint32_t dense_max;
+    int wgroups;
 };
 static msm_tuning msm_tuning_get()
 {
-    msm_tuning t = {0, MSM_SEG_LEN, 22, 2, 0, 0, 1, 1, 0, 128, 3, 1, 2, 1, 256};
+    msm_tuning t = {0, MSM_SEG_LEN, 22, 2, 0, 0, 1, 1, 0, 128, 3, 1, 2, 1, 256, 1};
     const char *v;
     if ((v = getenv("G16_CUDA_MSM_RUN")) && atoi(v) >= 2 && atoi(v) <= 4096) t.run_len = (uint32_t)atoi(v);
     if ((v = getenv("G16_CUDA_MSM_SEG")) && atoi(v) >= 1 && atoi(v) <= 4096) t.seg_len = (uint32_t)atoi(v);
@@ -79,6 +83,7 @@ static msm_tuning msm_tuning_get()
     if ((v = getenv("G16_CUDA_MSM_SEG_OFF"))) t.seg_off = atoi(v) != 0;
     if ((v = getenv("G16_CUDA_MSM_DENSE_MAX")) && atoi(v) >= 16 && atoi(v) <= 4096)
         t.dense_max = (uint32_t)atoi(v);
+    if ((v = getenv("G16_CUDA_MSM_WGROUP"))) t.wgroups = atoi(v) != 0;
     return t;
 }
 
