@@ -101,6 +101,44 @@ static int pairs_ok(const uint64_t v[4], unsigned c, unsigned W, size_t stride, 
     return ok && !memcmp(acc, v, 32) && acc[4] == 0 && acc[5] == 0;
 }
 
+// 1 when v's pairs written window group by window group (msm_scalar_pairs, groups of
+// g windows) are the pairs of all W windows at once: plain keys shifted by the group's
+// first window, the "no digit" sentinel Wc·B in place of W·B, folded pairs unchanged,
+// and no carry out of the top window.  A scalar that is not live writes sentinels.
+static int groups_ok(const uint64_t v[4], unsigned c, unsigned W, unsigned g, size_t fold, uint32_t bi)
+{
+    const g16_dfr s = from_u64(v);
+    const uint32_t B = 1u << (c - 1);
+    uint32_t fk[130], fv[130], gk[130], gv[130];
+    if (msm_scalar_pairs(fk, fv, s, true, bi, c, 0, W, fold, 0, 1) != 0) return 0;
+    for (unsigned w0 = 0; w0 < W; w0 += g) {
+        const unsigned Wc = W - w0 < g ? W - w0 : g;
+        // the group's pairs at a stride of 3 from slot 1, as a run of 3 scalars would hold them
+        uint32_t k3[3 * 130], v3[3 * 130];
+        memset(k3, 0xee, sizeof k3);
+        const uint32_t carry = msm_scalar_pairs(k3, v3, s, true, bi, c, w0, Wc, fold, 1, 3);
+        if (w0 + Wc == W && carry) return 0;
+        for (unsigned j = 0; j < Wc; j++) {
+            if (k3[3 * j] != 0xeeeeeeeeu || k3[3 * j + 2] != 0xeeeeeeeeu) return 0;  // neighbours kept
+            gk[w0 + j] = k3[3 * j + 1];
+            gv[w0 + j] = v3[3 * j + 1];
+        }
+        for (unsigned j = 3 * Wc; j < 3 * 130; j++)
+            if (k3[j] != 0xeeeeeeeeu) return 0;  // nothing past the group
+        uint32_t dk[130], dv[130];
+        msm_scalar_pairs(dk, dv, s, false, bi, c, w0, Wc, fold, 0, 1);
+        for (unsigned j = 0; j < Wc; j++)
+            if (dk[j] != (fold ? B : Wc * B) || dv[j] != 0) return 0;
+        for (unsigned j = 0; j < Wc; j++) {
+            const unsigned w = w0 + j;
+            uint32_t want = fk[w];
+            if (!fold) want = fk[w] == W * B ? Wc * B : fk[w] - w0 * B;
+            if (gk[w] != want || gv[w] != fv[w]) return 0;
+        }
+    }
+    return 1;
+}
+
 int main(void)
 {
     g16_rng rng;
@@ -219,6 +257,24 @@ int main(void)
                   msm_run_len<g16_dfp2>(8 * big, nb20, true) == 128 && msm_run_len<g16_dfp2>(4 * big, nb20) == 16,
               "G2 over lane pairs: 128 from 64 a bucket, never 256; a point a thread: 16");
         CHECK(msm_run_len<g16_dfp2>(4 * big, nb20, true, 64) == 64, "dense_max caps G2 too");
+    }
+    // Window groups' pairs: every group size, plain and folded, random scalars and r - 1.
+    for (unsigned c : {5u, 13u, 17u, 20u, 22u}) {
+        const unsigned W = msm_windows(c);
+        int ok = 1, bad_g = 0, bad_i = 0;
+        for (int i = 0; i < 60 && ok; i++) {
+            uint64_t v[4];
+            do {
+                for (int k = 0; k < 4; k++) v[k] = g16_rng_u64(&rng);
+                v[3] &= 0x7fffffffffffffffull;
+                if (i & 1) v[3] |= 0x7000000000000000ull;
+            } while (!below_r(v));
+            const uint32_t bi = (uint32_t)(g16_rng_u64(&rng) % 1000);
+            for (unsigned g = 1; g <= W && ok; g++)
+                if (!groups_ok(i ? v : rm1, c, W, g, 0, bi) || !groups_ok(i ? v : rm1, c, W, g, 1000, bi))
+                    ok = 0, bad_g = (int)g, bad_i = i;
+        }
+        CHECK(ok, "c=%u: window groups of %d windows, scalar %d (0: r - 1)", c, bad_g, bad_i);
     }
     // Window groups: every window in exactly one group of at most cap pairs, the fewest
     // such groups, all of one size but the last.

@@ -48,6 +48,30 @@ G16_HD void msm_pair(int32_t d, unsigned w, uint32_t B, uint32_t bi, size_t fold
     }
 }
 
+// Scalar s's pairs (base bi) for windows [w0, w0 + Wc) of its digits, at
+// keys/vals[(w - w0)·stride + at]; keys count the group's windows from w0 (the
+// plain bases' sentinel for "no digit" is Wc·B, the folded ones' B).  !live
+// writes sentinels only.  Returns the carry out of window w0 + Wc − 1, an error
+// only where that is the top window.  One function for every group, so that
+// tests/gpu/host_msm.cu checks on the host that the groups' pairs are the whole
+// MSM's (docs/cuda.md, "Window groups").
+G16_HD uint32_t msm_scalar_pairs(uint32_t *keys, uint32_t *vals, const g16_dfr &s, bool live,
+                                 uint32_t bi, unsigned c, unsigned w0, unsigned Wc,
+                                 size_t fold_stride, size_t at, size_t stride)
+{
+    const uint32_t B = 1u << (c - 1), sentinel = fold_stride ? B : Wc * B;
+    uint32_t carry = 0;  // the digits below w0 only carry into the group's first
+    for (unsigned w = 0, we = w0 + Wc; w < we; w++) {
+        uint32_t key = sentinel, val = 0;
+        const int32_t d = live ? msm_signed_digit(s, w, c, carry) : 0;
+        if (w < w0) continue;
+        if (d != 0) msm_pair(d, fold_stride ? w : w - w0, B, bi, fold_stride, &key, &val);
+        keys[(size_t)(w - w0) * stride + at] = key;
+        vals[(size_t)(w - w0) * stride + at] = val;
+    }
+    return carry;
+}
+
 // Windows for c-bit signed digits of scalars < r (2 <= c <= 22): ceil(255/c), plus
 // one when the top window's largest value (r's top bits) plus a carry from below
 // can exceed B = 2^(c-1) and so carry out (r ≈ 0.905·2^255: c = 3, 5, 15, 17, ...).

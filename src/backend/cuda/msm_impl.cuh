@@ -121,23 +121,14 @@ static __global__ void msm_digits(uint32_t *keys, uint32_t *vals, uint32_t *ones
 {
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n) return;
-    const uint32_t B = 1u << (c - 1), sentinel = fold_stride ? B : Wc * B;
     g16_dfr s;
     uint32_t bi;
     bool one;
     bool live = msm_scalar(&s, &bi, &one, scal, i, dens, rank, split);
     if (one && w0 == 0) ones[atomicAdd(ones_count, 1u)] = bi;
     if (pos && !live) return;
-    const size_t at = pos ? pos[i] : i;
-    uint32_t carry = 0;  // the digits below w0 only carry into the group's first
-    for (unsigned w = 0, we = w0 + Wc; w < we; w++) {
-        uint32_t key = sentinel, val = 0;
-        int32_t d = live ? msm_signed_digit(s, w, c, carry) : 0;
-        if (w < w0) continue;
-        if (d != 0) msm_pair(d, fold_stride ? w : w - w0, B, bi, fold_stride, &key, &val);
-        keys[(size_t)(w - w0) * stride + at] = key;
-        vals[(size_t)(w - w0) * stride + at] = val;
-    }
+    const uint32_t carry = msm_scalar_pairs(keys, vals, s, live, bi, c, w0, Wc, fold_stride,
+                                            pos ? pos[i] : i, stride);
     // A carry out of the top window would drop 2^(cW) from the scalar: the host
     // sizes W so that it cannot happen (msm_windows); this flag turns a future
     // mistake there into an error instead of a wrong sum.
