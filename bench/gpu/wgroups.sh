@@ -11,9 +11,10 @@
 # Either card: g16_gpu_diff --quick (G1 variants 14/15 and G2 11/12 run the groups over
 # chunks of a third of the scalars and sorts of about four windows), then --g2-only 65536.
 # H100 (< 100 GB): g16_gpu_bench --only g1|g2 at 2^27, G16_CUDA_MSM_WGROUP=1 against =0,
-# alternated, twice each.  H200: the full WindowPoSt 32 GiB partition (post-bench
-# --overlap, 3 proofs with a timing-only key), groups on against off; its key does not fit
-# an H100.  Logs under $OUT (default /tmp/wgroups-out); a table last.
+# alternated, twice each, then c = 22 against 20 with the groups.  H200: the full
+# WindowPoSt 32 GiB partition (post-bench --overlap, 3 proofs with a timing-only key),
+# groups on against off; its key does not fit an H100.  Logs under $OUT (default
+# /tmp/wgroups-out); a table last.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
@@ -44,6 +45,15 @@ if [ "$mem" -lt 100000 ]; then
         tail -3 "$O/bench_${g}_w${w}_r$r.log"
         table+=("$g 2^27 WGROUP=$w r$r: $(grep -E '^(RESULT|FAILED)' "$O/bench_${g}_w${w}_r$r.log" | tr '\n' ' ')")
     done; done; done
+    # With the groups, c = 22 (12 windows, not 13) at 2^27 once more (it lost at 2^26 in
+    # session 6: 455 against 426 ms); BENCHMARKS has the prediction.
+    for w in 22 20; do
+        [ $SECONDS -lt 500 ] || break
+        say "bench g1 2^27 WGROUP=1 c=$w"
+        G16_CUDA_MSM_WGROUP=1 G16_CUDA_MSM_CMIN=$w G16_CUDA_MSM_CMAX=$w timeout 90 "$B/g16_gpu_bench" \
+            --only g1 --lo 27 --hi 27 --no-hmsm > "$O/bench_g1_c$w.log" 2>&1
+        table+=("g1 2^27 WGROUP=1 c=$w: $(grep -E '^(RESULT|FAILED)' "$O/bench_g1_c$w.log" | tr '\n' ' ')")
+    done
 else
     for w in 1 0; do
         [ $SECONDS -lt 330 ] || break
