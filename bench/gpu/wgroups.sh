@@ -13,7 +13,8 @@
 # H100 (< 100 GB): g16_gpu_bench --only g1|g2 at 2^27, G16_CUDA_MSM_WGROUP=1 against =0,
 # alternated, twice each, then c = 22 against 20 with the groups.  H200: the full
 # WindowPoSt 32 GiB partition (post-bench --overlap, 3 proofs with a timing-only key),
-# groups on against off; its key does not fit an H100.  Logs under $OUT (default
+# groups on against off (its key does not fit an H100), then the 2^27 PoRep job
+# (run.sh --porep32, pw 1) with the groups on if time is left.  Logs under $OUT (default
 # /tmp/wgroups-out); a table last.
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -64,6 +65,16 @@ else
         rc=$?; tail -12 "$O/post_w$w.log"
         table+=("partition WGROUP=$w: rc $rc; $(grep -iE 'total|prove' "$O/post_w$w.log" | tail -2 | tr '\n' ' ')")
     done
+    # The whole 2^27 PoRep job with the groups on (issue 22; 18.1 s a steady job in the
+    # eighth session), when the differential test passed and ≈ 280 s are left.
+    if grep -q ' 0 failed' "$O/diff_quick.log" && [ $SECONDS -lt 300 ]; then
+        say "porep32, pw 1, WGROUP=1"
+        mkdir -p "$O/porep32"
+        G16_CUDA_MSM_WGROUP=1 G16_GPU_BIN=$B PIPE_PW=1 PIPE_TIMEOUT=$((585 - SECONDS)) OUT=$O/porep32 \
+            bash bench/gpu/run.sh --porep32 > "$O/porep32.log" 2>&1
+        rc=$?; tail -6 "$O/porep32.log"
+        table+=("porep32 pw 1 WGROUP=1: rc $rc (jobs: $O/porep32/porep32.jsonl)")
+    fi
 fi
 say done
 printf '%s\n' "${table[@]}"
