@@ -111,6 +111,16 @@ static int groups_ok(const uint64_t v[4], unsigned c, unsigned W, unsigned g, si
     const uint32_t B = 1u << (c - 1);
     uint32_t fk[130], fv[130], gk[130], gv[130];
     if (msm_scalar_pairs(fk, fv, s, true, bi, c, 0, W, fold, 0, 1) != 0) return 0;
+    // the whole MSM's pairs themselves: they recombine to v (plain keys: window w's
+    // bucket is key − w·B; folded: the copy index of the value is w)
+    uint64_t acc[6] = {0, 0, 0, 0, 0, 0};
+    for (unsigned w = 0; w < W; w++) {
+        if (fk[w] == (fold ? B : W * B)) continue;  // no digit
+        const uint32_t m = fold ? fk[w] : fk[w] - w * B, idx = fv[w] & 0x7fffffffu;
+        if (m >= B || idx != (fold ? w * fold + bi : bi)) return 0;
+        add_shifted(acc, (uint64_t)m + 1, c * w, (fv[w] >> 31) != 0);
+    }
+    if (memcmp(acc, v, 32) || acc[4] || acc[5]) return 0;
     for (unsigned w0 = 0; w0 < W; w0 += g) {
         const unsigned Wc = W - w0 < g ? W - w0 : g;
         // the group's pairs at a stride of 3 from slot 1, as a run of 3 scalars would hold them
