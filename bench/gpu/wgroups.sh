@@ -35,10 +35,10 @@ say() { echo "## $(date +%T) t=${SECONDS}s $*"; }
 table=()
 
 say "diff --quick"
-timeout 200 "$B/g16_gpu_diff" --quick > "$O/diff_quick.log" 2>&1
+timeout $((L / 2 < 200 ? L / 2 : 200)) "$B/g16_gpu_diff" --quick > "$O/diff_quick.log" 2>&1
 rc=$?; tail -3 "$O/diff_quick.log"; table+=("g16_gpu_diff --quick: rc $rc, $(tail -1 "$O/diff_quick.log")")
 say "diff --g2-only 65536"
-timeout 120 "$B/g16_gpu_diff" --g2-only 65536 > "$O/diff_g2.log" 2>&1
+timeout $((L / 5 < 120 ? L / 5 : 120)) "$B/g16_gpu_diff" --g2-only 65536 > "$O/diff_g2.log" 2>&1
 rc=$?; tail -3 "$O/diff_g2.log"; table+=("g16_gpu_diff --g2-only 65536: rc $rc, $(tail -1 "$O/diff_g2.log")")
 
 if [ "$mem" -lt 100000 ]; then
