@@ -163,11 +163,11 @@ typedef struct g16_cuda_msm_opts {
     unsigned window;  /* c in [2, 22]; 0: from n */
     int no_split;     /* nonzero: 1-scalars go through the buckets like any other */
     size_t max_pairs; /* (bucket, point) pairs per sort; 0: 2^30 (also the cap).  A larger
-                         MSM runs as chunks of max_pairs / windows scalars, whose sums add
-                         up (with G16_CUDA_MSM_WGROUP=1: its windows sorted in groups that
-                         fit, over chunks of at most max_pairs and 2^27 scalars): it
-                         bounds the device memory of the sort (tests set it low to
-                         exercise the chunks and groups) */
+                         MSM sorts its windows in groups that fit, over chunks of at most
+                         max_pairs and 2^27 scalars whose sums add up (with
+                         G16_CUDA_MSM_WGROUP=0: chunks of max_pairs / windows scalars,
+                         each over all windows): it bounds the device memory of the sort
+                         (tests set it low to exercise the chunks and groups) */
 } g16_cuda_msm_opts;
 
 /* out = Σ scalars[i]·bases[i], with the CPU MSM's conventions (msm/msm.h):

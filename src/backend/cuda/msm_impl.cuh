@@ -702,8 +702,8 @@ static g16_status msm_run(g16_cuda_ctx *ctx, g16_djac<F> *out, const g16_cuda_ba
     // sort in groups of at most max_pairs pairs (msm_chunk), so a chunk takes up to
     // max_pairs scalars (at most MSM_MAX_SCALARS): one chunk for every MSM of a
     // proof up to 2^27 rows.  Folded bases share one bucket set over all windows, so
-    // their chunks keep all W windows (max_pairs / W scalars), as every MSM does while
-    // the window groups are off (G16_CUDA_MSM_WGROUP=1 turns them on, msm_tuning.cuh).
+    // their chunks keep all W windows (max_pairs / W scalars), as every MSM does with
+    // the window groups off (G16_CUDA_MSM_WGROUP=0, msm_tuning.cuh).
     size_t max_pairs = opts && opts->max_pairs ? opts->max_pairs : MSM_MAX_PAIRS;
     if (max_pairs > MSM_MAX_PAIRS) max_pairs = MSM_MAX_PAIRS;
     // The affine rounds hold ≈ 0.75 points (72 bytes) a pair besides the sort.

@@ -45,11 +45,11 @@
 //                        47.0 at 2 (medians of 4, bench/gpu/ab.sh)
 //   G16_CUDA_MSM_SEG_OFF=0 the bucket reduction's running sum a starts at infinity, not
 //                        at the fixed offset (msm_seg_off, msm_reduce.cuh)
-//   G16_CUDA_MSM_WGROUP=1  an MSM too large for one sort sorts its windows in groups over
-//                        all its scalars (msm_run) instead of running in chunks of
-//                        scalars, each a whole MSM over all windows.  Off by default
-//                        until its differential test has run on a GPU (written in the
-//                        sixteenth session, when no GPU could be had)
+//   G16_CUDA_MSM_WGROUP=0  an MSM too large for one sort runs in chunks of scalars, each
+//                        a whole MSM over all windows, instead of sorting its windows in
+//                        groups over all its scalars (msm_run; the default since the
+//                        eighteenth session: H100, 2^27, G1 791.0 -> 770.7 ms, G2 2412.0
+//                        -> 2328.0 / 2337.6 ms, docs/BENCHMARKS.md "Window groups")
 //   G16_CUDA_MSM_DENSE_MAX=K  longest level-0 piece of a dense G1 MSM (default 256) and
 //                        of a dense G2 one over lane pairs (at most 128); 64: the lengths
 //                        before the fifteenth session; msm_run_len
@@ -65,7 +65,7 @@ struct msm_tuning {
 };
 static msm_tuning msm_tuning_get()
 {
-    msm_tuning t = {0, MSM_SEG_LEN, 22, 2, 0, 0, 1, 1, 0, 128, 3, 1, 2, 1, 256, 0};
+    msm_tuning t = {0, MSM_SEG_LEN, 22, 2, 0, 0, 1, 1, 0, 128, 3, 1, 2, 1, 256, 1};
     const char *v;
     if ((v = getenv("G16_CUDA_MSM_RUN")) && atoi(v) >= 2 && atoi(v) <= 4096) t.run_len = (uint32_t)atoi(v);
     if ((v = getenv("G16_CUDA_MSM_SEG")) && atoi(v) >= 1 && atoi(v) <= 4096) t.seg_len = (uint32_t)atoi(v);
