@@ -188,10 +188,10 @@ void diff_test_msm_g1(g16_cuda_ctx *ctx, size_t max_n)
              * at test sizes, uniform and Groth16-like in chunks */
             if (v == 7) o.window = 20;
             if (v == 8) o.window = 18;
-            /* v 1, 3 and 8: sorts of about four windows (the window groups, msm_run;
-             * the density's in 64-bit words); v 14 chunks of a third of the scalars, a
-             * window a sort; v 15 the groups off (G16_CUDA_MSM_WGROUP=0): about four
-             * chunks of scalars over all windows each */
+            /* v 1, 3 and 8: sorts of at least four windows (4n pairs: the window groups,
+             * msm_run); v 14 chunks of a third of the scalars, a window a sort; v 15 the
+             * groups off (G16_CUDA_MSM_WGROUP=0): W / 4 chunks of 4n / W scalars (the
+             * density's in 64-bit words), each over all windows */
             if (v == 1 || v == 3 || v == 8 || v == 15) o.max_pairs = 4 * n;
             if (v == 14) o.max_pairs = n / 3;
             /* v 9: uniform with level-0 pieces of 64, the length that large dense MSMs
@@ -301,9 +301,10 @@ void diff_test_msm_g2(g16_cuda_ctx *ctx, size_t max_n)
                 use_dens = v == 3 || v == 11;
             g16_cuda_msm_opts o = {0, 0, 0};
             if (v == 2) o.window = 6, o.no_split = 1;
-            /* v 3: sorts of about four windows (the window groups); v 11 chunks of a
-             * third of the scalars, a window a sort; v 12 the groups off
-             * (G16_CUDA_MSM_WGROUP=0): about four chunks of scalars over all windows */
+            /* v 3: sorts of at least four windows (4n pairs: the window groups); v 11
+             * chunks of a third of the scalars, a window a sort; v 12 the groups off
+             * (G16_CUDA_MSM_WGROUP=0): W / 4 chunks of 4n / W scalars, each over all
+             * windows */
             if (v == 3 || v == 12) o.max_pairs = 4 * n;
             if (v == 11) o.max_pairs = n / 3;
             /* v 4 and 5: the windows of large G2 MSMs (20 from 2^25 points: 13 windows) */
