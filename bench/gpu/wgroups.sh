@@ -9,8 +9,9 @@
 #   DEVICE: [LIMIT=s] bash bench/gpu/wgroups.sh   (carry: build-cuda/pack.tar.xz; LIMIT = the
 #           call's limit_s when under 600)
 #
-# Either card: g16_gpu_diff --quick (G1 variants 14/15 and G2 11/12 run the groups over
-# chunks of a third of the scalars and sorts of about four windows), then --g2-only 65536.
+# Either card: g16_gpu_diff --quick (its 4n-pair variants run groups of at least four
+# windows and, with the groups off, chunks of whole MSMs; G1 v14 and G2 v11 groups over
+# chunks of a third of the scalars), then --g2-only 65536.
 # H100 (< 100 GB): g16_gpu_bench --only g1|g2 at 2^27, G16_CUDA_MSM_WGROUP=1 against =0,
 # alternated, twice each, then c = 22 against 20 with the groups.  H200: the full
 # WindowPoSt 32 GiB partition (post-bench --overlap, 3 proofs with a timing-only key),

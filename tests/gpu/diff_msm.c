@@ -185,7 +185,7 @@ void diff_test_msm_g1(g16_cuda_ctx *ctx, size_t max_n)
             if (v == 2) o.window = 5, o.no_split = 1;
             if (v == 4) o.window = 2;
             /* v 7 and 8: the windows of large MSMs (G1 from 2^24 points: 20, 13 windows)
-             * at test sizes, uniform and Groth16-like in chunks */
+             * at test sizes, uniform and Groth16-like in window groups */
             if (v == 7) o.window = 20;
             if (v == 8) o.window = 18;
             /* v 1, 3 and 8: sorts of at least four windows (4n pairs: the window groups,
